@@ -1,0 +1,90 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "homegate",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "homegate", targets: ["homegate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // The C library, seen through a module map.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // The only module that touches libmosquitto's C API.
+        .target(
+            name: "Mosquitto",
+            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // A private mosquitto broker on a free loopback port, for tests and benchmarks.
+        .target(name: "MosquittoTesting", swiftSettings: swiftSettings),
+        // A small JSON value type with a parser and a serialiser (no Foundation on the hot path).
+        .target(name: "JSON", swiftSettings: swiftSettings),
+        // The HAP catalogue and the home model: pure value types, no I/O.
+        .target(name: "HomeModel", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        // Mapping files and Zigbee2MQTT exposes: payloads in, characteristic values out, and back.
+        .target(
+            name: "Mappings",
+            dependencies: ["HomeModel", "JSON", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // Wires the parts together as services.
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "Mosquitto", "HomeModel", "Mappings", "JSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "homegate",
+            dependencies: [
+                "Gateway", "Mappings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "homegate-bench",
+            dependencies: [
+                "Mosquitto", "MosquittoTesting", "CMosquitto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MappingsTests",
+            dependencies: ["Mappings", "HomeModel", "JSON"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
