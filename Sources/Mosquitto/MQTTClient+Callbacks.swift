@@ -1,0 +1,125 @@
+import CMosquitto
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension MQTTClient {
+    /// Non-capturing literals become C function pointers; all state travels through `obj`.
+    /// Only the `_v5` setters: libmosquitto calls both v3 and v5 callbacks when both are set,
+    /// and the v5 ones fire for 3.1.1 connections too.
+    static func installCallbacks(_ mosq: OpaquePointer) {
+        mosquitto_connect_v5_callback_set(mosq) { mosq, obj, rc, _, _ in
+            CallbackContext.from(obj).connackArrived(mosq!, reasonCode: rc)
+        }
+        mosquitto_disconnect_v5_callback_set(mosq) { _, obj, rc, _ in
+            CallbackContext.from(obj).connectionEnded(rc)
+        }
+        mosquitto_message_v5_callback_set(mosq) { _, obj, msg, _ in
+            guard let msg = msg?.pointee, let topic = msg.topic else { return }
+            // Copy now: libmosquitto frees the message when this returns.
+            let payload = msg.payloadlen > 0
+                ? [UInt8](UnsafeRawBufferPointer(start: msg.payload, count: Int(msg.payloadlen)))
+                : []
+            let message = MQTTMessage(topic: String(cString: topic), payload: payload, qos: msg.qos, retain: msg.retain)
+            CallbackContext.from(obj).inbox.append(message)
+        }
+        mosquitto_subscribe_v5_callback_set(mosq) { _, obj, mid, count, granted, _ in
+            let qos = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
+            CallbackContext.from(obj).acknowledge(mid, qos)
+        }
+        mosquitto_unsubscribe_v5_callback_set(mosq) { _, obj, mid, _ in
+            CallbackContext.from(obj).acknowledge(mid, [])
+        }
+        mosquitto_publish_v5_callback_set(mosq) { _, obj, mid, reasonCode, _ in
+            CallbackContext.from(obj).acknowledge(mid, [reasonCode])
+        }
+        mosquitto_log_callback_set(mosq) { _, obj, level, text in
+            // Only errors and warnings are kept: they explain a failed TLS handshake, say.
+            guard level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
+            CallbackContext.from(obj).logged(String(cString: text), isError: level & MOSQ_LOG_ERR != 0)
+        }
+    }
+}
+
+extension CallbackContext {
+    func connackArrived(_ mosq: OpaquePointer, reasonCode: Int32) {
+        guard reasonCode == 0 else {
+            // v3.1.1 would retry a refused CONNECT forever; a refusal is a configuration error.
+            mosquitto_disconnect(mosq)
+            let error = MQTTError.refused(reasonCode: reasonCode, reason: connackReason(reasonCode, v5: isV5))
+            transition(to: .refused(error))
+            return
+        }
+        // Subscribe again, announce ourselves and send what waited, all before anyone hears we are
+        // connected, and under the lock a publish takes to choose between sending and queueing.
+        shared.withLock { shared in
+            shared.lastLoggedError = nil
+            for (filter, qos) in shared.subscriptions.sorted(by: { $0.key < $1.key }) {
+                mosquitto_subscribe_v5(mosq, nil, filter, qos.rawValue, 0, nil)
+            }
+            if let birth {
+                publish(mosq, MQTTMessage(topic: birth.topic, payload: birth.payload, qos: birth.qos.rawValue, retain: birth.retain))
+            }
+            for message in shared.outbox {
+                publish(mosq, message)
+            }
+            shared.outbox = []
+            shared.state = .connected
+        }
+        transition(to: .connected)
+    }
+
+    @discardableResult
+    func publish(_ mosq: OpaquePointer, _ message: MQTTMessage) -> Int32 {
+        message.payload.withUnsafeBytes {
+            mosquitto_publish_v5(mosq, nil, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain, nil)
+        }
+    }
+
+    /// Keeps a QoS 1/2 publish for the next connection, or sends it if one came up meanwhile.
+    /// Past `outboxLimit` the oldest waiting message is dropped and counted.
+    func queue(_ mosq: OpaquePointer, _ message: MQTTMessage) -> Int32 {
+        shared.withLock { shared in
+            if shared.state.isConnected { return publish(mosq, message) }
+            if shared.outbox.count >= outboxLimit {
+                shared.outbox.removeFirst()
+                shared.outboxDropped += 1
+            }
+            shared.outbox.append(message)
+            return MOSQ_ERR_SUCCESS.rawValue
+        }
+    }
+
+    /// A failed TLS handshake never reaches the disconnect callback; its log line is all there is.
+    func logged(_ line: String, isError: Bool) {
+        let report: Bool = shared.withLock { shared in
+            shared.lastLoggedError = line
+            switch shared.state {
+            case .connecting, .disconnected: return isError && shared.state != .disconnected(reason: line)
+            default: return false
+            }
+        }
+        if report { transition(to: .disconnected(reason: line)) }
+    }
+
+    func connectionEnded(_ rc: Int32) {
+        let (current, logged) = shared.withLock { ($0.state, $0.lastLoggedError) }
+        switch current {
+        case .refused, .closed:
+            return  // already reported, and not coming back
+        default:
+            break
+        }
+        if rc == 0 {
+            transition(to: .closed)
+            return
+        }
+        var reason = rc == MOSQ_ERR_ERRNO.rawValue
+            ? String(cString: strerror(errno))
+            : MQTTError.libraryMessage(rc)
+        if let logged { reason += " (\(logged))" }
+        transition(to: .disconnected(reason: reason))
+    }
+}

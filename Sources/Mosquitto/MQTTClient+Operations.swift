@@ -1,0 +1,132 @@
+import CMosquitto
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension MQTTClient {
+    /// Holds `filter` from now on (made again on every reconnect). When connected, waits for the SUBACK.
+    public func subscribe(_ filter: String, qos: QoS = .atLeastOnce) async throws(MQTTError) {
+        let result = await sendAndAwait { shared, raw, mid in
+            shared.subscriptions[filter] = qos
+            return mosquitto_subscribe_v5(raw, &mid, filter, qos.rawValue, 0, nil)
+        }
+        try verify(result, "subscribing to '\(filter)'")
+        if let granted = result.acknowledgement, granted.contains(where: { $0 >= 0x80 }) {
+            _ = context.shared.withLock { $0.subscriptions.removeValue(forKey: filter) }
+            throw .subscriptionRefused(filter: filter)
+        }
+    }
+
+    public func unsubscribe(_ filter: String) async throws(MQTTError) {
+        let result = await sendAndAwait { shared, raw, mid in
+            shared.subscriptions.removeValue(forKey: filter)
+            return mosquitto_unsubscribe_v5(raw, &mid, filter, nil)
+        }
+        try verify(result, "unsubscribing from '\(filter)'")
+    }
+
+    /// Queues a publish. QoS 1 and 2 messages published while the broker is away go out once it is back.
+    public func publish(_ topic: String, _ payload: [UInt8], qos: QoS = .atMostOnce, retain: Bool = false) throws(MQTTError) {
+        if qos > .atMostOnce, !context.state.isConnected {
+            let message = MQTTMessage(topic: topic, payload: payload, qos: qos.rawValue, retain: retain)
+            return try check(context.queue(handle.raw, message), "publishing to '\(topic)'")
+        }
+        let rc = payload.withUnsafeBytes {  // copied by libmosquitto before it returns
+            mosquitto_publish_v5(handle.raw, nil, topic, Int32($0.count), $0.baseAddress, qos.rawValue, retain, nil)
+        }
+        // The connection dropped a moment ago: QoS 0 is lost by definition, libmosquitto keeps QoS 1/2.
+        if rc == MOSQ_ERR_NO_CONN.rawValue { return }
+        try check(rc, "publishing to '\(topic)'")
+    }
+
+    /// QoS 1/2 publishes dropped because more than `outboxLimit` were waiting for the broker.
+    public var droppedWhileDisconnected: Int { context.shared.withLock { $0.outboxDropped } }
+
+    public func publish(_ topic: String, _ payload: String, qos: QoS = .atMostOnce, retain: Bool = false) throws(MQTTError) {
+        try publish(topic, Array(payload.utf8), qos: qos, retain: retain)
+    }
+
+    /// Publishes and waits for the broker's acknowledgement (QoS 1/2) or the write (QoS 0), up to `timeout`.
+    public func publishAndWait(_ topic: String, _ payload: [UInt8], qos: QoS = .atLeastOnce, retain: Bool = false,
+                               timeout: Duration = .seconds(2)) async throws(MQTTError) {
+        let result = await sendAndAwait(timeout: timeout) { _, raw, mid in
+            payload.withUnsafeBytes {
+                mosquitto_publish_v5(raw, &mid, topic, Int32($0.count), $0.baseAddress, qos.rawValue, retain, nil)
+            }
+        }
+        try verify(result, "publishing to '\(topic)'")
+        if result.acknowledgement == nil { throw .timedOut("the broker to acknowledge '\(topic)'") }
+    }
+
+    /// Publishes `finalMessage` (the offline status, say) and waits briefly for it, then disconnects.
+    /// A clean DISCONNECT suppresses the will, so the final message is ours to send.
+    public func shutdown(finalMessage: MQTTConfiguration.StatusMessage? = nil) async {
+        if let final = finalMessage, state.isConnected {
+            try? await publishAndWait(final.topic, final.payload, qos: final.qos, retain: final.retain, timeout: .seconds(1))
+        }
+        context.transition(to: .closed)
+        mosquitto_disconnect(handle.raw)
+        mosquitto_loop_stop(handle.raw, false)
+        context.inbox.finish()
+        context.events.finish()
+    }
+
+    // MARK: - Acknowledged sends
+
+    struct SendResult {
+        var code: Int32
+        var acknowledgement: [Int32]?
+    }
+
+    /// Sends under the lock that the acknowledgement callback takes, so the waiter is registered
+    /// before the acknowledgement can be looked up. A send refused for want of a connection
+    /// returns at once: subscriptions are made again on the next CONNACK.
+    private func sendAndAwait(
+        timeout: Duration? = nil,
+        _ send: @Sendable (inout CallbackContext.Shared, OpaquePointer, inout Int32) -> Int32
+    ) async -> SendResult {
+        let context = self.context, raw = handle.raw
+        let outcome = Mutex<Int32>(0)
+        let acknowledgement: [Int32]? = await withCheckedContinuation { continuation in
+            let (rc, mid, waiting) = context.shared.withLock { shared in
+                var mid: Int32 = 0
+                let rc = send(&shared, raw, &mid)
+                guard rc == MOSQ_ERR_SUCCESS.rawValue, shared.state.isConnected else { return (rc, mid, false) }
+                shared.acknowledgements[mid] = continuation
+                return (rc, mid, true)
+            }
+            outcome.withLock { $0 = rc }
+            guard waiting else {
+                continuation.resume(returning: nil)
+                return
+            }
+            if let timeout {
+                Task {
+                    try? await Task.sleep(for: timeout)
+                    context.acknowledge(mid, nil)
+                }
+            }
+        }
+        return SendResult(code: outcome.withLock { $0 }, acknowledgement: acknowledgement)
+    }
+
+    private func verify(_ result: SendResult, _ operation: String) throws(MQTTError) {
+        if result.code == MOSQ_ERR_NO_CONN.rawValue { return }
+        try check(result.code, operation)
+    }
+}
+
+extension CallbackContext {
+    var state: ConnectionState { shared.withLock { $0.state } }
+}
+
+extension MQTTClient {
+    /// Cuts the TCP connection without a DISCONNECT, as a crash or a pulled cable would:
+    /// the broker then sends the will, and libmosquitto reconnects. For fault tests.
+    @_spi(Testing) public func severConnection() {
+        let fd = mosquitto_socket(handle.raw)
+        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+}

@@ -1,0 +1,22 @@
+/// A message as it arrived: topic and payload copied out of libmosquitto's buffers.
+public struct MQTTMessage: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+    public var qos: Int32
+    public var retain: Bool
+
+    public init(topic: String, payload: [UInt8], qos: Int32 = 0, retain: Bool = false) {
+        self.topic = topic
+        self.payload = payload
+        self.qos = qos
+        self.retain = retain
+    }
+
+    public var payloadString: String { String(decoding: payload, as: UTF8.self) }
+}
+
+/// QoS as MQTT defines it.
+public enum QoS: Int32, Sendable, Comparable {
+    case atMostOnce = 0, atLeastOnce = 1, exactlyOnce = 2
+    public static func < (a: QoS, b: QoS) -> Bool { a.rawValue < b.rawValue }
+}

@@ -1,0 +1,101 @@
+@_spi(Testing) import Mosquitto
+import MosquittoTesting
+import Testing
+
+@Suite("Publish and subscribe against a real mosquitto", .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+struct PublishSubscribeTests {
+    @Test("+ and # wildcards deliver exactly the matching topics")
+    func wildcards() async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        let subscriber = try await connectedClient(broker)
+        try await subscriber.subscribe("zigbee2mqtt/+/availability")
+        try await subscriber.subscribe("homegate/event/#")
+        let publisher = try await connectedClient(broker)
+        for topic in ["zigbee2mqtt/bulb/availability", "zigbee2mqtt/bulb/set", "zigbee2mqtt/a/b/availability",
+                      "homegate/event/bulb/lightbulb/on", "homegate/state/bulb", "homegate/event"] {
+            try await publisher.publishAndWait(topic, Array(topic.utf8), qos: .atLeastOnce)
+        }
+        let received = try await receive(3, from: subscriber)
+        #expect(Set(received.map(\.topic)) == ["zigbee2mqtt/bulb/availability", "homegate/event/bulb/lightbulb/on", "homegate/event"])
+        #expect(received.allSatisfy { $0.payload == Array($0.topic.utf8) })
+        await subscriber.shutdown()
+        await publisher.shutdown()
+    }
+
+    @Test("a retained message reaches a later subscriber, flagged as retained")
+    func retained() async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        let publisher = try await connectedClient(broker)
+        try await publisher.publishAndWait("homegate/bridge/state", Array(#"{"state":"online"}"#.utf8), qos: .atLeastOnce, retain: true)
+        let subscriber = try await connectedClient(broker)
+        try await subscriber.subscribe("homegate/bridge/#")
+        let message = try #require(try await receive(1, from: subscriber).first)
+        #expect(message.topic == "homegate/bridge/state")
+        #expect(message.payloadString == #"{"state":"online"}"#)
+        #expect(message.retain)
+        await subscriber.shutdown()
+        await publisher.shutdown()
+    }
+
+    @Test("10,000 messages arrive in order, none lost, payloads byte-exact")
+    func tenThousandInOrder() async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        let subscriber = try await connectedClient(broker)
+        try await subscriber.subscribe("load/#", qos: .atLeastOnce)
+        let publisher = try await connectedClient(broker)
+        let count = 10_000
+        func payload(_ i: Int) -> [UInt8] {
+            // Every byte value, including NUL and invalid UTF-8, must survive.
+            (0..<(i % 300)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) } + Array("#\(i)".utf8)
+        }
+        for i in 0..<count {
+            try publisher.publish("load/\(i % 7)", payload(i), qos: .atLeastOnce)
+        }
+        let received = try await receive(count, from: subscriber, timeout: .seconds(60))
+        #expect(received.count == count)
+        for (i, message) in received.enumerated() where message.payload != payload(i) || message.topic != "load/\(i % 7)" {
+            Issue.record("message \(i) differs: \(message.topic) with \(message.payload.count) bytes")
+            break
+        }
+        await subscriber.shutdown()
+        await publisher.shutdown()
+    }
+
+    @Test("unsubscribe stops delivery")
+    func unsubscribe() async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        let client = try await connectedClient(broker)
+        try await client.subscribe("a/#")
+        try await client.subscribe("b/#")
+        try await client.unsubscribe("a/#")
+        try await client.publishAndWait("a/1", [1], qos: .atLeastOnce)
+        try await client.publishAndWait("b/1", [2], qos: .atLeastOnce)
+        let message = try #require(try await receive(1, from: client).first)
+        #expect(message.topic == "b/1")
+        await client.shutdown()
+    }
+
+    @Test("a consumer that falls behind loses the oldest messages, counted, never unbounded memory")
+    func boundedInbox() async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        let subscriber = try await connectedClient(broker) { $0.inboxLimit = 100 }
+        try await subscriber.subscribe("flood/#")
+        let publisher = try await connectedClient(broker)
+        for i in 0..<1_000 { try publisher.publish("flood/x", Array("\(i)".utf8), qos: .atLeastOnce) }
+        try await publisher.publishAndWait("flood/end", [], qos: .atLeastOnce)
+        // Nobody reads until the end marker has been through the broker.
+        try await Task.sleep(for: .milliseconds(300))
+        var iterator = subscriber.messages.makeAsyncIterator()
+        let batch = try #require(await iterator.nextBatch())
+        #expect(batch.count <= 100)
+        #expect(batch.last?.topic == "flood/end")
+        #expect(subscriber.droppedMessages + batch.count == 1_001)
+        await subscriber.shutdown()
+        await publisher.shutdown()
+    }
+}
