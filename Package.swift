@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 "Mosquitto", "HomeModel", "Mappings", "JSON",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -61,6 +62,8 @@ let package = Package(
                 "Gateway", "Mappings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -83,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON"],
+            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings"],
             swiftSettings: swiftSettings
         ),
     ]

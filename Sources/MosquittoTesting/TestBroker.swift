@@ -14,11 +14,18 @@ public final class TestBroker: @unchecked Sendable {
         public var tls = false
         /// Keeps sessions and queued messages across a stop and start.
         public var persistence = false
+        /// More mosquitto.conf lines, as they are.
+        public var extraConfiguration: [String] = []
+        /// Per-packet logging costs the broker time; benchmarks turn it off.
+        public var verboseLog = true
 
-        public init(users: [String: String] = [:], tls: Bool = false, persistence: Bool = false) {
+        public init(users: [String: String] = [:], tls: Bool = false, persistence: Bool = false,
+                    extraConfiguration: [String] = [], verboseLog: Bool = true) {
             self.users = users
             self.tls = tls
             self.persistence = persistence
+            self.extraConfiguration = extraConfiguration
+            self.verboseLog = verboseLog
         }
     }
 
@@ -47,7 +54,8 @@ public final class TestBroker: @unchecked Sendable {
         tlsPort = options.tls ? try freePort() : nil
         // As root, mosquitto would switch to its own user and lose access to this directory.
         let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
-        var config = ["user \(user)", "listener \(port) 127.0.0.1", "log_dest file \(logFile.path)", "log_type all"]
+        var config = ["user \(user)", "listener \(port) 127.0.0.1", "log_dest file \(logFile.path)",
+                      options.verboseLog ? "log_type all" : "log_type error"]
         if options.users.isEmpty {
             config.append("allow_anonymous true")
         } else {
@@ -68,6 +76,7 @@ public final class TestBroker: @unchecked Sendable {
         if options.persistence {
             config += ["persistence true", "persistence_location \(directory.path)/", "autosave_interval 1"]
         }
+        config += options.extraConfiguration
         try config.joined(separator: "\n").appending("\n").write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
         _ = executable
         try start()

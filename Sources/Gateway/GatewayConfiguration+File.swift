@@ -1,0 +1,115 @@
+import Foundation
+import Yams
+
+extension GatewayConfiguration {
+    /// Reads `path` (if given), then applies `HOMEGATE_*` variables from `environment` on top.
+    /// Every problem is reported at once, each naming the key and where it was set.
+    public static func load(path: String?, environment: [String: String]) throws(ConfigurationErrors) -> GatewayConfiguration {
+        var configuration = GatewayConfiguration()
+        var errors: [ConfigurationError] = []
+        if let path {
+            errors += configuration.apply(file: path)
+        }
+        for key in keys {
+            guard let value = environment[key.environmentName] else { continue }
+            if let problem = key.apply(&configuration, value) {
+                errors.append(ConfigurationError(location: key.environmentName, key: key.name, message: problem))
+            }
+        }
+        let known = Set(keys.map(\.environmentName))
+        for name in environment.keys.sorted() where name.hasPrefix("HOMEGATE_") && !known.contains(name) {
+            errors.append(ConfigurationError(location: name, key: name, message: "not a setting\(suggestion(for: name, among: known))"))
+        }
+        if errors.isEmpty, let file = configuration.mqtt.passwordFile {
+            do {
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                configuration.mqtt.password = String(text.trimmingCharacters(in: .newlines))
+            } catch {
+                errors.append(ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
+            }
+        }
+        guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
+        return configuration
+    }
+
+    private mutating func apply(file path: String) -> [ConfigurationError] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            return [ConfigurationError(location: path, key: "-", message: "cannot read the configuration file")]
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return [ConfigurationError(location: path, key: "-", message: "not valid YAML: \(error)")]
+        } catch {
+            return [ConfigurationError(location: path, key: "-", message: "not valid YAML: \(error)")]
+        }
+        guard let root else { return [] }  // an empty file: all defaults
+        var errors: [ConfigurationError] = []
+        walk(root, prefix: "", file: path, errors: &errors)
+        return errors
+    }
+
+    private mutating func walk(_ node: Node, prefix: String, file: String, errors: inout [ConfigurationError]) {
+        let here = "\(file):\(node.mark.map { "\($0.line):\($0.column)" } ?? "1:1")"
+        guard let mapping = node.mapping else {
+            errors.append(ConfigurationError(location: here, key: prefix.isEmpty ? "-" : prefix, message: "expected a mapping of keys"))
+            return
+        }
+        let byName = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0.name, $0) })
+        let sections = Set(Self.keys.compactMap { $0.name.split(separator: ".").dropLast().first.map(String.init) })
+        for (keyNode, value) in mapping {
+            let name = prefix + (keyNode.string ?? "")
+            let at = "\(file):\(keyNode.mark.map { "\($0.line):\($0.column)" } ?? "?")"
+            if prefix.isEmpty, sections.contains(name) {
+                walk(value, prefix: name + ".", file: file, errors: &errors)
+            } else if let key = byName[name] {
+                guard let scalar = value.scalar else {
+                    errors.append(ConfigurationError(location: at, key: name, message: "expected a single value"))
+                    continue
+                }
+                if value.tag.description.hasSuffix(":null") || scalar.string == "~" { continue }
+                if let problem = key.apply(&self, scalar.string) {
+                    errors.append(ConfigurationError(location: at, key: name, message: problem))
+                }
+            } else {
+                let candidates = Set(Self.keys.map(\.name)).union(sections)
+                errors.append(ConfigurationError(location: at, key: name, message: "unknown key\(Self.suggestion(for: name, among: candidates))"))
+            }
+        }
+    }
+
+    static func suggestion(for name: String, among candidates: Set<String>) -> String {
+        var best: (name: String, distance: Int)?
+        for candidate in candidates.sorted() {
+            let distance = editDistance(name.lowercased(), candidate.lowercased())
+            if distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(2, name.count / 3) else { return "" }
+        return " (did you mean '\(best.name)'?)"
+    }
+}
+
+/// All the problems found in one configuration.
+public struct ConfigurationErrors: Error, Sendable, CustomStringConvertible {
+    public var errors: [ConfigurationError]
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Yams
+
+extension GatewayConfiguration {
+    /// One settable key: its dotted name in the file and how to apply a text value.
+    struct Key: Sendable {
+        enum Kind: Sendable { case string, integer, decimal, boolean }
+        let name: String
+        let kind: Kind
+        let apply: @Sendable (inout GatewayConfiguration, String) -> String?  // nil, or what was wrong
+
+        /// `mqtt.password_file` → `HOMEGATE_MQTT_PASSWORD_FILE`.
+        var environmentName: String { "HOMEGATE_" + name.uppercased().replacingOccurrences(of: ".", with: "_") }
+    }
+
+    static let keys: [Key] = [
+        text("mqtt.url") { $0.mqtt.url = $1 },
+        text("mqtt.client_id") { $0.mqtt.clientID = $1 },
+        text("mqtt.username") { $0.mqtt.username = $1 },
+        text("mqtt.password") { $0.mqtt.password = $1 },
+        text("mqtt.password_file") { $0.mqtt.passwordFile = $1 },
+        text("mqtt.ca_file") { $0.mqtt.caFile = $1 },
+        text("mqtt.cert_file") { $0.mqtt.certFile = $1 },
+        text("mqtt.key_file") { $0.mqtt.keyFile = $1 },
+        boolean("mqtt.tls_insecure") { $0.mqtt.tlsInsecure = $1 },
+        integer("mqtt.keepalive", 5...3600) { $0.mqtt.keepAlive = $1 },
+        Key(name: "mqtt.protocol", kind: .string) { config, value in
+            guard ["5", "3.1.1"].contains(value) else { return "expected 5 or 3.1.1, got '\(value)'" }
+            config.mqtt.protocolVersion = value
+            return nil
+        },
+        boolean("mqtt.clean_session") { $0.mqtt.cleanSession = $1 },
+        Key(name: "base_topic", kind: .string) { config, value in
+            guard !value.isEmpty, !value.contains(where: { "+#".contains($0) }), !value.hasSuffix("/") else {
+                return "expected a topic without wildcards or a trailing '/', got '\(value)'"
+            }
+            config.baseTopic = value
+            return nil
+        },
+        text("mappings") { $0.mappings = $1 },
+        text("database") { $0.database = $1 },
+        text("http.listen") { $0.httpListen = $1 },
+        decimal("location.latitude", -90...90) { $0.location.latitude = $1 },
+        decimal("location.longitude", -180...180) { $0.location.longitude = $1 },
+        Key(name: "location.time_zone", kind: .string) { config, value in
+            guard TimeZone(identifier: value) != nil else { return "unknown time zone '\(value)' (expected a name like Europe/Amsterdam)" }
+            config.location.timeZone = value
+            return nil
+        },
+        Key(name: "log_level", kind: .string) { config, value in
+            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+            guard levels.contains(value) else { return "expected one of \(levels.joined(separator: ", ")), got '\(value)'" }
+            config.logLevel = value
+            return nil
+        },
+        integer("max_payload_bytes", 1...(16 << 20)) { $0.maxPayloadBytes = $1 },
+    ]
+
+    private static func text(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, String) -> Void) -> Key {
+        Key(name: name, kind: .string) { config, value in set(&config, value); return nil }
+    }
+
+    private static func boolean(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, Bool) -> Void) -> Key {
+        Key(name: name, kind: .boolean) { config, value in
+            switch value.lowercased() {
+            case "true", "yes", "on", "1": set(&config, true)
+            case "false", "no", "off", "0": set(&config, false)
+            default: return "expected true or false, got '\(value)'"
+            }
+            return nil
+        }
+    }
+
+    private static func integer(_ name: String, _ range: ClosedRange<Int>, _ set: @escaping @Sendable (inout GatewayConfiguration, Int) -> Void) -> Key {
+        Key(name: name, kind: .integer) { config, value in
+            guard let number = Int(value) else { return "expected a whole number, got '\(value)'" }
+            guard range.contains(number) else { return "\(number) is outside \(range.lowerBound)...\(range.upperBound)" }
+            set(&config, number)
+            return nil
+        }
+    }
+
+    private static func decimal(_ name: String, _ range: ClosedRange<Double>, _ set: @escaping @Sendable (inout GatewayConfiguration, Double) -> Void) -> Key {
+        Key(name: name, kind: .decimal) { config, value in
+            guard let number = Double(value), number.isFinite else { return "expected a number, got '\(value)'" }
+            guard range.contains(number) else { return "\(number) is outside \(range.lowerBound)...\(range.upperBound)" }
+            set(&config, number)
+            return nil
+        }
+    }
+}

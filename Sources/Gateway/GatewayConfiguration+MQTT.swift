@@ -1,0 +1,29 @@
+public import Mosquitto
+
+extension GatewayConfiguration {
+    /// The retained bridge status: `{"state":"online"}` on every connect, `offline` as the will and at shutdown.
+    public func bridgeStatus(_ state: String) -> MQTTConfiguration.StatusMessage {
+        .init(topic: "\(baseTopic)/bridge/state", payload: Array(#"{"state":"\#(state)"}"#.utf8), qos: .atLeastOnce, retain: true)
+    }
+
+    /// The client settings for this configuration.
+    public func mqttConfiguration() throws(MQTTError) -> MQTTConfiguration {
+        let broker = try BrokerAddress(url: mqtt.url)
+        let wantsTLS = broker.usesTLS || mqtt.caFile != nil || mqtt.certFile != nil
+        let tls: MQTTConfiguration.TLS? = wantsTLS
+            ? .init(caFile: mqtt.caFile, certificateFile: mqtt.certFile, keyFile: mqtt.keyFile, allowInsecure: mqtt.tlsInsecure)
+            : nil
+        return MQTTConfiguration(
+            broker: broker,
+            clientID: mqtt.clientID,
+            username: mqtt.username,
+            password: mqtt.password,
+            tls: tls,
+            keepAlive: Int32(mqtt.keepAlive),
+            protocolVersion: mqtt.protocolVersion == "3.1.1" ? .v311 : .v5,
+            cleanSession: mqtt.cleanSession,
+            will: bridgeStatus("offline"),
+            birth: bridgeStatus("online")
+        )
+    }
+}

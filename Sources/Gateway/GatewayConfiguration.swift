@@ -1,0 +1,47 @@
+/// What `homegate run` needs, from `homegate.yaml` with `HOMEGATE_*` environment overrides.
+public struct GatewayConfiguration: Sendable, Equatable {
+    public struct MQTT: Sendable, Equatable {
+        public var url = "mqtt://127.0.0.1:1883"
+        public var clientID = "homegate"
+        public var username: String?
+        public var password: String?
+        public var passwordFile: String?
+        public var caFile: String?
+        public var certFile: String?
+        public var keyFile: String?
+        public var tlsInsecure = false
+        public var keepAlive = 30
+        /// `5` or `3.1.1`.
+        public var protocolVersion = "5"
+        public var cleanSession = true
+    }
+
+    public struct Location: Sendable, Equatable {
+        public var latitude: Double?
+        public var longitude: Double?
+        public var timeZone: String?
+    }
+
+    public var mqtt = MQTT()
+    public var baseTopic = "homegate"
+    public var mappings = "./mappings"
+    public var database = "./data/homegate.sqlite"
+    public var httpListen: String?
+    public var location = Location()
+    /// trace, debug, info, notice, warning, error, critical.
+    public var logLevel = "info"
+    /// Device payloads larger than this are dropped and counted.
+    public var maxPayloadBytes = 256 * 1024
+
+    public init() {}
+}
+
+/// A configuration value that cannot be used, with where it came from.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `homegate.yaml:3:8` or `HOMEGATE_MQTT_KEEPALIVE`.
+    public var location: String
+    public var key: String
+    public var message: String
+
+    public var description: String { "\(location): \(key): \(message)" }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "homegate-bench",
+        abstract: "Benchmarks that print figures. Build with -c release.",
+        subcommands: [MQTTReceive.self, Flood.self]
+    )
+}

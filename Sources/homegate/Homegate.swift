@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Homegate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "homegate",
+        abstract: "An MQTT home gateway: Zigbee2MQTT and MQTT devices as one HomeKit-shaped home.",
+        subcommands: [Run.self, Validate.self]
+    )
+}

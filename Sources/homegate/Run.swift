@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the gateway.",
+        discussion: "Settings come from the file, then HOMEGATE_* environment variables (HOMEGATE_MQTT_URL, HOMEGATE_BASE_TOPIC, ...)."
+    )
+
+    @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml). Without it, defaults and the environment are used.")
+    var config: String?
+
+    func run() async throws {
+        let settings: GatewayConfiguration
+        do {
+            settings = try GatewayConfiguration.load(path: config, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            printError("homegate: the configuration has errors:\n\(error)")
+            throw ExitCode(78)  // EX_CONFIG
+        }
+        let level = Logger.Level(rawValue: settings.logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "homegate")
+        let gateway: GatewayService
+        do {
+            gateway = try GatewayService(configuration: settings, logger: logger)
+        } catch {
+            printError("homegate: \(error)")
+            throw ExitCode(78)
+        }
+        let group = ServiceGroup(configuration: .init(
+            services: [gateway], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            printError("homegate: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Gateway
+import Testing
+
+@Suite("homegate.yaml and HOMEGATE_* variables")
+struct ConfigurationTests {
+    private func write(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-\(UUID().uuidString).yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("no file and no variables gives the documented defaults")
+    func defaults() throws {
+        let configuration = try GatewayConfiguration.load(path: nil, environment: [:])
+        #expect(configuration.mqtt.url == "mqtt://127.0.0.1:1883")
+        #expect(configuration.baseTopic == "homegate")
+        #expect(configuration.mappings == "./mappings")
+        #expect(configuration.maxPayloadBytes == 262_144)
+    }
+
+    @Test("the file sets nested keys and the environment overrides them")
+    func fileThenEnvironment() throws {
+        let path = try write("""
+            mqtt:
+              url: mqtt://broker.lan:1884
+              client_id: gw1
+              keepalive: 15
+              protocol: 3.1.1
+            base_topic: house
+            http: { listen: 0.0.0.0:8080 }
+            location: { latitude: 52.37, longitude: 4.9, time_zone: Europe/Amsterdam }
+            """)
+        let configuration = try GatewayConfiguration.load(path: path, environment: ["HOMEGATE_BASE_TOPIC": "home2", "HOMEGATE_MQTT_KEEPALIVE": "60"])
+        #expect(configuration.mqtt.url == "mqtt://broker.lan:1884")
+        #expect(configuration.mqtt.clientID == "gw1")
+        #expect(configuration.mqtt.keepAlive == 60)
+        #expect(configuration.mqtt.protocolVersion == "3.1.1")
+        #expect(configuration.baseTopic == "home2")
+        #expect(configuration.httpListen == "0.0.0.0:8080")
+        #expect(configuration.location.timeZone == "Europe/Amsterdam")
+    }
+
+    @Test("every mistake is reported at once, with its line and column or variable")
+    func errors() throws {
+        let path = try write("""
+            mqtt:
+              url: mqtt://broker
+              keepalve: 15
+              clean_session: maybe
+            base_topic: "home/#"
+            location: { latitude: 123, time_zone: Mars/Olympus }
+            """)
+        #expect {
+            try GatewayConfiguration.load(path: path, environment: ["HOMEGATE_MQTT_PROTOCOL": "4", "HOMEGATE_MAPPING": "x"])
+        } throws: { error in
+            let lines = (error as? ConfigurationErrors)?.errors.map(\.description) ?? []
+            return lines == [
+                "\(path):3:3: mqtt.keepalve: unknown key (did you mean 'mqtt.keepalive'?)",
+                "\(path):4:3: mqtt.clean_session: expected true or false, got 'maybe'",
+                "\(path):5:1: base_topic: expected a topic without wildcards or a trailing '/', got 'home/#'",
+                "\(path):6:13: location.latitude: 123.0 is outside -90.0...90.0",
+                "\(path):6:28: location.time_zone: unknown time zone 'Mars/Olympus' (expected a name like Europe/Amsterdam)",
+                "HOMEGATE_MQTT_PROTOCOL: mqtt.protocol: expected 5 or 3.1.1, got '4'",
+                "HOMEGATE_MAPPING: HOMEGATE_MAPPING: not a setting (did you mean 'HOMEGATE_MAPPINGS'?)",
+            ]
+        }
+    }
+
+    @Test("the password can come from a file, without its trailing newline")
+    func passwordFile() throws {
+        let secret = try write("s3cret\n")
+        let configuration = try GatewayConfiguration.load(path: nil, environment: ["HOMEGATE_MQTT_PASSWORD_FILE": secret])
+        #expect(configuration.mqtt.password == "s3cret")
+        #expect(throws: ConfigurationErrors.self) {
+            try GatewayConfiguration.load(path: nil, environment: ["HOMEGATE_MQTT_PASSWORD_FILE": "/nonexistent"])
+        }
+    }
+
+    @Test("broken YAML and a missing file are errors that name the file")
+    func unreadable() throws {
+        let path = try write("mqtt: [unclosed\n")
+        #expect { try GatewayConfiguration.load(path: path, environment: [:]) } throws: { "\($0)".contains(path) && "\($0)".contains("not valid YAML") }
+        #expect { try GatewayConfiguration.load(path: "/nonexistent.yaml", environment: [:]) } throws: { "\($0)".contains("/nonexistent.yaml") }
+    }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the Debian packages homegate builds, tests and runs with, if any are missing.
+set -euo pipefail
+packages=(libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
