@@ -12,6 +12,8 @@ public final class TestBroker: @unchecked Sendable {
         public var users: [String: String] = [:]
         /// Adds a TLS listener with a CA and server certificate made by openssl for this broker.
         public var tls = false
+        /// With `tls`: the TLS listener accepts only clients with a certificate signed by its CA.
+        public var requireClientCertificate = false
         /// Keeps sessions and queued messages across a stop and start.
         public var persistence = false
         /// More mosquitto.conf lines, as they are.
@@ -19,10 +21,11 @@ public final class TestBroker: @unchecked Sendable {
         /// Per-packet logging costs the broker time; benchmarks turn it off.
         public var verboseLog = true
 
-        public init(users: [String: String] = [:], tls: Bool = false, persistence: Bool = false,
-                    extraConfiguration: [String] = [], verboseLog: Bool = true) {
+        public init(users: [String: String] = [:], tls: Bool = false, requireClientCertificate: Bool = false,
+                    persistence: Bool = false, extraConfiguration: [String] = [], verboseLog: Bool = true) {
             self.users = users
             self.tls = tls
+            self.requireClientCertificate = requireClientCertificate
             self.persistence = persistence
             self.extraConfiguration = extraConfiguration
             self.verboseLog = verboseLog
@@ -39,6 +42,8 @@ public final class TestBroker: @unchecked Sendable {
     /// The CA that signed this broker's certificate, and one that did not.
     public private(set) var caFile: String?
     public private(set) var otherCAFile: String?
+    /// A client certificate and key signed by `caFile`.
+    public private(set) var clientCertificate: (certificate: String, key: String)?
     private let lock = NSLock()
     private var pid: pid_t = 0
 
@@ -72,6 +77,8 @@ public final class TestBroker: @unchecked Sendable {
                        "certfile \(path("server.crt"))", "keyfile \(path("server.key"))"]
             caFile = path("ca.crt")
             otherCAFile = path("other-ca.crt")
+            clientCertificate = (path("client.crt"), path("client.key"))
+            if options.requireClientCertificate { config.append("require_certificate true") }
         }
         if options.persistence {
             config += ["persistence true", "persistence_location \(directory.path)/", "autosave_interval 1"]
@@ -128,10 +135,12 @@ public final class TestBroker: @unchecked Sendable {
             try runTool(["/usr/bin/openssl", "req", "-x509"] + ec + ["-keyout", path("\(ca).key"), "-out", path("\(ca).crt"),
                          "-days", "2", "-subj", "/CN=homegate test \(ca)"])
         }
-        try runTool(["/usr/bin/openssl", "req"] + ec + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"])
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: path("san.ext"), atomically: true, encoding: .utf8)
-        try runTool(["/usr/bin/openssl", "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
-                     "-CAcreateserial", "-out", path("server.crt"), "-days", "2", "-extfile", path("san.ext")])
+        for (name, subject) in [("server", "/CN=localhost"), ("client", "/CN=homegate")] {
+            try runTool(["/usr/bin/openssl", "req"] + ec + ["-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", subject])
+            try runTool(["/usr/bin/openssl", "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
+                         "-CAcreateserial", "-out", path("\(name).crt"), "-days", "2", "-extfile", path("san.ext")])
+        }
     }
 
     private func runTool(_ argv: [String]) throws {

@@ -64,6 +64,20 @@ struct PublishSubscribeTests {
         await publisher.shutdown()
     }
 
+    @Test("QoS 2 and QoS 1 messages are delivered with the QoS granted")
+    func qualityOfService() async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        let client = try await connectedClient(broker)
+        try await client.subscribe("q2/#", qos: .exactlyOnce)
+        try await client.subscribe("q1/#", qos: .atLeastOnce)
+        try await client.publishAndWait("q2/a", [2], qos: .exactlyOnce)
+        try await client.publishAndWait("q1/a", [1], qos: .exactlyOnce)
+        let received = try await receive(2, from: client)
+        #expect(received.map(\.qos) == [2, 1])
+        await client.shutdown()
+    }
+
     @Test("unsubscribe stops delivery")
     func unsubscribe() async throws {
         let broker = try TestBroker()

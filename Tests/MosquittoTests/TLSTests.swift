@@ -41,3 +41,32 @@ struct TLSTests {
         }
     }
 }
+
+@Suite("TLS client certificates against a real mosquitto", .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+struct ClientCertificateTests {
+    @Test("a broker that requires a client certificate accepts ours and refuses a client without one")
+    func clientCertificate() async throws {
+        let broker = try TestBroker(.init(tls: true, requireClientCertificate: true))
+        defer { withExtendedLifetime(broker) {} }
+        let url = try BrokerAddress(url: try #require(broker.tlsURL))
+        let pair = try #require(broker.clientCertificate)
+        let withCertificate = try MQTTClient(MQTTConfiguration(
+            broker: url, clientID: "with", tls: .init(caFile: broker.caFile, certificateFile: pair.certificate, keyFile: pair.key)))
+        try withCertificate.start()
+        try await withCertificate.waitUntilConnected(timeout: .seconds(5))
+
+        let without = try MQTTClient(MQTTConfiguration(broker: url, clientID: "without", tls: .init(caFile: broker.caFile)))
+        try without.start()
+        await #expect(throws: MQTTError.self) { try await without.waitUntilConnected(timeout: .seconds(2)) }
+        #expect(!without.state.isConnected)
+        await withCertificate.shutdown()
+        await without.shutdown()
+    }
+
+    @Test("a certificate without its key is refused before connecting")
+    func certificateWithoutKey() throws {
+        let configuration = MQTTConfiguration(
+            broker: try BrokerAddress(url: "mqtts://127.0.0.1:1"), clientID: "x", tls: .init(certificateFile: "/tmp/client.crt"))
+        #expect(throws: MQTTError.tls("a client certificate needs a key file too")) { try MQTTClient(configuration) }
+    }
+}
