@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "homegate", targets: ["homegate"]),
+        .executable(name: "homegate-simulator", targets: ["homegate-simulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -67,6 +68,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A Zigbee2MQTT bridge without a radio, for trying, testing and benchmarking.
+        .target(
+            name: "Simulator",
+            dependencies: ["Mosquitto", "JSON", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "homegate-simulator",
+            dependencies: [
+                "Simulator", "Mosquitto", "JSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "homegate-bench",
             dependencies: [
@@ -77,6 +93,7 @@ let package = Package(
         ),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MappingsTests",
@@ -86,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings"],
+            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings", "Simulator"],
             swiftSettings: swiftSettings
         ),
     ]
