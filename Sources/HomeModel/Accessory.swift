@@ -1,0 +1,125 @@
+/// One physical device (or group): services with characteristics, and where it lives.
+public struct Accessory: Sendable, Hashable {
+    public enum Category: String, Sendable, Hashable, CaseIterable {
+        case other, bridge, lightbulb, outlet, `switch`, sensor, thermostat, door_lock, window_covering
+        case programmable_switch, garage_door_opener, fan, security_system
+    }
+
+    /// Topic-safe and stable: `living_room_light`.
+    public let id: String
+    public var name: String
+    public var manufacturer: String?
+    public var model: String?
+    public var firmware: String?
+    public var category: Category
+    public var reachable: Bool
+    /// The bridge it came through (`zigbee2mqtt`), nil for a device of its own.
+    public var bridge: String?
+    public var room: String?
+    public var services: [Service]
+
+    public init(id: String, name: String, manufacturer: String? = nil, model: String? = nil, firmware: String? = nil,
+                category: Category = .other, reachable: Bool = true, bridge: String? = nil, room: String? = nil, services: [Service]) {
+        self.id = id
+        self.name = name
+        self.manufacturer = manufacturer
+        self.model = model
+        self.firmware = firmware
+        self.category = category
+        self.reachable = reachable
+        self.bridge = bridge
+        self.room = room
+        self.services = services
+    }
+
+    /// `Living Room Light!` → `living_room_light_`: lower case, anything but a-z 0-9 _ - becomes `_`.
+    public static func topicSafeID(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.map { scalar -> Character in
+            switch scalar {
+            case "a"..."z", "0"..."9", "_", "-": Character(scalar)
+            default: "_"
+            }
+        })
+    }
+
+    public func serviceIndex(_ service: String) -> Int? { services.firstIndex { $0.id == service } }
+
+    public subscript(service: String) -> Service? { serviceIndex(service).map { services[$0] } }
+
+    /// Where a characteristic lives, or the error that names what is missing.
+    public func locate(service: String, characteristic: String) -> Result<(Int, Int), HomeModelError> {
+        guard let s = serviceIndex(service) else { return .failure(.unknownService(accessory: id, service: service)) }
+        guard let c = services[s].index(of: characteristic) else {
+            return .failure(.unknownCharacteristic(accessory: id, service: service, characteristic: characteristic))
+        }
+        return .success((s, c))
+    }
+
+    /// Checks a write from the API: the characteristic must exist, be writable and accept the value.
+    /// Returns the value in its canonical form; nothing is changed.
+    public func validateWrite(service: String, characteristic: String, value: CharacteristicValue) throws(HomeModelError) -> CharacteristicValue {
+        let (s, c) = try locate(service: service, characteristic: characteristic).get()
+        let target = services[s].characteristics[c]
+        guard target.type.isWritable else { throw .readOnly(accessory: id, service: service, characteristic: characteristic) }
+        switch target.check(value) {
+        case .success(let canonical): return canonical
+        case .failure(let problem): throw .invalidValue(accessory: id, service: service, characteristic: characteristic, problem)
+        }
+    }
+
+    /// Applies a value reported by the device (or confirmed after a write). Read-only characteristics
+    /// are fine here. Returns the change, or nil when the value is the same as before.
+    public mutating func update(service: String, characteristic: String, value: CharacteristicValue,
+                                source: ChangeSource = .device) throws(HomeModelError) -> CharacteristicChange? {
+        let (s, c) = try locate(service: service, characteristic: characteristic).get()
+        let target = services[s].characteristics[c]
+        let canonical: CharacteristicValue
+        switch target.check(value, rounding: true) {
+        case .success(let v): canonical = v
+        case .failure(let problem): throw .invalidValue(accessory: id, service: service, characteristic: characteristic, problem)
+        }
+        // A stateless switch reports every press, even the same one twice.
+        let isEvent = target.type == .programmable_switch_event
+        if !isEvent, target.isSame(target.value, canonical) { return nil }
+        let previous = target.value
+        services[s].characteristics[c].value = canonical
+        return CharacteristicChange(accessory: id, service: service, characteristic: characteristic, value: canonical,
+                                    previous: previous, source: source)
+    }
+}
+
+/// Who changed a value: `device`, `api`, `action_set:<id>`, `trigger:<id>`.
+public enum ChangeSource: Sendable, Hashable, CustomStringConvertible {
+    case device, api
+    case actionSet(String)
+    case trigger(String)
+
+    public var description: String {
+        switch self {
+        case .device: "device"
+        case .api: "api"
+        case .actionSet(let id): "action_set:\(id)"
+        case .trigger(let id): "trigger:\(id)"
+        }
+    }
+}
+
+/// One characteristic that took a new value.
+public struct CharacteristicChange: Sendable, Hashable {
+    public var accessory: String
+    public var service: String
+    public var characteristic: String
+    public var value: CharacteristicValue
+    public var previous: CharacteristicValue?
+    public var source: ChangeSource
+
+    public init(accessory: String, service: String, characteristic: String, value: CharacteristicValue,
+                previous: CharacteristicValue?, source: ChangeSource) {
+        self.accessory = accessory
+        self.service = service
+        self.characteristic = characteristic
+        self.value = value
+        self.previous = previous
+        self.source = source
+    }
+}

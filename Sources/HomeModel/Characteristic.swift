@@ -1,0 +1,85 @@
+/// A characteristic on a service: its type, the metadata in force for this device, and its value.
+public struct Characteristic: Sendable, Hashable {
+    public let type: CharacteristicType
+    /// Narrower than the catalogue where the device says so (a bulb's own colour-temperature range).
+    public var minValue: Double?
+    public var maxValue: Double?
+    public var minStep: Double?
+    /// Allowed values, when narrower than the catalogue's (a thermostat without cooling).
+    public var validValues: [Int]?
+    /// nil until the device has said (and for a stateless switch until the first press).
+    public var value: CharacteristicValue?
+
+    public init(_ type: CharacteristicType, value: CharacteristicValue? = nil, minValue: Double? = nil, maxValue: Double? = nil,
+                minStep: Double? = nil, validValues: [Int]? = nil) {
+        self.type = type
+        self.minValue = minValue ?? type.minValue
+        self.maxValue = maxValue ?? type.maxValue
+        self.minStep = minStep ?? type.minStep
+        self.validValues = validValues ?? (type.validValues.isEmpty ? nil : type.validValues.values.sorted())
+        self.value = value
+    }
+
+    public var name: String { type.name }
+
+    /// Checks `value` against the metadata and returns it in the format's own case (an integral
+    /// `80.0` becomes `80` for an int; `21` becomes `21.0` for a float). With `rounding`, a float is
+    /// first rounded to the step grid: devices report more digits than HAP carries.
+    public func check(_ value: CharacteristicValue, rounding: Bool = false) -> Result<CharacteristicValue, ValueProblem> {
+        switch type.format {
+        case .bool:
+            guard case .bool = value else { return .failure(.wrongType(value, expected: "a bool")) }
+            return .success(value)
+        case .string, .tlv8, .data:
+            guard case .string(let text) = value else { return .failure(.wrongType(value, expected: "a string")) }
+            if let limit = type.maxLength ?? (type.format == .string ? 64 : nil), text.utf8.count > limit {
+                return .failure(.tooLong(text.utf8.count, maximum: limit))
+            }
+            return .success(value)
+        case .float:
+            guard var number = value.doubleValue, number.isFinite else { return .failure(.wrongType(value, expected: "a number")) }
+            if rounding, let step = minStep, step > 0 {
+                let base = minValue ?? 0
+                number = base + ((number - base) / step).rounded() * step
+                number = (number * 1e6).rounded() / 1e6  // no 21.200000000000003
+            }
+            if let problem = rangeProblem(number) { return .failure(problem) }
+            if let step = minStep, step > 0, !onGrid(number, step: step) { return .failure(.offStep(value, step: step, base: minValue ?? 0)) }
+            return .success(.float(number))
+        case .uint8, .uint16, .uint32, .uint64, .int:
+            guard let integer = value.intValue else {
+                if case .float = value { return .failure(.notWhole(value)) }
+                return .failure(.wrongType(value, expected: "a whole number"))
+            }
+            if let range = type.format.integerRange, !range.contains(integer) {
+                return .failure(.outOfFormat(integer, range))
+            }
+            if let valid = validValues, !valid.contains(integer) { return .failure(.notValid(integer, allowed: valid, names: type.validValues)) }
+            if let problem = rangeProblem(Double(integer)) { return .failure(problem) }
+            if let step = minStep, step > 1, !onGrid(Double(integer), step: step) {
+                return .failure(.offStep(value, step: step, base: minValue ?? 0))
+            }
+            return .success(.int(integer))
+        }
+    }
+
+    private func rangeProblem(_ number: Double) -> ValueProblem? {
+        if let min = minValue, number < min - 1e-9 { return .belowMinimum(number, min) }
+        if let max = maxValue, number > max + 1e-9 { return .aboveMaximum(number, max) }
+        return nil
+    }
+
+    private func onGrid(_ number: Double, step: Double) -> Bool {
+        let steps = (number - (minValue ?? 0)) / step
+        return abs(steps - steps.rounded()) < 1e-6
+    }
+
+    /// Whether `other` is the same value for this characteristic: floats within a hundredth of a step.
+    public func isSame(_ a: CharacteristicValue?, _ b: CharacteristicValue?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        if case .float(let x) = a, case .float(let y) = b {
+            return abs(x - y) <= (minStep ?? 0.0001) / 100
+        }
+        return a == b
+    }
+}
