@@ -1,0 +1,58 @@
+import Foundation
+
+/// Hue/saturation (HomeKit) to CIE xy (Zigbee) and back, through sRGB with a D65 white point and
+/// full brightness. No lamp gamut is applied: the lamp clamps to its own gamut, as Zigbee2MQTT does.
+public enum ColorConversion {
+    /// hue 0–360, saturation 0–100 → x, y.
+    public static func xy(hue: Double, saturation: Double) -> (x: Double, y: Double) {
+        let (r, g, b) = rgb(hue: hue, saturation: saturation / 100)
+        let (lr, lg, lb) = (linear(r), linear(g), linear(b))
+        let X = lr * 0.4124564 + lg * 0.3575761 + lb * 0.1804375
+        let Y = lr * 0.2126729 + lg * 0.7151522 + lb * 0.0721750
+        let Z = lr * 0.0193339 + lg * 0.1191920 + lb * 0.9503041
+        let sum = X + Y + Z
+        guard sum > 0 else { return (0.3127, 0.3290) }
+        return (X / sum, Y / sum)
+    }
+
+    /// x, y → hue 0–360, saturation 0–100. Colours outside sRGB come back at the nearest saturated hue.
+    public static func hueSaturation(x: Double, y: Double) -> (hue: Double, saturation: Double) {
+        guard y > 0 else { return (0, 0) }
+        let X = x / y, Y = 1.0, Z = (1 - x - y) / y
+        var r = X * 3.2404542 - Y * 1.5371385 - Z * 0.4985314
+        var g = -X * 0.9692660 + Y * 1.8760108 + Z * 0.0415560
+        var b = X * 0.0556434 - Y * 0.2040259 + Z * 1.0572252
+        (r, g, b) = (max(0, r), max(0, g), max(0, b))
+        let peak = max(r, g, b)
+        guard peak > 0 else { return (0, 0) }
+        (r, g, b) = (gamma(r / peak), gamma(g / peak), gamma(b / peak))
+        let high = max(r, g, b), low = min(r, g, b), delta = high - low
+        let saturation = high > 0 ? delta / high : 0
+        var hue = 0.0
+        if delta > 0 {
+            if high == r { hue = 60 * ((g - b) / delta).truncatingRemainder(dividingBy: 6) }
+            else if high == g { hue = 60 * ((b - r) / delta + 2) }
+            else { hue = 60 * ((r - g) / delta + 4) }
+        }
+        if hue < 0 { hue += 360 }
+        return (hue, saturation * 100)
+    }
+
+    private static func rgb(hue: Double, saturation s: Double) -> (Double, Double, Double) {
+        let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
+        let c = s, x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1)), m = 1 - c
+        let (r, g, b): (Double, Double, Double)
+        switch h {
+        case ..<1: (r, g, b) = (c, x, 0)
+        case ..<2: (r, g, b) = (x, c, 0)
+        case ..<3: (r, g, b) = (0, c, x)
+        case ..<4: (r, g, b) = (0, x, c)
+        case ..<5: (r, g, b) = (x, 0, c)
+        default: (r, g, b) = (c, 0, x)
+        }
+        return (r + m, g + m, b + m)
+    }
+
+    private static func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+    private static func gamma(_ c: Double) -> Double { c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055 }
+}

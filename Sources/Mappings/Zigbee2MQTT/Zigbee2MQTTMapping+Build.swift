@@ -1,0 +1,103 @@
+import HomeModel
+
+extension Zigbee2MQTTMapping {
+    /// The accessory a HomeKit user would expect for `device`, or why there is none.
+    /// `id` keeps an accessory's id when the device was renamed in Zigbee2MQTT.
+    public static func build(_ device: Zigbee2MQTTDevice, override: Zigbee2MQTTOverride = .init(), id: String? = nil,
+                             bridge: String = "zigbee2mqtt") -> Result<Zigbee2MQTTMapping, SkippedDevice> {
+        if let reason = device.skipReason { return .failure(SkippedDevice(device: device.friendlyName, reason: reason)) }
+        if override.exclude { return .failure(SkippedDevice(device: device.friendlyName, reason: "excluded by the mapping file")) }
+        let accessory = Accessory(
+            id: id ?? Accessory.topicSafeID(device.friendlyName), name: override.name ?? device.friendlyName,
+            manufacturer: device.vendor, model: device.model, firmware: device.softwareBuildID,
+            bridge: bridge, room: override.room, services: [])
+        var builder = Builder(mapping: Zigbee2MQTTMapping(accessory: accessory, ieeeAddress: device.ieeeAddress, friendlyName: device.friendlyName),
+                              device: device, override: override)
+        builder.addAll()
+        guard !builder.mapping.accessory.services.isEmpty else {
+            return .failure(SkippedDevice(device: device.friendlyName, reason: "no exposes that map to HomeKit services"))
+        }
+        return .success(builder.finish())
+    }
+}
+
+/// A device that produces no accessory, and why: for the log at info level.
+public struct SkippedDevice: Error, Sendable, Hashable, CustomStringConvertible {
+    public var device: String
+    public var reason: String
+    public var description: String { "\(device): \(reason)" }
+}
+
+/// Walks the exposes once, adding services and the rules behind them.
+struct Builder {
+    var mapping: Zigbee2MQTTMapping
+    let device: Zigbee2MQTTDevice
+    let override: Zigbee2MQTTOverride
+    var used: Set<String> = []
+    var category: Accessory.Category?
+
+    init(mapping: Zigbee2MQTTMapping, device: Zigbee2MQTTDevice, override: Zigbee2MQTTOverride) {
+        self.mapping = mapping
+        self.device = device
+        self.override = override
+    }
+
+    var exposes: [Expose] {
+        device.exposes.filter { $0.property.map { !override.excludeProperties.contains($0) } ?? true }
+    }
+
+    func generic(_ property: String) -> Expose? { exposes.first { $0.property == property && $0.features.isEmpty } }
+
+    mutating func addAll() {
+        for expose in exposes {
+            switch expose.type {
+            case "light": addLight(expose)
+            case "switch": addSwitch(expose)
+            case "cover": addCover(expose)
+            case "lock": addLock(expose)
+            case "climate": addClimate(expose)
+            default: break
+            }
+        }
+        addSensors()
+        addBattery()
+        addActions()
+        for expose in exposes where expose.features.isEmpty {
+            if let property = expose.property, !used.contains(property), property != "linkquality" {
+                mapping.unmappedProperties.append(property)
+            }
+        }
+    }
+
+    mutating func finish() -> Zigbee2MQTTMapping {
+        mapping.accessory.category = category ?? .sensor
+        if let first = mapping.accessory.services.indices.first, !mapping.accessory.services.contains(where: \.isPrimary) {
+            mapping.accessory.services[first].isPrimary = true
+        }
+        mapping.gettableKeys = exposes.flatMap { $0.features.isEmpty ? [$0] : $0.features }
+            .filter { $0.isGettable && used.contains($0.property ?? "") }.compactMap(\.property)
+        return mapping
+    }
+
+    /// A service id unique in the accessory: `lightbulb`, `switch_l1`, `temperature_sensor_2`.
+    func serviceID(_ type: ServiceType, endpoint: String?) -> String {
+        let base = endpoint.map { "\(type.name)_\(Accessory.topicSafeID($0))" } ?? type.name
+        var id = base, n = 2
+        while mapping.accessory.services.contains(where: { $0.id == id }) {
+            id = "\(base)_\(n)"
+            n += 1
+        }
+        return id
+    }
+
+    mutating func addService(_ type: ServiceType, endpoint: String? = nil, primary: Bool = false, _ characteristics: [Characteristic]) -> String {
+        let id = serviceID(type, endpoint: endpoint)
+        mapping.accessory.services.append(Service(id: id, type: type, name: endpoint.map { "\(mapping.accessory.name) \($0)" },
+                                                  isPrimary: primary, characteristics: characteristics))
+        return id
+    }
+
+    mutating func use(_ expose: Expose?) {
+        if let property = expose?.property { used.insert(property) }
+    }
+}

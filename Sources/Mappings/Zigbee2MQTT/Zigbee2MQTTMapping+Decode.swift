@@ -1,0 +1,81 @@
+import HomeModel
+public import JSON
+
+extension Zigbee2MQTTMapping {
+    /// A state payload as characteristic values. Unknown keys and nulls are ignored; a key with the
+    /// wrong type is reported and skipped, and the rest of the message still counts.
+    public func decode(_ payload: JSONValue) -> (updates: [CharacteristicUpdate], errors: [String]) {
+        guard case .object(let fields) = payload else { return ([], ["expected a JSON object, got \(payload.kindDescription)"]) }
+        var updates: [CharacteristicUpdate] = []
+        var errors: [String] = []
+        let mode = fields["color_mode"]?.stringValue
+        for (key, value) in fields {
+            guard let readers = readers[key], value != .null else { continue }
+            for reader in readers {
+                if mode == "color_temp", case .hue = reader.rule { continue }
+                if mode == "color_temp", case .saturation = reader.rule { continue }
+                if mode == "xy" || mode == "hs", reader.target.characteristic == "color_temperature" { continue }
+                switch Self.decode(value, reader.rule) {
+                case .success(let decoded?):
+                    updates.append(CharacteristicUpdate(service: reader.target.service, characteristic: reader.target.characteristic, value: decoded))
+                case .success(nil):
+                    break
+                case .failure(let problem):
+                    errors.append("\(key): \(value.serialized()) \(problem)")
+                }
+            }
+        }
+        return (updates, errors)
+    }
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func decode(_ value: JSONValue, _ rule: Reader.Rule) -> Result<CharacteristicValue?, Problem> {
+        switch rule {
+        case .onOff(let on, let off), .binary(let on, let off, _, _):
+            let isOn: Bool
+            if value == on { isOn = true } else if value == off { isOn = false } else {
+                return .failure(Problem("is not \(on.serialized()) or \(off.serialized())"))
+            }
+            if case .binary(_, _, let whenOn, let whenOff) = rule { return .success(isOn ? whenOn : whenOff) }
+            return .success(.bool(isOn))
+        case .number:
+            guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(value.intValue.map { .int($0) } ?? .float(number))
+        case .atLeast(let minimum):
+            guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.float(max(minimum, number)))
+        case .percentOf254:
+            guard let raw = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.int(Int((min(254, max(0, raw)) * 100 / 254).rounded())))
+        case .lowBelow(let threshold):
+            guard let level = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.int(level < threshold ? 1 : 0))
+        case .positive:
+            guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.bool(number > 0))
+        case .enumeration(let map):
+            guard let text = value.stringValue else { return .failure(Problem("is not a string")) }
+            guard let mapped = map[text] ?? map[text.lowercased()] else { return .success(nil) }  // a value HomeKit has no word for
+            return .success(.int(mapped))
+        case .action(let events):
+            guard let text = value.stringValue else { return .failure(Problem("is not a string")) }
+            return .success(events[text].map { .int($0) })
+        case .hue, .saturation:
+            guard case .object(let color) = value else { return .failure(Problem("is not a colour object")) }
+            let hs: (hue: Double, saturation: Double)
+            if let hue = color["hue"]?.doubleValue, let saturation = color["saturation"]?.doubleValue {
+                hs = (hue, saturation)
+            } else if let x = color["x"]?.doubleValue, let y = color["y"]?.doubleValue {
+                hs = ColorConversion.hueSaturation(x: x, y: y)
+            } else {
+                return .success(nil)
+            }
+            if case .hue = rule { return .success(.float(hs.hue.rounded().truncatingRemainder(dividingBy: 360))) }
+            return .success(.float(min(100, hs.saturation.rounded())))
+        }
+    }
+}

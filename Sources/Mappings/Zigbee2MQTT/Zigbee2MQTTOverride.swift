@@ -1,0 +1,21 @@
+/// What a mapping file says about one Zigbee2MQTT device, by friendly name or IEEE address.
+public struct Zigbee2MQTTOverride: Sendable, Hashable {
+    /// How a switch or an occupancy sensor appears.
+    public enum ServiceChoice: String, Sendable, Hashable, CaseIterable {
+        case outlet, lightbulb, `switch`, motion, occupancy
+    }
+
+    public var name: String?
+    public var room: String?
+    public var exclude: Bool
+    public var excludeProperties: Set<String>
+    public var service: ServiceChoice?
+
+    public init(name: String? = nil, room: String? = nil, exclude: Bool = false, excludeProperties: Set<String> = [], service: ServiceChoice? = nil) {
+        self.name = name
+        self.room = room
+        self.exclude = exclude
+        self.excludeProperties = excludeProperties
+        self.service = service
+    }
+}

@@ -1,0 +1,107 @@
+import HomeModel
+import JSON
+@testable import Mappings
+import Testing
+
+@Suite("Zigbee2MQTT devices become the accessories a HomeKit user expects")
+struct Zigbee2MQTTDevicesTests {
+    static let devices = Zigbee2MQTTDevice.list(from: Fixture.devices)
+
+    static func mapping(_ name: String, _ override: Zigbee2MQTTOverride = .init()) throws -> Zigbee2MQTTMapping {
+        let device = try #require(devices.first { $0.friendlyName == name })
+        return try Zigbee2MQTTMapping.build(device, override: override).get()
+    }
+
+    /// Service id → characteristic names, for compact expectations.
+    static func shape(_ accessory: Accessory) -> [String: [String]] {
+        Dictionary(uniqueKeysWithValues: accessory.services.map { ($0.id, $0.characteristics.map(\.name)) })
+    }
+
+    @Test("every device in the fixture maps as expected", arguments: [
+        ("bulb", Accessory.Category.lightbulb, ["lightbulb": ["on", "brightness", "color_temperature"]]),
+        ("bulb_color_2", .lightbulb, ["lightbulb": ["on", "brightness", "color_temperature", "hue", "saturation"]]),
+        ("remote", .programmable_switch, [
+            "stateless_programmable_switch_on": ["programmable_switch_event", "service_label_index"],
+            "stateless_programmable_switch_up": ["programmable_switch_event", "service_label_index"],
+            "stateless_programmable_switch_down": ["programmable_switch_event", "service_label_index"],
+            "stateless_programmable_switch_off": ["programmable_switch_event", "service_label_index"],
+            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+        ]),
+        ("button", .programmable_switch, [
+            "stateless_programmable_switch": ["programmable_switch_event", "service_label_index"],
+            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+        ]),
+        ("weather_sensor", .sensor, [
+            "temperature_sensor": ["current_temperature"], "humidity_sensor": ["current_relative_humidity"],
+            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+        ]),
+        ("power_plug", .outlet, ["outlet": ["on", "outlet_in_use"]]),
+        ("kitchen_wall_switch", .switch, ["switch_l1": ["on"], "switch_l2": ["on"]]),
+        ("front_door_contact", .sensor, [
+            "contact_sensor": ["contact_sensor_state"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+        ]),
+        ("occupancy_sensor", .sensor, [
+            "motion_sensor": ["motion_detected"], "light_sensor": ["current_ambient_light_level"],
+            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+        ]),
+        ("hallway_smoke_detector", .sensor, [
+            "smoke_sensor": ["smoke_detected", "status_tampered"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+        ]),
+        ("curtain", .window_covering, ["window_covering": ["current_position", "target_position", "position_state", "hold_position"]]),
+        ("bosch_radiator", .thermostat, [
+            "thermostat": ["current_heating_cooling_state", "target_heating_cooling_state", "current_temperature", "target_temperature", "temperature_display_units"],
+            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+        ]),
+    ])
+    func accessories(name: String, category: Accessory.Category, services: [String: [String]]) throws {
+        let mapping = try Self.mapping(name)
+        #expect(mapping.accessory.category == category)
+        #expect(Self.shape(mapping.accessory) == services)
+        #expect(mapping.accessory.services.filter(\.isPrimary).count == 1)
+        for service in mapping.accessory.services {
+            for characteristic in service.characteristics {
+                #expect(service.type.allows(characteristic.type), "\(service.id) may not carry \(characteristic.name)")
+            }
+            for required in service.type.required {
+                #expect(service[required.name] != nil, "\(service.id) lacks required \(required.name)")
+            }
+        }
+    }
+
+    @Test("the coordinator, unsupported devices and devices being interviewed get no accessory, with a reason")
+    func skipped() throws {
+        let reasons = Self.devices.compactMap { device -> String? in
+            if case .failure(let skipped) = Zigbee2MQTTMapping.build(device) { return skipped.description }
+            return nil
+        }
+        #expect(reasons == ["Coordinator: the coordinator", "0x0017880104e45518: not supported by Zigbee2MQTT (model notSupportedModelID)"])
+        let interviewing = Zigbee2MQTTDevice(json: ["ieee_address": "0x01", "friendly_name": "new", "type": "Router", "interview_state": "IN_PROGRESS"])!
+        #expect(throws: SkippedDevice(device: "new", reason: "still being interviewed")) { try Zigbee2MQTTMapping.build(interviewing).get() }
+    }
+
+    @Test("accessory data comes from the definition; ids are topic-safe friendly names")
+    func information() throws {
+        let bulb = try Self.mapping("bulb").accessory
+        #expect(bulb.id == "bulb" && bulb.manufacturer == "IKEA" && bulb.model == "LED1545G12" && bulb.bridge == "zigbee2mqtt")
+        #expect(bulb["lightbulb"]?["color_temperature"]?.minValue == 250 && bulb["lightbulb"]?["color_temperature"]?.maxValue == 454)
+    }
+
+    @Test("overrides: name, room, exclude, exclude properties, service choice")
+    func overrides() throws {
+        let renamed = try Self.mapping("bulb", .init(name: "Desk Lamp", room: "Office"))
+        #expect(renamed.accessory.name == "Desk Lamp" && renamed.accessory.room == "Office" && renamed.accessory.id == "bulb")
+        let device = try #require(Self.devices.first { $0.friendlyName == "bulb" })
+        #expect(throws: SkippedDevice.self) { try Zigbee2MQTTMapping.build(device, override: .init(exclude: true)).get() }
+        let noBattery = try Self.mapping("weather_sensor", .init(excludeProperties: ["battery", "humidity"]))
+        #expect(Self.shape(noBattery.accessory) == ["temperature_sensor": ["current_temperature"]])
+        #expect(try Self.mapping("power_plug", .init(service: .lightbulb)).accessory.services.first?.type == .lightbulb)
+        #expect(try Self.mapping("kitchen_wall_switch", .init(service: .outlet)).accessory.services.map(\.id) == ["outlet_l1", "outlet_l2"])
+        #expect(try Self.mapping("occupancy_sensor", .init(service: .occupancy)).accessory["occupancy_sensor"] != nil)
+    }
+
+    @Test("gettable keys come from access bit 4")
+    func gettable() throws {
+        #expect(Set(try Self.mapping("bulb").gettableKeys) == ["state", "brightness", "color_temp"])
+        #expect(try Self.mapping("weather_sensor").gettableKeys.isEmpty)
+    }
+}
