@@ -1,0 +1,119 @@
+import Foundation
+import HomeModel
+import Yams
+
+extension MappingSet {
+    /// Reads every `*.yaml` and `*.yml` file in `directory`. Every problem in every file is reported;
+    /// a file with problems contributes nothing, so a broken edit never half-applies.
+    public static func load(directory: String) -> (MappingSet, [Diagnostic]) {
+        var set = MappingSet()
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+        } catch {
+            return (set, [Diagnostic(file: directory, line: 1, column: 1, message: "cannot read the mappings folder")])
+        }
+        var diagnostics: [Diagnostic] = []
+        for name in names {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                diagnostics.append(Diagnostic(file: path, line: 1, column: 1, message: "cannot read the file as UTF-8 text"))
+                continue
+            }
+            diagnostics += set.add(file: path, text: text)
+        }
+        return (set, diagnostics)
+    }
+
+    /// Adds one file's contents; returns its problems (and adds nothing if there are any).
+    public mutating func add(file: String, text: String) -> [Diagnostic] {
+        var reader = FileReader(file: file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return [Self.diagnostic(for: error, file: file)]
+        } catch {
+            return [Diagnostic(file: file, line: 1, column: 1, message: "not valid YAML: \(error)")]
+        }
+        guard let root else { return [] }  // an empty file is allowed: nothing to map yet
+        guard let top = reader.fields(root, "a mapping file", allowed: ["source", "base_topic", "devices", "accessories", "templates", "instances"],
+                                      required: ["source"]) else { return reader.diagnostics }
+        var copy = self
+        switch reader.string(top["source"]?.value, "source") {
+        case "zigbee2mqtt":
+            for key in ["accessories", "templates", "instances"] {
+                if let entry = top[key] { reader.error(entry.key, "'\(key)' belongs in a 'source: mqtt' file") }
+            }
+            if let source = reader.zigbee2mqttSource(top, file: file) { copy.zigbee2mqtt.append(source) }
+        case "mqtt":
+            for key in ["base_topic", "devices"] {
+                if let entry = top[key] { reader.error(entry.key, "'\(key)' belongs in a 'source: zigbee2mqtt' file") }
+            }
+            let taken = Dictionary(accessories.map { ($0.accessory.id, $0.file) }, uniquingKeysWith: { a, _ in a })
+            copy.accessories += reader.mqttAccessories(top, file: file, taken: taken)
+        case let other?:
+            reader.error(top["source"]?.value, "source must be zigbee2mqtt or mqtt, not '\(other)'\(didYouMean(other, ["zigbee2mqtt", "mqtt"]))")
+        case nil:
+            break
+        }
+        guard reader.diagnostics.isEmpty else {
+            return reader.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        }
+        copy.files.append(file)
+        self = copy
+        return []
+    }
+
+    static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\($0.text) " } ?? ""
+            return Diagnostic(file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(detail)\(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return Diagnostic(file: file, line: context.mark.line, column: context.mark.column,
+                              message: "duplicate key\(duplicates.count > 1 ? "s" : "") \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
+        default:
+            return Diagnostic(file: file, line: 1, column: 1, message: "not valid YAML: \(error)")
+        }
+    }
+}
+
+extension FileReader {
+    mutating func zigbee2mqttSource(_ top: [String: (key: Node, value: Node)], file: String) -> Zigbee2MQTTSource? {
+        var source = Zigbee2MQTTSource(file: file)
+        if let node = top["base_topic"]?.value, let topic = nonEmpty(node, "base_topic") {
+            if topic.contains("+") || topic.contains("#") || topic.hasSuffix("/") {
+                error(node, "base_topic must be a topic without wildcards or a trailing '/', not '\(topic)'")
+            }
+            source.baseTopic = topic
+        }
+        guard let devices = top["devices"]?.value else { return source }
+        guard let mapping = devices.mapping else {
+            error(devices, "devices must map friendly names or IEEE addresses to overrides")
+            return nil
+        }
+        for (key, value) in mapping {
+            guard let name = key.string else { continue }
+            let what = "device '\(name)'"
+            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "service"]) else { continue }
+            var override = Zigbee2MQTTOverride()
+            override.name = nonEmpty(fields["name"]?.value, "\(what) name")
+            override.room = nonEmpty(fields["room"]?.value, "\(what) room")
+            override.exclude = bool(fields["exclude"]?.value, "\(what) exclude") ?? false
+            override.excludeProperties = Set(stringList(fields["exclude_properties"]?.value, "\(what) exclude_properties") ?? [])
+            if let node = fields["service"]?.value, let choice = string(node, "\(what) service") {
+                if let service = Zigbee2MQTTOverride.ServiceChoice(rawValue: choice) {
+                    override.service = service
+                } else {
+                    let choices = Zigbee2MQTTOverride.ServiceChoice.allCases.map(\.rawValue)
+                    error(node, "\(what) service must be one of \(choices.joined(separator: ", ")), not '\(choice)'\(didYouMean(choice, choices))")
+                }
+            }
+            source.devices[name] = override
+        }
+        return source
+    }
+}

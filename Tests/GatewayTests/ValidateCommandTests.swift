@@ -1,0 +1,36 @@
+import Foundation
+import MosquittoTesting
+import Testing
+
+@Suite("homegate validate")
+struct ValidateCommandTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func run(_ directory: String) throws -> (status: Int32, output: String) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID().uuidString).out").path
+        let pid = try spawn([homegateExecutable, "validate", directory], output: output)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
+
+    @Test("the shipped mappings pass with a one-line summary and exit 0")
+    func shipped() throws {
+        let (status, output) = try run(Self.repository.appendingPathComponent("mappings").path)
+        #expect(status == 0)
+        #expect(output.contains("4 files valid: 1 Zigbee2MQTT bridge (7 device overrides), 4 MQTT accessories"), "\(output)")
+    }
+
+    @Test("a broken folder lists every problem with file, line and column, and exits 1")
+    func broken() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mappings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "source: zigbee2mqtt\nbase_topik: z2m\n".write(to: directory.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+        try "source: mqtt\naccessories: [\n".write(to: directory.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
+        let (status, output) = try run(directory.path)
+        #expect(status == 1)
+        #expect(output.contains("\(directory.path)/a.yaml:2:1: unknown key 'base_topik' in a mapping file (did you mean 'base_topic'?)"), "\(output)")
+        #expect(output.contains("\(directory.path)/b.yaml:3:1: not valid YAML"), "\(output)")
+        #expect(output.contains("2 problems in"))
+    }
+}
