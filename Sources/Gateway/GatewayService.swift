@@ -1,26 +1,44 @@
 public import Logging
+public import Mappings
 public import Mosquitto
 public import ServiceLifecycle
 
-/// The running gateway: one broker connection, announced online while it runs and offline when it stops.
+/// The running gateway: one broker connection, the home kept current from device topics,
+/// events and state published, writes sent back to devices, mapping edits applied live.
 public struct GatewayService: Service {
     public let configuration: GatewayConfiguration
     let client: MQTTClient
     let logger: Logger
+    let mappings: MappingSet
 
-    public init(configuration: GatewayConfiguration, logger: Logger) throws(MQTTError) {
+    /// Fails when the broker settings cannot be used or a mapping file has errors.
+    public init(configuration: GatewayConfiguration, logger: Logger) throws(GatewayStartError) {
         self.configuration = configuration
-        self.client = try MQTTClient(configuration.mqttConfiguration())
         self.logger = logger
+        let (mappings, diagnostics) = MappingSet.load(directory: configuration.mappings)
+        guard diagnostics.isEmpty else { throw .mappings(diagnostics) }
+        self.mappings = mappings
+        do {
+            self.client = try MQTTClient(configuration.mqttConfiguration())
+        } catch {
+            throw .mqtt(error)
+        }
     }
 
     public func run() async throws {
-        logger.info("connecting", metadata: ["broker": "\(client.configuration.broker)", "client_id": "\(client.configuration.clientID)"])
+        let core = GatewayCore(baseTopic: configuration.baseTopic, maxPayloadBytes: configuration.maxPayloadBytes, mappings: mappings)
+        let runtime = GatewayRuntime(core: core, client: client, logger: logger)
+        logger.info("starting", metadata: [
+            "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
+            "bridges": "\(mappings.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(mappings.accessories.count)",
+        ])
         try client.start()
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { try await watchConnection() }
-                group.addTask { await consumeMessages() }
+                group.addTask { try await watchConnection(runtime) }
+                group.addTask { await consume(runtime) }
+                group.addTask { await tick(runtime) }
+                group.addTask { await watchMappings(runtime) }
             }
         } onGracefulShutdown: { [client, configuration, logger] in
             logger.info("shutting down: publishing offline and disconnecting")
@@ -30,11 +48,14 @@ public struct GatewayService: Service {
     }
 
     /// Logs each change once; a refused connection ends the gateway with the broker's reason.
-    private func watchConnection() async throws {
+    private func watchConnection(_ runtime: GatewayRuntime) async throws {
+        var first = true
         for await state in client.connectionEvents {
             switch state {
             case .connected:
                 logger.info("connected", metadata: ["broker": "\(client.configuration.broker)"])
+                await runtime.connected(first: first)
+                first = false
             case .disconnected(let reason):
                 logger.warning("broker connection lost, retrying with back-off", metadata: ["reason": "\(reason)"])
             case .refused(let error):
@@ -47,7 +68,48 @@ public struct GatewayService: Service {
         }
     }
 
-    private func consumeMessages() async {
-        for await _ in client.messages {}
+    private func consume(_ runtime: GatewayRuntime) async {
+        var iterator = client.messages.makeAsyncIterator()
+        while let batch = await iterator.nextBatch() {
+            await runtime.handle(batch)
+        }
+    }
+
+    private func tick(_ runtime: GatewayRuntime) async {
+        while client.state != .closed, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            await runtime.tick()
+        }
+    }
+
+    private func watchMappings(_ runtime: GatewayRuntime) async {
+        let watcher = MappingWatcher(directory: configuration.mappings)
+        var last = watcher.snapshot()
+        while client.state != .closed, !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            let current = watcher.snapshot()
+            guard current != last else { continue }
+            last = current
+            let (mappings, diagnostics) = MappingSet.load(directory: configuration.mappings)
+            guard diagnostics.isEmpty else {
+                for diagnostic in diagnostics { logger.error("\(diagnostic)") }
+                logger.error("mapping edit rejected; the previous mappings stay in force")
+                continue
+            }
+            await runtime.reload(mappings)
+        }
+    }
+}
+
+/// Why the gateway cannot start.
+public enum GatewayStartError: Error, CustomStringConvertible {
+    case mappings([Diagnostic])
+    case mqtt(MQTTError)
+
+    public var description: String {
+        switch self {
+        case .mappings(let diagnostics): "the mapping files have errors:\n" + diagnostics.map(\.description).joined(separator: "\n")
+        case .mqtt(let error): "\(error)"
+        }
     }
 }

@@ -44,6 +44,7 @@ public struct SimulatedDevice: Sendable {
             let key = endpoint.map { "\(rawKey)_\($0)" } ?? rawKey
             if rawKey == "brightness_percent", let percent = value.number {
                 guard properties["brightness"]?.isSettable == true else { continue }
+                guard (0...100).contains(percent) else { return false }
                 next["brightness"] = .integer(Int((percent * 254 / 100).rounded()))
                 next["state"] = percent > 0 ? "ON" : "OFF"
                 applied = true
@@ -74,7 +75,7 @@ public struct SimulatedDevice: Sendable {
             if property.name == "color_temp" {  // clamped to the device's range
                 number = Swift.min(Swift.max(number, min ?? number), max ?? number)
             } else if let min, number < min { return nil } else if let max, number > max { return nil }
-            return number == number.rounded() ? .integer(Int(number)) : .double(number)
+            return Int(exactly: number).map(JSONValue.integer) ?? .double(number)
         case .enumeration(let values):
             guard let text = value.stringValue, let match = values.first(where: { $0.lowercased() == text.lowercased() }) else { return nil }
             return .string(match)

@@ -74,8 +74,11 @@ struct Builder {
         if let first = mapping.accessory.services.indices.first, !mapping.accessory.services.contains(where: \.isPrimary) {
             mapping.accessory.services[first].isPrimary = true
         }
-        mapping.gettableKeys = exposes.flatMap { $0.features.isEmpty ? [$0] : $0.features }
-            .filter { $0.isGettable && used.contains($0.property ?? "") }.compactMap(\.property)
+        var gettable: [String] = []
+        for expose in exposes.flatMap({ $0.features.isEmpty ? [$0] : $0.features }) where expose.isGettable {
+            if let property = expose.property, used.contains(property), !gettable.contains(property) { gettable.append(property) }
+        }
+        mapping.gettableKeys = gettable
         return mapping
     }
 

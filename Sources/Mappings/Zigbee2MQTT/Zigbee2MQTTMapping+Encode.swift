@@ -50,6 +50,6 @@ extension Zigbee2MQTTMapping {
     }
 
     static func number(_ value: Double) -> JSONValue {
-        value == value.rounded() ? .integer(Int(value)) : .double(value)
+        Int(exactly: value).map(JSONValue.integer) ?? .double(value)
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import HomeModel
+import JSON
+import Mappings
+
+extension GatewayCore {
+    /// Applies decoded values to an accessory: each change becomes one event, and the accessory's
+    /// state is republished once at the end of the batch. Values that do not fit are reported.
+    mutating func apply(_ updates: [CharacteristicUpdate], to id: String, origin topic: String) {
+        guard entries[id] != nil else { return }
+        for update in updates {
+            let key = CharacteristicKey(accessory: id, service: update.service, characteristic: update.characteristic)
+            answerReads(for: key, value: update.value)
+            var source = ChangeSource.device
+            if let pending = pendingWrites[key], pending.deadline >= now {
+                if entries[id]?.accessory[update.service]?[update.characteristic]?.isSame(pending.value, update.value) == true {
+                    source = pending.source
+                    pendingWrites[key] = nil
+                }
+            }
+            do {
+                if let change = try entries[id]!.accessory.update(service: update.service, characteristic: update.characteristic,
+                                                                  value: update.value, source: source) {
+                    publishEvent(change)
+                }
+            } catch {
+                counters.invalid += 1
+                notice(.warning, "\(topic): \(error)")
+            }
+        }
+    }
+
+    mutating func publishEvent(_ change: CharacteristicChange) {
+        counters.events += 1
+        dirtyStates.insert(change.accessory)
+        let payload: JSONValue = [
+            "accessory": .string(change.accessory), "service": .string(change.service), "characteristic": .string(change.characteristic),
+            "value": change.value.json, "previous": change.previous?.json ?? .null, "source": .string(change.source.description),
+            "time": .string(time),
+        ]
+        out.append(Outgoing(topics.event(change.accessory, change.service, change.characteristic), payload.serializedBytes()))
+    }
+
+    /// Reachability is the bridge's and the device's availability together.
+    mutating func setReachable(_ id: String, _ reachable: Bool) {
+        guard let entry = entries[id], entry.accessory.reachable != reachable else { return }
+        entries[id]!.accessory.reachable = reachable
+        dirtyStates.insert(id)
+    }
+
+    mutating func insert(_ entry: Entry) {
+        let id = entry.accessory.id
+        if entries[id] == nil { order.append(id) }
+        entries[id] = entry
+        dirtyStates.insert(id)
+        treeChanged = true
+    }
+
+    mutating func remove(_ id: String) {
+        guard entries.removeValue(forKey: id) != nil else { return }
+        order.removeAll { $0 == id }
+        dirtyStates.remove(id)
+        pendingWrites = pendingWrites.filter { $0.key.accessory != id }
+        out.append(Outgoing(topics.state(id), [], retain: true))  // clears the retained state
+        treeChanged = true
+    }
+
+    /// Carries values from the accessory as it was into the rebuilt one, for every characteristic
+    /// that still exists: a reload or a rename does not forget the house.
+    static func carryValues(from old: Accessory, into new: inout Accessory) {
+        new.reachable = old.reachable
+        for s in new.services.indices {
+            guard let oldService = old[new.services[s].id] else { continue }
+            for c in new.services[s].characteristics.indices {
+                let name = new.services[s].characteristics[c].name
+                if let value = oldService[name]?.value, case .success(let fitting) = new.services[s].characteristics[c].check(value) {
+                    new.services[s].characteristics[c].value = fitting
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+public import Foundation
+import HomeModel
+public import Mappings
+
+extension GatewayCore {
+    /// Applies edited mapping files while running. Accessories that did not change keep their
+    /// values; ones that are gone are removed; a bridge keeps what it knows about its devices.
+    public mutating func reload(_ new: MappingSet, now: Date = Date()) -> [Outgoing] {
+        begin(now)
+        let oldBridges = Dictionary(bridges.map { ($0.source.baseTopic, $0) }, uniquingKeysWith: { a, _ in a })
+        // Explicit accessories: routes are rebuilt from scratch, values carried by id.
+        let explicitIDs = entries.compactMap { id, entry -> String? in
+            if case .explicit = entry.source { return id } else { return nil }
+        }
+        let keptIDs = Set(new.accessories.map(\.accessory.id))
+        for id in explicitIDs where !keptIDs.contains(id) { remove(id) }
+        stateRoutes = [:]
+        availabilityRoutes = [:]
+        for accessory in new.accessories { addExplicit(accessory) }
+        // Bridges: indices change when files do, so every Zigbee2MQTT accessory is rebuilt.
+        bridges = new.zigbee2mqtt.map { source in
+            var bridge = oldBridges[source.baseTopic] ?? Bridge(source: source)
+            bridge.source = source
+            return bridge
+        }
+        let liveBases = Set(bridges.map(\.source.baseTopic))
+        for (id, entry) in entries {
+            guard case .zigbee2mqtt(_, let mapping) = entry.source else { continue }
+            let base = entry.accessory.bridge ?? ""
+            guard liveBases.contains(base), let index = bridges.firstIndex(where: { $0.source.baseTopic == base }) else {
+                remove(id)
+                continue
+            }
+            entries[id]!.source = .zigbee2mqtt(bridge: index, mapping: mapping)
+        }
+        for index in bridges.indices { rebuild(bridge: index, requestState: true) }
+        mappings = new
+        treeChanged = true
+        return finish()
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import HomeModel
+import JSON
+import Mappings
+
+extension GatewayCore {
+    static let commands = ["characteristic/write", "characteristic/read", "accessories"]
+
+    /// `homegate/request/<command>`, answered on `homegate/response/<command>` with `transaction` echoed.
+    mutating func handleRequest(_ message: Incoming) {
+        let command = String(message.topic.dropFirst(topics.requestPrefix.count))
+        let body: JSONValue
+        if message.payload.isEmpty {
+            body = [:]
+        } else {
+            do {
+                body = try JSONValue(parsing: message.payload)
+            } catch {
+                counters.invalid += 1
+                return respond(command, nil, .failure(WriteProblem(description: "the request is not JSON: \(error)")))
+            }
+        }
+        guard case .object = body else {
+            counters.invalid += 1
+            return respond(command, nil, .failure(WriteProblem(description: "the request must be a JSON object")))
+        }
+        let transaction = body["transaction"]
+        switch command {
+        case "characteristic/write": writeRequest(body, transaction)
+        case "characteristic/read": readRequest(body, transaction)
+        case "accessories": respond(command, transaction, .success(["accessories": .array(accessories.map(\.treeJSON))]))
+        default:
+            counters.invalid += 1
+            var hint = ""
+            if let near = Self.commands.min(by: { levenshteinDistance($0, command) < levenshteinDistance($1, command) }),
+               levenshteinDistance(near, command) <= 3 { hint = " (did you mean '\(near)'?)" }
+            respond(command, transaction, .failure(WriteProblem(description: "unknown command '\(command)'\(hint)")))
+        }
+    }
+
+    mutating func respond(_ command: String, _ transaction: JSONValue?, _ result: Result<JSONValue, WriteProblem>) {
+        var payload: [String: JSONValue]
+        switch result {
+        case .success(let data): payload = ["status": "ok", "data": data]
+        case .failure(let problem): payload = ["status": "error", "error": .string(problem.description)]
+        }
+        if let transaction { payload["transaction"] = transaction }
+        out.append(Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1))
+    }
+
+    /// `{"transaction":1,"writes":[{"accessory":"lamp","service":"lightbulb","characteristic":"on","value":true}]}`.
+    mutating func writeRequest(_ body: JSONValue, _ transaction: JSONValue?) {
+        let command = "characteristic/write"
+        guard let items = body["writes"]?.arrayValue, !items.isEmpty else {
+            return respond(command, transaction, .failure(WriteProblem(description: "expected \"writes\": a non-empty list of {accessory, service, characteristic, value}")))
+        }
+        var requests: [WriteRequest?] = []
+        for item in items {
+            guard let a = item["accessory"]?.stringValue, let s = item["service"]?.stringValue,
+                  let c = item["characteristic"]?.stringValue, let v = item["value"] else { requests.append(nil); continue }
+            requests.append(WriteRequest(accessory: a, service: s, characteristic: c, value: v))
+        }
+        var outcomes = write(requests.compactMap { $0 }, source: .api).makeIterator()
+        var results: [JSONValue] = []
+        var failures = 0
+        for (item, request) in zip(items, requests) {
+            var result: [String: JSONValue] = [:]
+            for key in ["accessory", "service", "characteristic"] { if let v = item[key] { result[key] = v } }
+            if request == nil {
+                result["status"] = "error"
+                result["error"] = "each write needs accessory, service, characteristic and value"
+                failures += 1
+            } else {
+                switch outcomes.next()! {
+                case .success(let value):
+                    result["status"] = "ok"
+                    result["value"] = value.json
+                case .failure(let problem):
+                    result["status"] = "error"
+                    result["error"] = .string(problem.description)
+                    failures += 1
+                }
+            }
+            results.append(.object(result))
+        }
+        if failures == 0 {
+            respond(command, transaction, .success(["results": .array(results)]))
+        } else {
+            var payload: [String: JSONValue] = ["status": "error", "error": .string("\(failures) of \(items.count) writes failed"),
+                                                "data": ["results": .array(results)]]
+            if let transaction { payload["transaction"] = transaction }
+            out.append(Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1))
+        }
+    }
+
+    /// `{"accessory":"lamp","service":"lightbulb","characteristic":"brightness"}`: asks the device
+    /// and answers when it reports; a device that cannot be asked gets the value as last known.
+    mutating func readRequest(_ body: JSONValue, _ transaction: JSONValue?) {
+        let command = "characteristic/read"
+        guard let a = body["accessory"]?.stringValue, let s = body["service"]?.stringValue, let c = body["characteristic"]?.stringValue else {
+            return respond(command, transaction, .failure(WriteProblem(description: "expected accessory, service and characteristic")))
+        }
+        guard let entry = entries[a] else { return respond(command, transaction, .failure(WriteProblem(description: "\(a): no such accessory"))) }
+        guard let characteristic = entry.accessory[s]?[c] else {
+            let problem = entry.accessory[s] == nil ? HomeModelError.unknownService(accessory: a, service: s)
+                : HomeModelError.unknownCharacteristic(accessory: a, service: s, characteristic: c)
+            return respond(command, transaction, .failure(WriteProblem(description: problem.description)))
+        }
+        let key = CharacteristicKey(accessory: a, service: s, characteristic: c)
+        if let request = deviceRead(entry, key) {
+            out.append(request)
+            pendingReads.append(PendingRead(key: key, transaction: transaction, deadline: now.addingTimeInterval(3)))
+        } else {
+            respond(command, transaction, .success(readResult(key, characteristic.value, fresh: false)))
+        }
+    }
+
+    /// The `/get` (or get topic) that makes the device report this characteristic, if there is one.
+    func deviceRead(_ entry: Entry, _ key: CharacteristicKey) -> Outgoing? {
+        switch entry.source {
+        case .zigbee2mqtt(let bridge, let mapping):
+            guard !mapping.gettableKeys.isEmpty else { return nil }
+            return getRequest(mapping, base: bridges[bridge].source.baseTopic)
+        case .explicit(let mapping):
+            guard let get = mapping.bindings.first(where: { $0.service == key.service && $0.characteristic == key.characteristic })?.get else { return nil }
+            return Outgoing(get.topic, Array(get.payload.utf8), qos: 1)
+        }
+    }
+
+    func readResult(_ key: CharacteristicKey, _ value: CharacteristicValue?, fresh: Bool) -> JSONValue {
+        ["accessory": .string(key.accessory), "service": .string(key.service), "characteristic": .string(key.characteristic),
+         "value": value?.json ?? .null, "fresh": .bool(fresh)]
+    }
+
+    mutating func answerReads(for key: CharacteristicKey, value: CharacteristicValue) {
+        guard !pendingReads.isEmpty else { return }
+        let answered = pendingReads.filter { $0.key == key }
+        guard !answered.isEmpty else { return }
+        pendingReads.removeAll { $0.key == key }
+        for read in answered {
+            respond("characteristic/read", read.transaction, .success(readResult(key, value, fresh: true)))
+        }
+    }
+
+    mutating func expirePending() {
+        pendingWrites = pendingWrites.filter { $0.value.deadline >= now }
+        let expired = pendingReads.filter { $0.deadline < now }
+        pendingReads.removeAll { $0.deadline < now }
+        for read in expired {
+            let last = entries[read.key.accessory]?.accessory[read.key.service]?[read.key.characteristic]?.value
+            var payload: [String: JSONValue] = [
+                "status": "error", "error": .string("\(read.key.accessory): the device did not answer within 3 s"),
+                "data": readResult(read.key, last, fresh: false),
+            ]
+            if let transaction = read.transaction { payload["transaction"] = transaction }
+            out.append(Outgoing(topics.response("characteristic/read"), JSONValue.object(payload).serializedBytes(), qos: 1))
+        }
+    }
+}
+
+func levenshteinDistance(_ a: String, _ b: String) -> Int { editDistance(a, b) }

@@ -1,0 +1,127 @@
+import Foundation
+import HomeModel
+public import JSON
+import Mappings
+
+extension GatewayCore {
+    /// One requested write: what, and the value as it came in.
+    public struct WriteRequest: Sendable, Hashable {
+        public var accessory: String
+        public var service: String
+        public var characteristic: String
+        public var value: JSONValue
+
+        public init(accessory: String, service: String, characteristic: String, value: JSONValue) {
+            self.accessory = accessory
+            self.service = service
+            self.characteristic = characteristic
+            self.value = value
+        }
+    }
+
+    /// `homegate/set/<accessory>/<service>/<characteristic>` with a JSON value.
+    mutating func handleSet(_ message: Incoming) {
+        let path = message.topic.dropFirst(topics.setPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard path.count == 3, path.allSatisfy({ !$0.isEmpty }) else {
+            counters.invalid += 1
+            notice(.warning, "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>")
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: message.payload)
+        } catch {
+            counters.invalid += 1
+            notice(.warning, "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\"")
+            return
+        }
+        let request = WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)
+        if case .failure(let problem) = write([request], source: .api).first! {
+            counters.invalid += 1
+            notice(.warning, "\(message.topic): \(problem)")
+        }
+    }
+
+    public struct WriteProblem: Error, Sendable, Hashable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Validates each write against the model and sends the accepted ones: one `/set` per
+    /// Zigbee2MQTT device for all of its writes in this call.
+    mutating func write(_ requests: [WriteRequest], source: ChangeSource) -> [Result<CharacteristicValue, WriteProblem>] {
+        var results: [Result<CharacteristicValue, WriteProblem>] = []
+        var accepted: [(String, CharacteristicUpdate)] = []
+        for request in requests {
+            guard let entry = entries[request.accessory] else {
+                results.append(.failure(WriteProblem(description: "\(request.accessory): no such accessory")))
+                continue
+            }
+            guard let value = CharacteristicValue(json: request.value) else {
+                results.append(.failure(WriteProblem(description: "\(request.accessory)/\(request.service)/\(request.characteristic): \(request.value.serialized()) is not a value (send true, 80, 21.5 or \"text\")")))
+                continue
+            }
+            let canonical: CharacteristicValue
+            do {
+                canonical = try entry.accessory.validateWrite(service: request.service, characteristic: request.characteristic, value: value)
+            } catch {
+                results.append(.failure(WriteProblem(description: error.description)))
+                continue
+            }
+            guard entry.accessory.reachable else {
+                results.append(.failure(WriteProblem(description: "\(request.accessory): is not reachable")))
+                continue
+            }
+            guard canWrite(entry, service: request.service, characteristic: request.characteristic) else {
+                results.append(.failure(WriteProblem(description: "\(request.accessory)/\(request.service)/\(request.characteristic): the mapping gives no way to write it")))
+                continue
+            }
+            accepted.append((request.accessory, CharacteristicUpdate(service: request.service, characteristic: request.characteristic, value: canonical)))
+            results.append(.success(canonical))
+        }
+        var order: [String] = []
+        var byAccessory: [String: [CharacteristicUpdate]] = [:]
+        for (id, update) in accepted {
+            if byAccessory[id] == nil { order.append(id) }
+            byAccessory[id, default: []].append(update)
+        }
+        for id in order { send(byAccessory[id]!, to: id, source: source) }
+        return results
+    }
+
+    func canWrite(_ entry: Entry, service: String, characteristic: String) -> Bool {
+        switch entry.source {
+        case .zigbee2mqtt(_, let mapping): mapping.isWritable(service: service, characteristic: characteristic)
+        case .explicit(let mapping): mapping.bindings.contains { $0.service == service && $0.characteristic == characteristic && $0.set != nil }
+        }
+    }
+
+    private mutating func send(_ updates: [CharacteristicUpdate], to id: String, source: ChangeSource) {
+        guard let entry = entries[id] else { return }
+        for update in updates {
+            pendingWrites[CharacteristicKey(accessory: id, service: update.service, characteristic: update.characteristic)] =
+                PendingWrite(value: update.value, source: source, deadline: now.addingTimeInterval(10))
+        }
+        switch entry.source {
+        case .zigbee2mqtt(let bridge, let mapping):
+            guard let payload = try? mapping.encode(updates, current: entry.accessory) else { return }
+            counters.deviceWrites += 1
+            out.append(Outgoing("\(bridges[bridge].source.baseTopic)/\(mapping.friendlyName)/set", payload.serializedBytes(), qos: 1))
+        case .explicit(let mapping):
+            var optimistic: [CharacteristicUpdate] = []
+            for update in updates {
+                guard let binding = mapping.bindings.first(where: { $0.service == update.service && $0.characteristic == update.characteristic }),
+                      let set = binding.set, let characteristic = entry.accessory[update.service]?[update.characteristic] else { continue }
+                switch set.payload(for: update.value, characteristic: characteristic) {
+                case .success(let payload):
+                    counters.deviceWrites += 1
+                    out.append(Outgoing(set.topic, payload, retain: set.retain, qos: 1))
+                    // Nothing will report it back: take the write as the new state.
+                    if binding.state == nil { optimistic.append(update) }
+                case .failure(let problem):
+                    notice(.warning, "\(id)/\(update.service)/\(update.characteristic): \(problem)")
+                }
+            }
+            if !optimistic.isEmpty { apply(optimistic, to: id, origin: "write") }
+        }
+    }
+}

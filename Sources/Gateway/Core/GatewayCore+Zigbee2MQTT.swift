@@ -1,0 +1,169 @@
+import Foundation
+import HomeModel
+import JSON
+import Mappings
+
+extension GatewayCore {
+    mutating func handleZigbee2MQTT(_ message: Incoming, bridge index: Int) {
+        let base = bridges[index].source.baseTopic
+        let rest = String(message.topic.dropFirst(base.count + 1))
+        switch rest {
+        case "bridge/devices":
+            return devicesChanged(message.payload, bridge: index)
+        case "bridge/state":
+            return bridgeStateChanged(message.payload, bridge: index)
+        default:
+            break
+        }
+        if rest.hasPrefix("bridge/") { return }
+        if rest.hasSuffix("/availability") {
+            return availabilityChanged(String(rest.dropLast("/availability".count)), message.payload, bridge: index)
+        }
+        // Our own /set and /get requests come back to us on <base>/#.
+        if rest.hasSuffix("/set") || rest.hasSuffix("/get") || rest.contains("/set/") || rest.contains("/get/") { return }
+        guard let id = bridges[index].byFriendlyName[rest], let entry = entries[id],
+              case .zigbee2mqtt(_, let mapping) = entry.source else { return }
+        guard !message.payload.isEmpty else { return }  // a cleared retained state
+        let payload: JSONValue
+        do {
+            payload = try JSONValue(parsing: message.payload)
+        } catch {
+            counters.invalid += 1
+            notice(.warning, "\(message.topic): not JSON: \(error)")
+            return
+        }
+        let (updates, errors) = mapping.decode(payload)
+        for problem in errors {
+            counters.invalid += 1
+            notice(.warning, "\(message.topic): \(problem)")
+        }
+        apply(updates, to: id, origin: message.topic)
+    }
+
+    /// `bridge/devices`: new devices appear, removed ones go, renamed ones keep their id.
+    mutating func devicesChanged(_ payload: [UInt8], bridge index: Int) {
+        guard let json = try? JSONValue(parsing: payload), json.arrayValue != nil else {
+            counters.invalid += 1
+            notice(.warning, "\(bridges[index].source.baseTopic)/bridge/devices: expected a JSON array of devices")
+            return
+        }
+        bridges[index].devices = Zigbee2MQTTDevice.list(from: json)
+        rebuild(bridge: index, requestState: true)
+    }
+
+    /// Builds the bridge's accessories from its last device list and the current overrides.
+    mutating func rebuild(bridge index: Int, requestState: Bool) {
+        guard let devices = bridges[index].devices else { return }
+        let source = bridges[index].source
+        var seen: Set<String> = []
+        var byName: [String: String] = [:]
+        var skipped: [SkippedDevice] = []
+        for device in devices {
+            let knownID = bridges[index].idByIEEE[device.ieeeAddress]
+            switch Zigbee2MQTTMapping.build(device, override: source.override(for: device), id: knownID, bridge: source.baseTopic) {
+            case .failure(let reason):
+                skipped.append(reason)
+            case .success(var mapping):
+                var id = mapping.accessory.id
+                if knownID == nil, let existing = entries[id], !isSameDevice(existing, device) {
+                    id = uniqueID(id)  // two names that collapse to one id
+                    mapping = rebuilt(mapping, id: id)
+                }
+                bridges[index].idByIEEE[device.ieeeAddress] = id
+                seen.insert(id)
+                byName[device.friendlyName] = id
+                var accessory = mapping.accessory
+                let old = entries[id]
+                if let old { Self.carryValues(from: old.accessory, into: &accessory) }
+                accessory.reachable = bridges[index].online && (old?.deviceOnline ?? true)
+                insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: index, mapping: mapping), deviceOnline: old?.deviceOnline ?? true))
+                if requestState, old == nil, !mapping.gettableKeys.isEmpty {
+                    refreshQueue.append(getRequest(mapping, base: source.baseTopic))
+                }
+            }
+        }
+        for (id, entry) in entries where !seen.contains(id) {
+            if case .zigbee2mqtt(let b, _) = entry.source, b == index { remove(id) }
+        }
+        let newlySkipped = skipped.filter { !bridges[index].skipped.contains($0) }
+        for reason in newlySkipped { notice(.info, "no accessory for \(source.baseTopic) device \(reason)") }
+        bridges[index].skipped = skipped
+        bridges[index].byFriendlyName = byName
+        treeChanged = true
+    }
+
+    private func isSameDevice(_ entry: Entry, _ device: Zigbee2MQTTDevice) -> Bool {
+        if case .zigbee2mqtt(_, let mapping) = entry.source { return mapping.ieeeAddress == device.ieeeAddress }
+        return false
+    }
+
+    private func uniqueID(_ base: String) -> String {
+        var n = 2
+        while entries["\(base)_\(n)"] != nil { n += 1 }
+        return "\(base)_\(n)"
+    }
+
+    private func rebuilt(_ mapping: Zigbee2MQTTMapping, id: String) -> Zigbee2MQTTMapping {
+        var copy = mapping
+        let a = mapping.accessory
+        copy.accessory = Accessory(id: id, name: a.name, manufacturer: a.manufacturer, model: a.model, firmware: a.firmware,
+                                   category: a.category, reachable: a.reachable, bridge: a.bridge, room: a.room, services: a.services)
+        return copy
+    }
+
+    func getRequest(_ mapping: Zigbee2MQTTMapping, base: String) -> Outgoing {
+        let body = JSONValue.object(Dictionary(mapping.gettableKeys.map { ($0, JSONValue.string("")) }, uniquingKeysWith: { a, _ in a }))
+        return Outgoing("\(base)/\(mapping.friendlyName)/get", body.serializedBytes(), qos: 1)
+    }
+
+    /// `{"state":"online"}` (2.x) or plain `online` (1.x).
+    static func availability(_ payload: [UInt8]) -> Bool? {
+        let text: String?
+        if let json = try? JSONValue(parsing: payload) {
+            text = json["state"]?.stringValue ?? json.stringValue
+        } else {
+            text = String(decoding: payload, as: UTF8.self)
+        }
+        switch text?.lowercased() {
+        case "online": return true
+        case "offline": return false
+        default: return nil
+        }
+    }
+
+    mutating func availabilityChanged(_ name: String, _ payload: [UInt8], bridge index: Int) {
+        guard !payload.isEmpty, let id = bridges[index].byFriendlyName[name], entries[id] != nil else { return }
+        guard let online = Self.availability(payload) else {
+            counters.invalid += 1
+            notice(.warning, "\(bridges[index].source.baseTopic)/\(name)/availability: expected online or offline")
+            return
+        }
+        entries[id]!.deviceOnline = online
+        setReachable(id, online && bridges[index].online)
+    }
+
+    /// A bridge that goes offline takes all its accessories with it until it is back.
+    mutating func bridgeStateChanged(_ payload: [UInt8], bridge index: Int) {
+        guard !payload.isEmpty, let online = Self.availability(payload) else { return }
+        bridges[index].online = online
+        for (id, entry) in entries {
+            if case .zigbee2mqtt(let b, _) = entry.source, b == index { setReachable(id, online && entry.deviceOnline) }
+        }
+    }
+
+    /// After a reconnect: ask every device that can answer for its state, paced over ticks.
+    public mutating func refreshAfterReconnect() {
+        refreshQueue = []
+        for id in order {
+            guard let entry = entries[id] else { continue }
+            switch entry.source {
+            case .zigbee2mqtt(let b, let mapping) where !mapping.gettableKeys.isEmpty:
+                refreshQueue.append(getRequest(mapping, base: bridges[b].source.baseTopic))
+            case .explicit(let mapping):
+                for binding in mapping.bindings { if let get = binding.get { refreshQueue.append(Outgoing(get.topic, Array(get.payload.utf8), qos: 1)) } }
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+public import Foundation
+public import HomeModel
+import JSON
+public import Mappings
+
+/// The home as the gateway keeps it: every accessory, where its messages come from, and what
+/// changes publish. Pure: messages in, messages to publish out; the service does the I/O.
+/// One owner calls it at a time.
+public struct GatewayCore: Sendable {
+    struct Entry: Sendable {
+        enum Source: Sendable {
+            case zigbee2mqtt(bridge: Int, mapping: Zigbee2MQTTMapping)
+            case explicit(MQTTAccessoryMapping)
+        }
+        var accessory: Accessory
+        var source: Source
+        var deviceOnline = true
+    }
+
+    struct Bridge: Sendable {
+        var source: Zigbee2MQTTSource
+        var online = true
+        /// The last `bridge/devices` payload, kept to rebuild on a mapping reload.
+        var devices: [Zigbee2MQTTDevice]?
+        /// Accessory ids by friendly name, for routing state topics.
+        var byFriendlyName: [String: String] = [:]
+        /// Accessory ids by IEEE address: a rename in Zigbee2MQTT keeps the id.
+        var idByIEEE: [String: String] = [:]
+        var skipped: [SkippedDevice] = []
+    }
+
+    /// A write sent to a device, so the value it reports back is credited to whoever wrote it.
+    struct PendingWrite: Sendable {
+        var value: CharacteristicValue
+        var source: ChangeSource
+        var deadline: Date
+    }
+
+    /// A read request waiting for the device to report.
+    struct PendingRead: Sendable {
+        var key: CharacteristicKey
+        var transaction: JSONValue?
+        var deadline: Date
+    }
+
+    struct CharacteristicKey: Hashable, Sendable {
+        var accessory: String
+        var service: String
+        var characteristic: String
+    }
+
+    let topics: Topics
+    let maxPayloadBytes: Int
+    public internal(set) var mappings: MappingSet
+    var entries: [String: Entry] = [:]
+    /// Accessory ids in the order they were added, for a stable tree.
+    var order: [String] = []
+    var bridges: [Bridge] = []
+    var stateRoutes: [String: [(accessory: String, binding: Int)]] = [:]
+    var availabilityRoutes: [String: [String]] = [:]
+    var pendingWrites: [CharacteristicKey: PendingWrite] = [:]
+    var pendingReads: [PendingRead] = []
+    /// `/get` requests paced out over ticks after a reconnect.
+    var refreshQueue: [Outgoing] = []
+    public internal(set) var counters = GatewayCounters()
+    /// Problems worth a log line, drained by the service.
+    public internal(set) var notices: [Notice] = []
+
+    // Work of the current batch, flushed once at its end.
+    var dirtyStates: Set<String> = []
+    var treeChanged = false
+    var out: [Outgoing] = []
+    var batchTime: String?
+    var now = Date()
+
+    public struct Notice: Sendable, CustomStringConvertible {
+        public enum Level: Sendable { case info, warning }
+        public var level: Level
+        public var message: String
+        public var description: String { message }
+    }
+
+    public init(baseTopic: String, maxPayloadBytes: Int = 256 * 1024, mappings: MappingSet) {
+        topics = Topics(base: baseTopic)
+        self.maxPayloadBytes = maxPayloadBytes
+        self.mappings = mappings
+        bridges = mappings.zigbee2mqtt.map { Bridge(source: $0) }
+        for accessory in mappings.accessories { addExplicit(accessory) }
+        treeChanged = true
+    }
+
+    /// Every topic filter the gateway needs right now.
+    public var subscriptions: Set<String> {
+        var filters = Set(topics.subscriptions)
+        for bridge in bridges { filters.insert("\(bridge.source.baseTopic)/#") }
+        filters.formUnion(stateRoutes.keys)
+        filters.formUnion(availabilityRoutes.keys)
+        return filters
+    }
+
+    public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
+    public func accessory(_ id: String) -> Accessory? { entries[id]?.accessory }
+
+    mutating func notice(_ level: Notice.Level, _ message: String) {
+        notices.append(Notice(level: level, message: message))
+    }
+
+    public mutating func drainNotices() -> [Notice] {
+        defer { notices = [] }
+        return notices
+    }
+
+    /// Handles one batch of messages; returns what to publish, coalesced per batch.
+    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> [Outgoing] {
+        begin(now)
+        for message in messages {
+            counters.messages += 1
+            guard message.payload.count <= maxPayloadBytes else {
+                counters.oversized += 1
+                notice(.warning, "dropped a \(message.payload.count)-byte message on \(message.topic): over max_payload_bytes (\(maxPayloadBytes))")
+                continue
+            }
+            route(message)
+        }
+        return finish()
+    }
+
+    /// Time passing: read requests that waited too long are answered, paced refreshes go out.
+    public mutating func tick(now: Date = Date()) -> [Outgoing] {
+        begin(now)
+        expirePending()
+        let paced = refreshQueue.prefix(50)
+        out += paced
+        refreshQueue.removeFirst(paced.count)
+        return finish()
+    }
+
+    mutating func begin(_ now: Date) {
+        self.now = now
+        batchTime = nil
+    }
+
+    mutating func finish() -> [Outgoing] {
+        for id in dirtyStates.sorted() {
+            if let accessory = entries[id]?.accessory {
+                out.append(Outgoing(topics.state(id), accessory.stateJSON.serializedBytes(), retain: true))
+            }
+        }
+        dirtyStates = []
+        if treeChanged {
+            let tree = JSONValue.object(["accessories": .array(accessories.map(\.treeJSON))])
+            out.append(Outgoing(topics.accessories, tree.serializedBytes(), retain: true))
+            treeChanged = false
+        }
+        defer { out = [] }
+        return out
+    }
+
+    mutating func route(_ message: Incoming) {
+        let topic = message.topic
+        if topic.hasPrefix(topics.setPrefix) { return handleSet(message) }
+        if topic.hasPrefix(topics.requestPrefix) { return handleRequest(message) }
+        for index in bridges.indices where topic.hasPrefix(bridges[index].source.baseTopic + "/") {
+            return handleZigbee2MQTT(message, bridge: index)
+        }
+        if let routes = stateRoutes[topic] { handleExplicitState(message, routes) }
+        if let ids = availabilityRoutes[topic] { handleExplicitAvailability(message, ids) }
+    }
+
+    /// ISO 8601 in UTC with milliseconds, once per batch.
+    var time: String {
+        mutating get {
+            if let batchTime { return batchTime }
+            let formatted = isoTime(now)
+            batchTime = formatted
+            return formatted
+        }
+    }
+}
+
+/// `2026-11-22T15:04:05.123Z`.
+func isoTime(_ date: Date) -> String {
+    let seconds = date.timeIntervalSince1970
+    var whole = time_t(seconds.rounded(.down))
+    let millis = Int(((seconds - Double(whole)) * 1000).rounded(.down))
+    var parts = tm()
+    gmtime_r(&whole, &parts)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+}

@@ -1,0 +1,42 @@
+/// A message the gateway wants published.
+public struct Outgoing: Sendable, Equatable, CustomStringConvertible {
+    public var topic: String
+    public var payload: [UInt8]
+    public var retain: Bool
+    /// 0 or 1: device writes and requests are QoS 1, events and state QoS 0.
+    public var qos: Int
+
+    public init(_ topic: String, _ payload: [UInt8], retain: Bool = false, qos: Int = 0) {
+        self.topic = topic
+        self.payload = payload
+        self.retain = retain
+        self.qos = qos
+    }
+
+    public init(_ topic: String, _ text: String, retain: Bool = false, qos: Int = 0) {
+        self.init(topic, Array(text.utf8), retain: retain, qos: qos)
+    }
+
+    public var text: String { String(decoding: payload, as: UTF8.self) }
+    public var description: String { "\(topic) \(text)\(retain ? " (retained)" : "")" }
+}
+
+/// A message as the gateway receives it.
+public struct Incoming: Sendable {
+    public var topic: String
+    public var payload: [UInt8]
+
+    public init(topic: String, payload: [UInt8]) {
+        self.topic = topic
+        self.payload = payload
+    }
+}
+
+/// What the gateway counts: for the log and for tests.
+public struct GatewayCounters: Sendable, Equatable {
+    public var messages = 0
+    public var oversized = 0
+    public var invalid = 0
+    public var events = 0
+    public var deviceWrites = 0
+}

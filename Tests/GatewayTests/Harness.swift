@@ -1,0 +1,114 @@
+import Foundation
+import JSON
+import Mosquitto
+import MosquittoTesting
+import Synchronization
+
+/// Everything a message saw, collected in the background from a `#` subscription.
+final class Recorder: Sendable {
+    let client: MQTTClient
+    private let seen = Mutex<[MQTTMessage]>([])
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(_ broker: TestBroker) async throws {
+        client = try MQTTClient(MQTTConfiguration(broker: BrokerAddress(url: broker.url), clientID: "recorder-\(UInt32.random(in: 0...UInt32.max))"))
+        try client.start()
+        try await client.waitUntilConnected()
+        try await client.subscribe("#", qos: .atLeastOnce)
+        let task = Task { [client, weak self] in
+            var iterator = client.messages.makeAsyncIterator()
+            while let batch = await iterator.nextBatch() { self?.seen.withLock { $0 += batch } }
+        }
+        self.task.withLock { $0 = task }
+    }
+
+    var messages: [MQTTMessage] { seen.withLock { $0 } }
+
+    func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
+
+    /// Index to count "messages after this point".
+    var mark: Int { seen.withLock { $0.count } }
+
+    func since(_ mark: Int) -> [MQTTMessage] { seen.withLock { Array($0[min(mark, $0.count)...]) } }
+
+    /// Waits for a message on `topic` (after `mark`) whose JSON payload satisfies `predicate`.
+    @discardableResult
+    func wait(for topic: String, after mark: Int = 0, timeout: Duration = .seconds(10),
+              _ predicate: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            for message in since(mark).reversed() where message.topic == topic {
+                if let json = try? JSONValue(parsing: message.payload), predicate(json) { return json }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw HarnessError("no message on \(topic) matched within \(timeout); last: \(messages(on: topic).last.map(\.payloadString) ?? "none")")
+    }
+
+    func publish(_ topic: String, _ payload: String) async throws {
+        try await client.publishAndWait(topic, Array(payload.utf8), qos: .atLeastOnce)
+    }
+
+    func stop() async {
+        task.withLock { $0?.cancel() }
+        await client.shutdown()
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A broker, the simulator and the gateway as processes, as a user runs them.
+final class House: @unchecked Sendable {
+    let broker: TestBroker
+    let recorder: Recorder
+    let mappings: URL
+    var gateway: pid_t = 0
+    var simulator: pid_t = 0
+    var gatewayLog: String { (try? String(contentsOf: broker.directory.appendingPathComponent("homegate.log"), encoding: .utf8)) ?? "" }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func executable(_ name: String) -> String {
+        URL(fileURLWithPath: homegateExecutable).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// `mappings` are file name → YAML; nil copies the shipped mappings/.
+    init(mappings files: [String: String]? = nil, environment: [String: String] = [:], sensorInterval: Double = 0) async throws {
+        broker = try TestBroker()
+        mappings = broker.directory.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        if let files {
+            for (name, text) in files { try text.write(to: mappings.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        } else {
+            for name in try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("mappings").path) where name.hasSuffix(".yaml") {
+                try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("mappings/\(name)"), to: mappings.appendingPathComponent(name))
+            }
+        }
+        recorder = try await Recorder(broker)
+        simulator = try spawn([Self.executable("homegate-simulator"), "--url", broker.url, "--devices",
+                               Self.repository.appendingPathComponent("simulator/devices.json").path, "--sensor-interval", "\(sensorInterval)"],
+                              output: broker.directory.appendingPathComponent("simulator.log").path)
+        try await recorder.wait(for: "zigbee2mqtt/bridge/devices")
+        try startGateway(environment)
+        try await recorder.wait(for: "homegate/accessories") { ($0["accessories"]?.arrayValue?.count ?? 0) > 10 }
+    }
+
+    func startGateway(_ environment: [String: String] = [:]) throws {
+        var env = ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_LOG_LEVEL": "debug"]
+        for (k, v) in environment { env[k] = v }
+        gateway = try spawn([homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.log").path, environment: env)
+    }
+
+    var gatewayIsRunning: Bool { kill(gateway, 0) == 0 && waitpid(gateway, nil, WNOHANG) == 0 }
+
+    func stop() async {
+        for pid in [gateway, simulator] where pid > 0 {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        await recorder.stop()
+    }
+}
