@@ -115,7 +115,7 @@ public struct GatewayCore: Sendable {
         begin(now)
         for message in messages {
             counters.messages += 1
-            guard message.payload.count <= maxPayloadBytes else {
+            guard message.payload.count <= maxPayloadBytes || isBridgeInventory(message.topic) else {
                 counters.oversized += 1
                 notice(.warning, "dropped a \(message.payload.count)-byte message on \(message.topic): over max_payload_bytes (\(maxPayloadBytes))")
                 continue
@@ -154,6 +154,11 @@ public struct GatewayCore: Sendable {
         }
         defer { out = [] }
         return out
+    }
+
+    /// A bridge's device list grows with the network; the payload limit is for device messages.
+    func isBridgeInventory(_ topic: String) -> Bool {
+        bridges.contains { topic == "\($0.source.baseTopic)/bridge/devices" }
     }
 
     mutating func route(_ message: Incoming) {
