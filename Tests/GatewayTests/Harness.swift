@@ -93,6 +93,8 @@ final class House: @unchecked Sendable {
         try await recorder.wait(for: "zigbee2mqtt/bridge/devices")
         try startGateway(environment)
         try await recorder.wait(for: "homegate/accessories") { ($0["accessories"]?.arrayValue?.count ?? 0) > 10 }
+        // Settled: the gateway has asked the bulb for its state and heard back.
+        try await recorder.wait(for: "homegate/state/bulb") { $0["services"]?["lightbulb"]?["on"] != nil }
     }
 
     func startGateway(_ environment: [String: String] = [:]) throws {

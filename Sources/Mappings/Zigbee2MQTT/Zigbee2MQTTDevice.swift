@@ -10,6 +10,8 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
     public var description: String?
     public var supported: Bool
     public var interviewCompleted: Bool
+    /// `PENDING`, `IN_PROGRESS`, `SUCCESSFUL` or `FAILED` (2.3+); derived from the 1.x flags before that.
+    public var interviewState: String
     public var disabled: Bool
     public var powerSource: String?
     public var softwareBuildID: String?
@@ -26,13 +28,17 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
         model = definition?["model"]?.stringValue ?? json["model_id"]?.stringValue
         vendor = definition?["vendor"]?.stringValue ?? json["manufacturer"]?.stringValue
         description = definition?["description"]?.stringValue
-        supported = json["supported"]?.boolValue ?? hasDefinition
-        // 2.x has interview_state; 1.x only interview_completed.
+        // A generated definition is Zigbee2MQTT guessing from clusters: not a device it knows.
+        supported = (json["supported"]?.boolValue ?? hasDefinition) && definition?["source"]?.stringValue != "generated"
+        // 2.x has interview_state; 1.x only interview_completed and interviewing.
         if let state = json["interview_state"]?.stringValue {
-            interviewCompleted = state == "SUCCESSFUL"
+            interviewState = state
+        } else if json["interviewing"]?.boolValue == true {
+            interviewState = "IN_PROGRESS"
         } else {
-            interviewCompleted = json["interview_completed"]?.boolValue ?? hasDefinition
+            interviewState = json["interview_completed"]?.boolValue ?? hasDefinition ? "SUCCESSFUL" : "PENDING"
         }
+        interviewCompleted = interviewState == "SUCCESSFUL"
         disabled = json["disabled"]?.boolValue ?? false
         powerSource = json["power_source"]?.stringValue
         softwareBuildID = json["software_build_id"]?.stringValue
@@ -42,7 +48,9 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
     /// Why this device gets no accessory, or nil when it gets one.
     public var skipReason: String? {
         if type == "Coordinator" { return "the coordinator" }
-        if !interviewCompleted || !hasDefinition { return "still being interviewed" }
+        if !hasDefinition { return interviewState == "FAILED" ? "its interview failed" : "still being interviewed" }
+        // A failed re-interview keeps the definition from before, and the device keeps working.
+        if !interviewCompleted, interviewState != "FAILED" { return "still being interviewed" }
         if !supported { return "not supported by Zigbee2MQTT (model \(model ?? "unknown"))" }
         if disabled { return "disabled in Zigbee2MQTT" }
         return nil
