@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Runs homegate against a private mosquitto on 127.0.0.1 (port 1883, or a free one if that is taken).
-# Installs what is missing, builds in release mode, and stops everything on Ctrl-C.
+# Runs the whole house on this machine: a private mosquitto on 127.0.0.1 (port 1883, or a free one
+# if that is taken), the Zigbee2MQTT simulator with the devices in simulator/devices.json, and
+# homegate with the shipped mappings/. Installs what is missing, builds in release mode, and stops
+# everything on Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product homegate >&2
+swift build -c release --product homegate-simulator >&2
 
 port=${HOMEGATE_DEMO_PORT:-1883}
 if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
@@ -13,13 +16,26 @@ fi
 run_dir=$(mktemp -d)
 printf 'listener %s 127.0.0.1\nallow_anonymous true\nuser %s\n' "$port" "$(id -un)" > "$run_dir/mosquitto.conf"
 mosquitto -c "$run_dir/mosquitto.conf" > "$run_dir/mosquitto.log" 2>&1 &
-broker=$!
-trap 'kill $broker 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT
+pids=($!)
+trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
 
+.build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices simulator/devices.json \
+  --sensor-interval "${HOMEGATE_DEMO_SENSOR_INTERVAL:-5}" 2> "$run_dir/simulator.log" &
+pids+=($!)
+
 cat >&2 <<MSG
-mosquitto is listening on 127.0.0.1:$port. Watch the gateway with:
+
+mosquitto is on 127.0.0.1:$port with a simulated Zigbee2MQTT bridge. Watch the house:
   mosquitto_sub -h 127.0.0.1 -p $port -t 'homegate/#' -v
+Turn the desk lamp on at 80 % and see the simulated bulb follow:
+  mosquitto_pub -h 127.0.0.1 -p $port -t homegate/set/bulb/lightbulb/brightness -m 80
+  mosquitto_sub -h 127.0.0.1 -p $port -t zigbee2mqtt/bulb -C 1
+Edit mappings/*.yaml while it runs: changes apply at once.
+
 MSG
 export HOMEGATE_MQTT_URL="mqtt://127.0.0.1:$port"
-.build/release/homegate run ${HOMEGATE_CONFIG:+--config "$HOMEGATE_CONFIG"}
+export HOMEGATE_MAPPINGS="${HOMEGATE_MAPPINGS:-mappings}"
+.build/release/homegate run ${HOMEGATE_CONFIG:+--config "$HOMEGATE_CONFIG"} &
+pids+=($!)
+wait "${pids[-1]}"
