@@ -144,4 +144,34 @@ struct Zigbee2MQTTConversionTests {
             #expect(hueError < 0.5 && abs(back.saturation - saturation) < 0.5, "\(hue)/\(saturation) came back as \(back)")
         }
     }
+
+    @Test("xy is Zigbee2MQTT's own conversion (Hue's Wide RGB D65 matrix)")
+    func xyMatchesZigbee2MQTT() {
+        // Z2M publishes {"x":0.2717,"y":0.6585} for rgb(100,200,10): hue 91.58°. Saturation differs a
+        // little because Z2M converted at 78 % brightness and HomeKit's colour is at full brightness.
+        let back = ColorConversion.hueSaturation(x: 0.2717, y: 0.6585)
+        #expect(abs(back.hue - 91.58) < 0.5 && abs(back.saturation - 95) < 2, "\(back)")
+        // Z2M's ColorHSV(91.58, 95, 100).toXY(), worked out by hand: rgb(0.5, 1, 0.05) through the same matrix.
+        let xy = ColorConversion.xy(hue: 60 * (2 - 90.0 / 190), saturation: 95)
+        #expect(abs(xy.x - 0.2695) < 0.0001 && abs(xy.y - 0.6614) < 0.0001, "\(xy)")
+    }
+
+    @Test("an xy-only light gets colour as xy; a light per endpoint gets it under its own key")
+    func xyOnlyAndEndpointColour() throws {
+        let light = try Exposes.device([
+            Exposes.specific("light", endpoint: "l1", [
+                Exposes.binary("state", on: "ON", off: "OFF", endpoint: "l1", access: 7),
+                ["type": "composite", "name": "color_xy", "property": "color_l1", "endpoint": "l1", "access": 7, "features": [
+                    Exposes.numeric("x", access: 7), Exposes.numeric("y", access: 7),
+                ]],
+            ]),
+        ])
+        let payload = try light.encode([
+            .init(service: "lightbulb_l1", characteristic: "hue", value: .float(120)),
+            .init(service: "lightbulb_l1", characteristic: "saturation", value: .float(100)),
+            .init(service: "lightbulb_l1", characteristic: "on", value: .bool(true)),
+        ])
+        #expect(payload.serialized() == #"{"color_l1":{"x":0.1724,"y":0.7468},"state_l1":"ON"}"#)
+        #expect(values(light, payload) == ["lightbulb_l1/on": .bool(true), "lightbulb_l1/hue": .float(120), "lightbulb_l1/saturation": .float(100)])
+    }
 }

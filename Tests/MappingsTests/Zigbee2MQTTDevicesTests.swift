@@ -25,10 +25,11 @@ struct Zigbee2MQTTDevicesTests {
             "stateless_programmable_switch_up": ["programmable_switch_event", "service_label_index"],
             "stateless_programmable_switch_down": ["programmable_switch_event", "service_label_index"],
             "stateless_programmable_switch_off": ["programmable_switch_event", "service_label_index"],
+            "service_label": ["service_label_namespace"],
             "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
         ("button", .programmable_switch, [
-            "stateless_programmable_switch": ["programmable_switch_event", "service_label_index"],
+            "stateless_programmable_switch": ["programmable_switch_event"],
             "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
         ("weather_sensor", .sensor, [
@@ -77,6 +78,33 @@ struct Zigbee2MQTTDevicesTests {
         #expect(reasons == ["Coordinator: the coordinator", "0x0017880104e45518: not supported by Zigbee2MQTT (model notSupportedModelID)"])
         let interviewing = Zigbee2MQTTDevice(json: ["ieee_address": "0x01", "friendly_name": "new", "type": "Router", "interview_state": "IN_PROGRESS"])!
         #expect(throws: SkippedDevice(device: "new", reason: "still being interviewed")) { try Zigbee2MQTTMapping.build(interviewing).get() }
+        let failed = Zigbee2MQTTDevice(json: ["ieee_address": "0x02", "friendly_name": "broken", "type": "Router", "interview_state": "FAILED"])!
+        #expect(throws: SkippedDevice(device: "broken", reason: "its interview failed")) { try Zigbee2MQTTMapping.build(failed).get() }
+        let legacy = Zigbee2MQTTDevice(json: ["ieee_address": "0x03", "friendly_name": "old", "type": "Router", "interviewing": true, "interview_completed": false])!
+        #expect(legacy.skipReason == "still being interviewed")
+    }
+
+    @Test("a failed re-interview keeps a device that has its definition")
+    func failedReinterview() throws {
+        guard case .array(var entries) = Fixture.devices, let index = entries.firstIndex(where: { $0["friendly_name"] == "bulb" }),
+              case .object(var bulb) = entries[index] else { Issue.record("no bulb in the fixture"); return }
+        bulb["interview_state"] = "FAILED"
+        entries[index] = .object(bulb)
+        let device = try #require(Zigbee2MQTTDevice.list(from: .array(entries)).first { $0.friendlyName == "bulb" })
+        #expect(device.skipReason == nil)
+    }
+
+    @Test("the whole bridge/devices payload: accessories for the devices, reasons for the rest")
+    func wholePayload() {
+        let (mappings, skipped) = Zigbee2MQTTMapping.build(Self.devices, bridge: "zigbee2mqtt") { device in
+            device.friendlyName == "remote" ? .init(exclude: true) : .init()
+        }
+        #expect(mappings.map(\.accessory.id) == [
+            "bulb", "bulb_color_2", "button", "weather_sensor", "power_plug", "kitchen_wall_switch", "front_door_contact",
+            "occupancy_sensor", "hallway_smoke_detector", "curtain", "bosch_radiator",
+        ])
+        #expect(skipped.map(\.device) == ["Coordinator", "remote", "0x0017880104e45518"])
+        #expect(skipped.map(\.reason)[1] == "excluded by the mapping file")
     }
 
     @Test("accessory data comes from the definition; ids are topic-safe friendly names")
@@ -97,6 +125,23 @@ struct Zigbee2MQTTDevicesTests {
         #expect(try Self.mapping("power_plug", .init(service: .lightbulb)).accessory.services.first?.type == .lightbulb)
         #expect(try Self.mapping("kitchen_wall_switch", .init(service: .outlet)).accessory.services.map(\.id) == ["outlet_l1", "outlet_l2"])
         #expect(try Self.mapping("occupancy_sensor", .init(service: .occupancy)).accessory["occupancy_sensor"] != nil)
+        #expect(try Self.mapping("occupancy_sensor", .init(service: .motion)).accessory["motion_sensor"] != nil)
+    }
+
+    @Test("excluded properties reach into lights and gangs")
+    func excludedFeatures() throws {
+        let noColorTemp = try Self.mapping("bulb_color_2", .init(excludeProperties: ["color_temp"]))
+        #expect(Self.shape(noColorTemp.accessory)["lightbulb"] == ["on", "brightness", "hue", "saturation"])
+        #expect(noColorTemp.decode(["color_temp": 300]).updates.isEmpty)
+        #expect(throws: Zigbee2MQTTMapping.WriteError.self) {
+            try noColorTemp.encode([.init(service: "lightbulb", characteristic: "color_temperature", value: .int(300))])
+        }
+        let noColor = try Self.mapping("bulb_color_2", .init(excludeProperties: ["color"]))
+        #expect(Self.shape(noColor.accessory)["lightbulb"] == ["on", "brightness", "color_temperature"])
+        let oneGang = try Self.mapping("kitchen_wall_switch", .init(excludeProperties: ["state_l2"]))
+        #expect(Self.shape(oneGang.accessory) == ["switch_l1": ["on"]])
+        let noActions = try Self.mapping("button", .init(excludeProperties: ["action"]))
+        #expect(Self.shape(noActions.accessory).keys.sorted() == ["battery_service"])
     }
 
     @Test("gettable keys come from access bit 4")

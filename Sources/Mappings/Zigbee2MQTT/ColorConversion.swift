@@ -1,27 +1,30 @@
 import Foundation
 
-/// Hue/saturation (HomeKit) to CIE xy (Zigbee) and back, through sRGB with a D65 white point and
-/// full brightness. No lamp gamut is applied: the lamp clamps to its own gamut, as Zigbee2MQTT does.
+/// Hue/saturation (HomeKit) to CIE xy (Zigbee) and back, at full brightness: HSV to RGB with the
+/// sRGB gamma, then Philips Hue's "Wide RGB D65" matrix, the conversion Zigbee2MQTT itself uses
+/// (`color.ts`), so our xy is the xy Zigbee2MQTT would send for the same hue and saturation. No
+/// lamp gamut is applied: the lamp clamps to its own, as it does for Zigbee2MQTT.
 public enum ColorConversion {
     /// hue 0–360, saturation 0–100 → x, y.
     public static func xy(hue: Double, saturation: Double) -> (x: Double, y: Double) {
         let (r, g, b) = rgb(hue: hue, saturation: saturation / 100)
         let (lr, lg, lb) = (linear(r), linear(g), linear(b))
-        let X = lr * 0.4124564 + lg * 0.3575761 + lb * 0.1804375
-        let Y = lr * 0.2126729 + lg * 0.7151522 + lb * 0.0721750
-        let Z = lr * 0.0193339 + lg * 0.1191920 + lb * 0.9503041
+        let X = lr * 0.664511 + lg * 0.154324 + lb * 0.162028
+        let Y = lr * 0.283881 + lg * 0.668433 + lb * 0.047685
+        let Z = lr * 0.000088 + lg * 0.072310 + lb * 0.986039
         let sum = X + Y + Z
-        guard sum > 0 else { return (0.3127, 0.3290) }
+        guard sum > 0 else { return (0.3227, 0.3290) }  // the matrix's white
         return (X / sum, Y / sum)
     }
 
-    /// x, y → hue 0–360, saturation 0–100. Colours outside sRGB come back at the nearest saturated hue.
+    /// x, y → hue 0–360, saturation 0–100. Colours outside the RGB triangle come back fully saturated.
     public static func hueSaturation(x: Double, y: Double) -> (hue: Double, saturation: Double) {
         guard y > 0 else { return (0, 0) }
         let X = x / y, Y = 1.0, Z = (1 - x - y) / y
-        var r = X * 3.2404542 - Y * 1.5371385 - Z * 0.4985314
-        var g = -X * 0.9692660 + Y * 1.8760108 + Z * 0.0415560
-        var b = X * 0.0556434 - Y * 0.2040259 + Z * 1.0572252
+        // The exact inverse of the matrix above (Philips' published inverse is rounded).
+        var r = X * 1.656494 - Y * 0.354852 - Z * 0.255038
+        var g = -X * 0.707196 + Y * 1.655399 + Z * 0.036153
+        var b = X * 0.051714 - Y * 0.121365 + Z * 1.011530
         (r, g, b) = (max(0, r), max(0, g), max(0, b))
         let peak = max(r, g, b)
         guard peak > 0 else { return (0, 0) }

@@ -15,6 +15,8 @@ public struct Expose: Sendable, Hashable {
     public var valueStep: Double?
     public var values: [String]
     public var unit: String?
+    /// `config` or `diagnostic`; nil for a primary capability.
+    public var category: String?
     public var features: [Expose]
 
     public init(json: JSONValue) {
@@ -30,6 +32,7 @@ public struct Expose: Sendable, Hashable {
         valueStep = json["value_step"]?.doubleValue
         values = json["values"]?.arrayValue?.compactMap(\.stringValue) ?? []
         unit = json["unit"]?.stringValue
+        category = json["category"]?.stringValue
         features = json["features"]?.arrayValue?.map(Expose.init(json:)) ?? []
     }
 
@@ -39,4 +42,13 @@ public struct Expose: Sendable, Hashable {
 
     /// The feature named `name` (one level down).
     public func feature(_ name: String) -> Expose? { features.first { $0.name == name } }
+
+    /// This expose without the given state keys, at any depth; nil when nothing of it is left.
+    public func excluding(_ properties: Set<String>) -> Expose? {
+        if let property, properties.contains(property) { return nil }
+        guard !features.isEmpty else { return self }
+        var copy = self
+        copy.features = features.compactMap { $0.excluding(properties) }
+        return copy.features.isEmpty ? nil : copy
+    }
 }

@@ -19,6 +19,20 @@ extension Zigbee2MQTTMapping {
         }
         return .success(builder.finish())
     }
+
+    /// Every device of a `bridge/devices` payload: the accessories, and the devices left out with why.
+    public static func build(_ devices: [Zigbee2MQTTDevice], bridge: String = "zigbee2mqtt",
+                             override: (Zigbee2MQTTDevice) -> Zigbee2MQTTOverride = { _ in .init() })
+        -> (mappings: [Zigbee2MQTTMapping], skipped: [SkippedDevice]) {
+        var mappings: [Zigbee2MQTTMapping] = [], skipped: [SkippedDevice] = []
+        for device in devices {
+            switch build(device, override: override(device), bridge: bridge) {
+            case .success(let mapping): mappings.append(mapping)
+            case .failure(let reason): skipped.append(reason)
+            }
+        }
+        return (mappings, skipped)
+    }
 }
 
 /// A device that produces no accessory, and why: for the log at info level.
@@ -30,9 +44,13 @@ public struct SkippedDevice: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// Walks the exposes once, adding services and the rules behind them.
 struct Builder {
+    typealias Rule = Zigbee2MQTTMapping.Reader.Rule
+
     var mapping: Zigbee2MQTTMapping
     let device: Zigbee2MQTTDevice
     let override: Zigbee2MQTTOverride
+    /// The device's exposes less the properties the mapping file excludes.
+    let exposes: [Expose]
     var used: Set<String> = []
     var category: Accessory.Category?
 
@@ -40,13 +58,16 @@ struct Builder {
         self.mapping = mapping
         self.device = device
         self.override = override
+        exposes = device.exposes.compactMap { $0.excluding(override.excludeProperties) }
     }
 
-    var exposes: [Expose] {
-        device.exposes.filter { $0.property.map { !override.excludeProperties.contains($0) } ?? true }
-    }
-
+    /// The top-level generic expose with this state key.
     func generic(_ property: String) -> Expose? { exposes.first { $0.property == property && $0.features.isEmpty } }
+
+    /// Every top-level generic expose called `name`, one per endpoint (`temperature_l1`, `temperature_l2`).
+    func generics(_ name: String, type: String) -> [Expose] {
+        exposes.filter { $0.name == name && $0.type == type && $0.features.isEmpty && $0.property != nil }
+    }
 
     mutating func addAll() {
         for expose in exposes {

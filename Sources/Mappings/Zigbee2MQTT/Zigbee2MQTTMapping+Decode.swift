@@ -9,7 +9,7 @@ extension Zigbee2MQTTMapping {
         var updates: [CharacteristicUpdate] = []
         var errors: [String] = []
         let mode = fields["color_mode"]?.stringValue
-        for (key, value) in fields {
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             guard let readers = readers[key], value != .null else { continue }
             for reader in readers {
                 if mode == "color_temp", case .hue = reader.rule { continue }
@@ -21,7 +21,8 @@ extension Zigbee2MQTTMapping {
                 case .success(nil):
                     break
                 case .failure(let problem):
-                    errors.append("\(key): \(value.serialized()) \(problem)")
+                    let error = "\(key): \(value.serialized()) \(problem)"
+                    if !errors.contains(error) { errors.append(error) }  // hue and saturation share a key
                 }
             }
         }
@@ -45,6 +46,10 @@ extension Zigbee2MQTTMapping {
         case .number:
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(value.intValue.map { .int($0) } ?? .float(number))
+        case .whole:
+            guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
+            guard let whole = Int(exactly: number.rounded()) else { return .failure(Problem("is out of range")) }
+            return .success(.int(whole))
         case .atLeast(let minimum):
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.float(max(minimum, number)))
@@ -54,9 +59,9 @@ extension Zigbee2MQTTMapping {
         case .lowBelow(let threshold):
             guard let level = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.int(level < threshold ? 1 : 0))
-        case .positive:
+        case .positive(let above, let otherwise):
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
-            return .success(.bool(number > 0))
+            return .success(number > 0 ? above : otherwise)
         case .enumeration(let map):
             guard let text = value.stringValue else { return .failure(Problem("is not a string")) }
             guard let mapped = map[text] ?? map[text.lowercased()] else { return .success(nil) }  // a value HomeKit has no word for
@@ -66,16 +71,22 @@ extension Zigbee2MQTTMapping {
             return .success(events[text].map { .int($0) })
         case .hue, .saturation:
             guard case .object(let color) = value else { return .failure(Problem("is not a colour object")) }
-            let hs: (hue: Double, saturation: Double)
-            if let hue = color["hue"]?.doubleValue, let saturation = color["saturation"]?.doubleValue {
-                hs = (hue, saturation)
-            } else if let x = color["x"]?.doubleValue, let y = color["y"]?.doubleValue {
-                hs = ColorConversion.hueSaturation(x: x, y: y)
-            } else {
-                return .success(nil)
-            }
-            if case .hue = rule { return .success(.float(hs.hue.rounded().truncatingRemainder(dividingBy: 360))) }
-            return .success(.float(min(100, hs.saturation.rounded())))
+            if case .hue = rule { return colorComponent(color, hue: true) }
+            return colorComponent(color, hue: false)
         }
+    }
+
+    /// Hue or saturation from `{hue, saturation}` (or `{h, s}`), else from `{x, y}`.
+    static func colorComponent(_ color: [String: JSONValue], hue: Bool) -> Result<CharacteristicValue?, Problem> {
+        let direct = hue ? (color["hue"] ?? color["h"]) : (color["saturation"] ?? color["s"])
+        if let direct {
+            guard let number = direct.doubleValue else { return .failure(Problem("has a \(hue ? "hue" : "saturation") that is not a number")) }
+            return .success(.float(hue ? number.rounded().truncatingRemainder(dividingBy: 360) : min(100, max(0, number.rounded()))))
+        }
+        guard let x = color["x"]?.doubleValue, let y = color["y"]?.doubleValue else { return .success(nil) }
+        // Zigbee2MQTT echoes whatever xy it was sent, even outside the CIE diagram.
+        guard (0...1).contains(x), (0...1).contains(y) else { return .failure(Problem("has x and y outside 0…1")) }
+        let hs = ColorConversion.hueSaturation(x: x, y: y)
+        return .success(.float(hue ? hs.hue.rounded().truncatingRemainder(dividingBy: 360) : min(100, hs.saturation.rounded())))
     }
 }

@@ -13,7 +13,7 @@ extension Zigbee2MQTTMapping {
     /// saturation go out together as one colour, the missing half taken from `current`.
     public func encode(_ writes: [CharacteristicUpdate], current: Accessory? = nil) throws(WriteError) -> JSONValue {
         var payload: [String: JSONValue] = [:]
-        var hue: Double?, saturation: Double?
+        var colors: [String: Color] = [:]
         for write in writes {
             guard let writer = writers[Target(service: write.service, characteristic: write.characteristic)] else {
                 throw WriteError(service: write.service, characteristic: write.characteristic)
@@ -22,31 +22,41 @@ extension Zigbee2MQTTMapping {
             case .onOff(let key, let on, let off):
                 payload[key] = write.value.boolValue == true ? on : off
             case .number(let key):
-                payload[key] = write.value.json
+                payload[key] = write.value.doubleValue.map(Self.number) ?? write.value.json
             case .percentOf254(let key):
                 payload[key] = .integer(Int(((write.value.doubleValue ?? 0) * 254 / 100).rounded()))
             case .enumeration(let key, let names):
                 if let name = write.value.intValue.flatMap({ names[$0] }) { payload[key] = .string(name) }
             case .stop(let key):
                 if write.value.boolValue == true { payload[key] = "STOP" }
-            case .color:
-                if write.characteristic == "hue" { hue = write.value.doubleValue } else { saturation = write.value.doubleValue }
-                if let current, let service = current[write.service] {
-                    hue = hue ?? service["hue"]?.value?.doubleValue
-                    saturation = saturation ?? service["saturation"]?.value?.doubleValue
-                }
+            case .openClose(let key):
+                payload[key] = (write.value.doubleValue ?? 0) > 0 ? "OPEN" : "CLOSE"
+            case .color(let key, let native):
+                var color = colors[key] ?? Color(service: write.service, native: native)
+                if write.characteristic == "hue" { color.hue = write.value.doubleValue } else { color.saturation = write.value.doubleValue }
+                colors[key] = color
             }
         }
-        if hue != nil || saturation != nil {
-            let (h, s) = (hue ?? 0, saturation ?? 100)
-            if acceptsHueSaturation {
-                payload["color"] = ["hue": Self.number(h), "saturation": Self.number(s)]
+        for (key, color) in colors {
+            let service = current?[color.service]
+            let h = color.hue ?? service?["hue"]?.value?.doubleValue ?? 0
+            let s = color.saturation ?? service?["saturation"]?.value?.doubleValue ?? 100
+            if color.native {
+                payload[key] = ["hue": Self.number(h), "saturation": Self.number(s)]
             } else {
                 let xy = ColorConversion.xy(hue: h, saturation: s)
-                payload["color"] = ["x": .double((xy.x * 10_000).rounded() / 10_000), "y": .double((xy.y * 10_000).rounded() / 10_000)]
+                payload[key] = ["x": .double((xy.x * 10_000).rounded() / 10_000), "y": .double((xy.y * 10_000).rounded() / 10_000)]
             }
         }
         return .object(payload)
+    }
+
+    /// One colour being assembled from hue and saturation writes.
+    struct Color {
+        var service: String
+        var native: Bool
+        var hue: Double?
+        var saturation: Double?
     }
 
     static func number(_ value: Double) -> JSONValue {

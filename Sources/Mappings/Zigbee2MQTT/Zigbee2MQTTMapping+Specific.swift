@@ -7,10 +7,13 @@ extension Builder {
         var characteristics = [Characteristic(.on)]
         let brightness = light.feature("brightness")
         let colorTemp = light.feature("color_temp")
-        let colors = light.features.filter { $0.type == "composite" && $0.property == "color" }
+        let colors = light.features.filter { ($0.name == "color_xy" || $0.name == "color_hs") && $0.property != nil }
         if brightness != nil { characteristics.append(Characteristic(.brightness)) }
         if let colorTemp {
-            characteristics.append(Characteristic(.color_temperature, minValue: colorTemp.valueMin, maxValue: colorTemp.valueMax))
+            // The bulb's own range, inside what HAP allows (140–500 mired).
+            let (low, high) = (CharacteristicType.color_temperature.minValue ?? 140, CharacteristicType.color_temperature.maxValue ?? 500)
+            let range = (min: colorTemp.valueMin.map { min(max($0, low), high) }, max: colorTemp.valueMax.map { max(min($0, high), low) })
+            characteristics.append(Characteristic(.color_temperature, minValue: range.min, maxValue: range.max))
         }
         if !colors.isEmpty { characteristics += [Characteristic(.hue), Characteristic(.saturation)] }
         let service = addService(.lightbulb, endpoint: light.endpoint, primary: light.endpoint == nil, characteristics)
@@ -22,15 +25,16 @@ extension Builder {
             mapping.write(service, "brightness", .percentOf254(key: property))
         }
         if let colorTemp, let property = colorTemp.property {
-            mapping.read(property, into: service, "color_temperature", .number)
+            mapping.read(property, into: service, "color_temperature", .whole)
             mapping.write(service, "color_temperature", .number(key: property))
         }
-        if !colors.isEmpty {
-            mapping.read("color", into: service, "hue", .hue)
-            mapping.read("color", into: service, "saturation", .saturation)
-            mapping.write(service, "hue", .color)
-            mapping.write(service, "saturation", .color)
-            mapping.acceptsHueSaturation = colors.contains { $0.name == "color_hs" }
+        if let property = colors.first?.property {  // `color`, or `color_l1` on a multi-endpoint light
+            mapping.read(property, into: service, "hue", .hue)
+            mapping.read(property, into: service, "saturation", .saturation)
+            // Hue/saturation where the light takes it natively: Z2M's echo then decodes exactly.
+            let native = colors.contains { $0.name == "color_hs" }
+            mapping.write(service, "hue", .color(key: property, hueSaturation: native))
+            mapping.write(service, "saturation", .color(key: property, hueSaturation: native))
         }
         for feature in [state, brightness, colorTemp] + colors { use(feature) }
         category = category ?? .lightbulb
@@ -39,7 +43,9 @@ extension Builder {
     /// Switch endpoints become switches, or outlets on a metering plug; the mapping file can choose.
     mutating func addSwitch(_ expose: Expose) {
         guard let state = expose.feature("state"), let key = state.property else { return }
-        let power = generic("power")
+        // The gang's own meter (`power_l1`), else the device's.
+        let meters = generics("power", type: "numeric")
+        let power = meters.first { $0.endpoint != nil && $0.endpoint == expose.endpoint } ?? meters.first { $0.endpoint == nil }
         let type: ServiceType
         switch override.service {
         case .lightbulb: type = .lightbulb
@@ -54,26 +60,38 @@ extension Builder {
         mapping.read(key, into: service, "on", .onOff(on: on, off: off))
         mapping.write(service, "on", .onOff(key: key, on: on, off: off))
         if type == .outlet, let power, let property = power.property {
-            mapping.read(property, into: service, "outlet_in_use", .positive)
+            mapping.read(property, into: service, "outlet_in_use", .positive(.bool(true), .bool(false)))
             use(power)
         }
         use(state)
         category = category ?? (type == .outlet ? .outlet : type == .lightbulb ? .lightbulb : .switch)
     }
 
+    /// Position 0–100 maps straight through (Zigbee2MQTT already applies `invert_cover`). A cover
+    /// without `position` is only open or closed: 100 or 0.
     mutating func addCover(_ cover: Expose) {
-        guard let position = cover.feature("position"), let key = position.property else { return }
-        let state = cover.feature("state")
-        var characteristics = [Characteristic(.current_position), Characteristic(.target_position), Characteristic(.position_state, value: .int(2))]
-        if state?.values.contains("STOP") == true { characteristics.append(Characteristic(.hold_position)) }
+        let position = cover.feature("position"), state = cover.feature("state")
+        guard position?.property != nil || state?.property != nil else { return }
+        let stops = state?.values.contains("STOP") == true
+        let step: Double? = position?.property == nil ? 100 : nil
+        var characteristics = [Characteristic(.current_position, minStep: step), Characteristic(.target_position, minStep: step),
+                               Characteristic(.position_state, value: .int(2))]
+        if stops { characteristics.append(Characteristic(.hold_position)) }
         let service = addService(.window_covering, endpoint: cover.endpoint, primary: true, characteristics)
-        mapping.read(key, into: service, "current_position", .number)
-        mapping.read(key, into: service, "target_position", .number)
-        mapping.write(service, "target_position", .number(key: key))
-        if let state, let stateKey = state.property, state.values.contains("STOP") {
-            mapping.write(service, "hold_position", .stop(key: stateKey))
-            use(state)
+        if let position, let key = position.property {
+            mapping.read(key, into: service, "current_position", .whole)
+            mapping.read(key, into: service, "target_position", .whole)
+            mapping.write(service, "target_position", .number(key: key))
+        } else if let state, let key = state.property {
+            let openClosed = Rule.enumeration(["OPEN": 100, "CLOSE": 0, "CLOSED": 0])
+            mapping.read(key, into: service, "current_position", openClosed)
+            mapping.read(key, into: service, "target_position", openClosed)
+            mapping.write(service, "target_position", .openClose(key: key))
         }
+        if let state, let stateKey = state.property, stops {
+            mapping.write(service, "hold_position", .stop(key: stateKey))
+        }
+        use(state)
         if let motor = generic("motor_state"), let property = motor.property {
             mapping.read(property, into: service, "position_state", .enumeration(["closing": 0, "opening": 1, "stopped": 2]))
             use(motor)
@@ -93,41 +111,11 @@ extension Builder {
             mapping.read(property, into: service, "lock_current_state",
                          .enumeration(["unlocked": 0, "locked": 1, "not_fully_locked": 2, "jammed": 2, "unknown": 3]))
             use(current)
+        } else {
+            // Without lock_state the confirmed state is all there is.
+            mapping.read(key, into: service, "lock_current_state", .binary(on: on, off: off, whenOn: .int(1), whenOff: .int(0)))
         }
         use(state)
         category = category ?? .door_lock
-    }
-
-    mutating func addClimate(_ climate: Expose) {
-        guard let local = climate.feature("local_temperature"), let localKey = local.property else { return }
-        let setpoint = climate.feature("occupied_heating_setpoint") ?? climate.feature("current_heating_setpoint")
-        let modes: [String: Int] = ["off": 0, "heat": 1, "cool": 2, "auto": 3]
-        let systemMode = climate.feature("system_mode")
-        let offered = systemMode.map { $0.values.compactMap { modes[$0] }.sorted() } ?? [1]
-        let running = climate.feature("running_state")
-        let characteristics = [
-            Characteristic(.current_heating_cooling_state, value: .int(0), validValues: [0, 1, 2]),
-            Characteristic(.target_heating_cooling_state, value: offered.count == 1 ? .int(offered[0]) : nil, validValues: offered),
-            Characteristic(.current_temperature),
-            Characteristic(.target_temperature, minValue: setpoint?.valueMin, maxValue: setpoint?.valueMax, minStep: setpoint?.valueStep ?? 0.5),
-            Characteristic(.temperature_display_units, value: .int(0)),
-        ]
-        let service = addService(.thermostat, endpoint: climate.endpoint, primary: true, characteristics)
-        mapping.read(localKey, into: service, "current_temperature", .number)
-        if let setpoint, let key = setpoint.property {
-            mapping.read(key, into: service, "target_temperature", .number)
-            if setpoint.isSettable { mapping.write(service, "target_temperature", .number(key: key)) }
-        }
-        if let systemMode, let key = systemMode.property {
-            mapping.read(key, into: service, "target_heating_cooling_state", .enumeration(modes))
-            if systemMode.isSettable {
-                mapping.write(service, "target_heating_cooling_state", .enumeration(key: key, Dictionary(uniqueKeysWithValues: modes.map { ($1, $0) })))
-            }
-        }
-        if let running, let key = running.property {
-            mapping.read(key, into: service, "current_heating_cooling_state", .enumeration(["idle": 0, "heat": 1, "cool": 2]))
-        }
-        for feature in [local, setpoint, systemMode, running] { use(feature) }
-        category = category ?? .thermostat
     }
 }

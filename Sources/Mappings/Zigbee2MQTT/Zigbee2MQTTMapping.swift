@@ -27,8 +27,6 @@ public struct Zigbee2MQTTMapping: Sendable {
 
     var readers: [String: [Reader]] = [:]
     var writers: [Target: Writer] = [:]
-    /// Whether the light takes hue/saturation itself; otherwise colour goes out as xy.
-    var acceptsHueSaturation = false
 
     struct Target: Hashable, Sendable {
         var service: String
@@ -41,12 +39,15 @@ public struct Zigbee2MQTTMapping: Sendable {
             case onOff(on: JSONValue, off: JSONValue)
             case binary(on: JSONValue, off: JSONValue, whenOn: CharacteristicValue, whenOff: CharacteristicValue)
             case number
+            /// A number rounded to a whole one: mired, percent positions, battery levels.
+            case whole
             case atLeast(Double)
             case percentOf254
             case lowBelow(Double)
             case enumeration([String: Int])
             case hue, saturation
-            case positive
+            /// The first value when the number is above zero, else the second.
+            case positive(CharacteristicValue, CharacteristicValue)
             case action([String: Int])
         }
         var target: Target
@@ -58,9 +59,12 @@ public struct Zigbee2MQTTMapping: Sendable {
         case onOff(key: String, on: JSONValue, off: JSONValue)
         case number(key: String)
         case percentOf254(key: String)
-        case color
+        /// Hue and saturation go out together: as `{hue, saturation}` where the light takes that, else as `{x, y}`.
+        case color(key: String, hueSaturation: Bool)
         case enumeration(key: String, [Int: String])
         case stop(key: String)
+        /// A cover that only opens and closes: 0 is CLOSE, anything else OPEN.
+        case openClose(key: String)
     }
 
     public init(accessory: Accessory, ieeeAddress: String, friendlyName: String) {

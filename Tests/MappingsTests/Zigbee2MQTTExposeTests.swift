@@ -1,0 +1,188 @@
+import HomeModel
+import JSON
+@testable import Mappings
+import Testing
+
+/// Exposes as zigbee-herdsman-converters builds them, for device kinds the fixtures lack.
+enum Exposes {
+    static func device(_ exposes: [JSONValue], name: String = "device", description: String = "A device") throws -> Zigbee2MQTTMapping {
+        let json: JSONValue = [
+            "ieee_address": "0x00124b0000000001", "friendly_name": .string(name), "type": "EndDevice", "supported": true,
+            "interview_state": "SUCCESSFUL",
+            "definition": ["model": "M1", "vendor": "V", "description": .string(description), "source": "native", "exposes": .array(exposes)],
+        ]
+        return try Zigbee2MQTTMapping.build(#require(Zigbee2MQTTDevice(json: json))).get()
+    }
+
+    static func numeric(_ name: String, endpoint: String? = nil, access: Int = 1, min: Double? = nil, max: Double? = nil, step: Double? = nil) -> JSONValue {
+        var e: [String: JSONValue] = ["type": "numeric", "name": .string(name), "property": .string(property(name, endpoint)), "access": .integer(access)]
+        if let endpoint { e["endpoint"] = .string(endpoint) }
+        if let min { e["value_min"] = .double(min) }
+        if let max { e["value_max"] = .double(max) }
+        if let step { e["value_step"] = .double(step) }
+        return .object(e)
+    }
+
+    static func binary(_ name: String, on: JSONValue = true, off: JSONValue = false, endpoint: String? = nil, access: Int = 1) -> JSONValue {
+        var e: [String: JSONValue] = ["type": "binary", "name": .string(name), "property": .string(property(name, endpoint)),
+                                      "access": .integer(access), "value_on": on, "value_off": off]
+        if let endpoint { e["endpoint"] = .string(endpoint) }
+        return .object(e)
+    }
+
+    static func enumeration(_ name: String, _ values: [String], access: Int = 1) -> JSONValue {
+        ["type": "enum", "name": .string(name), "property": .string(name), "access": .integer(access), "values": .array(values.map(JSONValue.string))]
+    }
+
+    static func specific(_ type: String, endpoint: String? = nil, _ features: [JSONValue]) -> JSONValue {
+        var e: [String: JSONValue] = ["type": .string(type), "features": .array(features)]
+        if let endpoint { e["endpoint"] = .string(endpoint) }
+        return .object(e)
+    }
+
+    static func property(_ name: String, _ endpoint: String?) -> String { endpoint.map { "\(name)_\($0)" } ?? name }
+}
+
+@Suite("Zigbee2MQTT exposes beyond the fixtures")
+struct Zigbee2MQTTExposeTests {
+    func values(_ mapping: Zigbee2MQTTMapping, _ payload: JSONValue) -> [String: CharacteristicValue] {
+        let decoded = mapping.decode(payload)
+        #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+        return Dictionary(decoded.updates.map { ("\($0.service)/\($0.characteristic)", $0.value) }, uniquingKeysWith: { _, b in b })
+    }
+
+    func write(_ mapping: Zigbee2MQTTMapping, _ service: String, _ characteristic: String, _ value: CharacteristicValue) throws -> String {
+        try mapping.encode([.init(service: service, characteristic: characteristic, value: value)]).serialized()
+    }
+
+    static let lock = Exposes.specific("lock", [
+        Exposes.binary("state", on: "LOCK", off: "UNLOCK", access: 7),
+        Exposes.enumeration("lock_state", ["not_fully_locked", "locked", "unlocked"]),
+    ])
+
+    @Test("locks: target from state, current from lock_state including jammed, writes as LOCK/UNLOCK")
+    func lockStates() throws {
+        let mapping = try Exposes.device([Self.lock, Exposes.numeric("battery", access: 5, min: 0, max: 100)])
+        #expect(mapping.accessory.category == .door_lock)
+        #expect(values(mapping, ["state": "LOCK", "lock_state": "not_fully_locked"])
+                == ["lock_mechanism/lock_target_state": .int(1), "lock_mechanism/lock_current_state": .int(2)])
+        for (state, expected) in [("locked", 1), ("unlocked", 0), ("jammed", 2), ("unknown", 3)] {
+            #expect(values(mapping, ["lock_state": .string(state)]) == ["lock_mechanism/lock_current_state": .int(expected)])
+        }
+        #expect(try write(mapping, "lock_mechanism", "lock_target_state", .int(0)) == #"{"state":"UNLOCK"}"#)
+        for target in [0, 1] {
+            let out = try mapping.encode([.init(service: "lock_mechanism", characteristic: "lock_target_state", value: .int(target))])
+            #expect(values(mapping, out)["lock_mechanism/lock_target_state"] == .int(target))
+        }
+    }
+
+    @Test("a lock without lock_state reports its confirmed state as current")
+    func lockWithoutLockState() throws {
+        let mapping = try Exposes.device([Exposes.specific("lock", [Exposes.binary("state", on: "LOCK", off: "UNLOCK", access: 7)])])
+        #expect(values(mapping, ["state": "UNLOCK"]) == ["lock_mechanism/lock_target_state": .int(0), "lock_mechanism/lock_current_state": .int(0)])
+    }
+
+    @Test("covers: a motor's state is the position state; a cover without position is open or closed")
+    func covers() throws {
+        let curtain = try Zigbee2MQTTDevicesTests.mapping("curtain")
+        #expect(values(curtain, ["motor_state": "opening"]) == ["window_covering/position_state": .int(1)])
+        #expect(values(curtain, ["motor_state": "closing", "running": true]) == ["window_covering/position_state": .int(0)])
+        let blind = try Exposes.device([Exposes.specific("cover", [Exposes.enumeration("state", ["OPEN", "CLOSE", "STOP"], access: 3)])])
+        #expect(blind.accessory["window_covering"]?["target_position"]?.minStep == 100)
+        #expect(values(blind, ["state": "CLOSE"]) == ["window_covering/current_position": .int(0), "window_covering/target_position": .int(0)])
+        #expect(try write(blind, "window_covering", "target_position", .int(100)) == #"{"state":"OPEN"}"#)
+        #expect(try write(blind, "window_covering", "target_position", .int(0)) == #"{"state":"CLOSE"}"#)
+        #expect(try write(blind, "window_covering", "hold_position", .bool(true)) == #"{"state":"STOP"}"#)
+    }
+
+    static let airConditioner = Exposes.specific("climate", [
+        Exposes.numeric("local_temperature", access: 5),
+        Exposes.numeric("occupied_heating_setpoint", access: 7, min: 7, max: 30, step: 0.5),
+        Exposes.enumeration("system_mode", ["off", "emergency_heating", "heat", "cool", "auto", "fan_only"], access: 7),
+        Exposes.enumeration("running_state", ["idle", "heat", "cool", "fan_only"], access: 5),
+    ])
+
+    @Test("thermostats: the modes the device offers, each round-tripping to its own word")
+    func thermostatModes() throws {
+        let mapping = try Exposes.device([Self.airConditioner])
+        let thermostat = try #require(mapping.accessory["thermostat"])
+        #expect(thermostat["target_heating_cooling_state"]?.validValues == [0, 1, 2, 3])
+        #expect(thermostat["current_heating_cooling_state"]?.validValues == [0, 1, 2])
+        #expect(thermostat["target_temperature"]?.minValue == 7 && thermostat["target_temperature"]?.minStep == 0.5)
+        for (mode, word) in [(0, "off"), (1, "heat"), (2, "cool"), (3, "auto")] {
+            let out = try mapping.encode([.init(service: "thermostat", characteristic: "target_heating_cooling_state", value: .int(mode))])
+            #expect(out.serialized() == #"{"system_mode":"\#(word)"}"#)
+            #expect(values(mapping, out)["thermostat/target_heating_cooling_state"] == .int(mode))
+        }
+        #expect(values(mapping, ["system_mode": "emergency_heating", "running_state": "cool"])
+                == ["thermostat/target_heating_cooling_state": .int(1), "thermostat/current_heating_cooling_state": .int(2)])
+        #expect(values(mapping, ["system_mode": "fan_only"]).isEmpty, "a mode HAP has no word for changes nothing")
+        #expect(try write(mapping, "thermostat", "target_temperature", .float(21)) == #"{"occupied_heating_setpoint":21}"#)
+        #expect(try write(mapping, "thermostat", "target_temperature", .float(21.5)) == #"{"occupied_heating_setpoint":21.5}"#)
+    }
+
+    @Test("a TRV without running_state heats while its valve demands heat; without system_mode it only heats")
+    func trvDemand() throws {
+        let trv = try Exposes.device([Exposes.specific("climate", [
+            Exposes.numeric("local_temperature"), Exposes.numeric("current_heating_setpoint", access: 7, min: 5, max: 35),
+            Exposes.numeric("pi_heating_demand", min: 0, max: 100),
+        ])])
+        let thermostat = try #require(trv.accessory["thermostat"])
+        #expect(thermostat["target_heating_cooling_state"]?.validValues == [1] && thermostat["target_heating_cooling_state"]?.value == .int(1))
+        #expect(values(trv, ["pi_heating_demand": 40, "current_heating_setpoint": 19.5])
+                == ["thermostat/current_heating_cooling_state": .int(1), "thermostat/target_temperature": .float(19.5)])
+        #expect(values(trv, ["pi_heating_demand": 0]) == ["thermostat/current_heating_cooling_state": .int(0)])
+        let radiator = try Zigbee2MQTTDevicesTests.mapping("bosch_radiator")
+        #expect(radiator.accessory["thermostat"]?["current_heating_cooling_state"]?.validValues == [0, 1])
+    }
+
+    @Test("sensors per endpoint, presence, leaks, carbon monoxide and tamper")
+    func sensors() throws {
+        let mapping = try Exposes.device([
+            Exposes.numeric("temperature", endpoint: "l1"), Exposes.numeric("temperature", endpoint: "l2"),
+            Exposes.binary("presence"), Exposes.binary("water_leak"), Exposes.binary("carbon_monoxide"), Exposes.binary("tamper"),
+        ])
+        #expect(Zigbee2MQTTDevicesTests.shape(mapping.accessory) == [
+            "temperature_sensor_l1": ["current_temperature"], "temperature_sensor_l2": ["current_temperature"],
+            "occupancy_sensor": ["occupancy_detected"], "leak_sensor": ["leak_detected"],
+            "carbon_monoxide_sensor": ["carbon_monoxide_detected", "status_tampered"],
+        ])
+        #expect(values(mapping, ["temperature_l2": -3.5, "presence": true, "water_leak": false, "tamper": true]) == [
+            "temperature_sensor_l2/current_temperature": .float(-3.5), "occupancy_sensor/occupancy_detected": .int(1),
+            "leak_sensor/leak_detected": .int(0), "carbon_monoxide_sensor/status_tampered": .int(1),
+        ])
+        let dark = try Zigbee2MQTTDevicesTests.mapping("occupancy_sensor")
+        #expect(values(dark, ["illuminance": 0]) == ["light_sensor/current_ambient_light_level": .float(0.0001)])
+    }
+
+    @Test("battery: levels are whole percentages; battery_low alone still makes a battery service")
+    func battery() throws {
+        let halves = try Exposes.device([Exposes.binary("contact", on: false, off: true), Exposes.numeric("battery", min: 0, max: 100)])
+        #expect(values(halves, ["battery": 19.5]) == ["battery_service/battery_level": .int(20), "battery_service/status_low_battery": .int(1)])
+        let lowOnly = try Exposes.device([Exposes.binary("smoke"), Exposes.binary("battery_low")])
+        #expect(lowOnly.accessory["battery_service"]?["battery_level"]?.value == nil)
+        #expect(values(lowOnly, ["battery_low": true]) == ["battery_service/status_low_battery": .int(1)])
+    }
+
+    @Test("lights: a colour-temperature range wider than HAP's is cut to 140–500; reported mired are whole")
+    func wideColorTemperature() throws {
+        let strip = try Exposes.device([Exposes.specific("light", [
+            Exposes.binary("state", on: "ON", off: "OFF", access: 7), Exposes.numeric("color_temp", access: 7, min: 100, max: 600),
+        ])])
+        let ct = try #require(strip.accessory["lightbulb"]?["color_temperature"])
+        #expect(ct.minValue == 140 && ct.maxValue == 500)
+        #expect(values(strip, ["color_temp": 370.4]) == ["lightbulb/color_temperature": .int(370)])
+    }
+
+    @Test("multi-gang plugs: each outlet is in use by its own meter")
+    func meteredGangs() throws {
+        let plug = try Exposes.device([
+            Exposes.specific("switch", endpoint: "l1", [Exposes.binary("state", on: "ON", off: "OFF", endpoint: "l1", access: 7)]),
+            Exposes.specific("switch", endpoint: "l2", [Exposes.binary("state", on: "ON", off: "OFF", endpoint: "l2", access: 7)]),
+            Exposes.numeric("power", endpoint: "l1"), Exposes.numeric("power", endpoint: "l2"),
+        ], description: "Double socket")
+        #expect(plug.accessory.services.map(\.id) == ["outlet_l1", "outlet_l2"])
+        #expect(values(plug, ["power_l1": 0, "power_l2": 12.5]) == ["outlet_l1/outlet_in_use": .bool(false), "outlet_l2/outlet_in_use": .bool(true)])
+        #expect(try write(plug, "outlet_l2", "on", .bool(true)) == #"{"state_l2":"ON"}"#)
+    }
+}
