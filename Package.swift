@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "homegate-bench",
             dependencies: [
-                "Mosquitto", "MosquittoTesting", "CMosquitto",
+                "Mosquitto", "MosquittoTesting", "CMosquitto", "Simulator", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

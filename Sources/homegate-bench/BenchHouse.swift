@@ -1,0 +1,172 @@
+import Foundation
+import JSON
+import Mosquitto
+import MosquittoTesting
+import Simulator
+import Synchronization
+
+/// A broker with a simulated bridge of many devices, the gateway as a process, and the clients
+/// that load it and listen.
+final class House: @unchecked Sendable {
+    let broker: TestBroker
+    let sensors: [String]
+    let inventoryBytes: Int
+    let directory: URL
+    var gateway: pid_t = 0
+    var accessoryCount = 0
+    private let deviceCount: Int
+
+    init(broker: TestBroker, devices count: Int) async throws {
+        self.broker = broker
+        deviceCount = count
+        let inventory = try Data(contentsOf: URL(fileURLWithPath: "simulator/devices.json"))
+        let templates = try JSONValue(parsing: [UInt8](inventory)).arrayValue ?? []
+        let weather = templates.filter { $0["friendly_name"] == "weather_sensor" }
+        let others = templates.filter {
+            $0["friendly_name"] != "weather_sensor" && $0["supported"] != false && SimulatedDevice(entry: $0).isServed
+        }
+        // Every other device a temperature sensor (the load), the rest a mix of everything else.
+        var pattern: [JSONValue] = []
+        for other in others { pattern += weather + [other] }
+        let entries = SimulatedBridge.generated(count: count, from: pattern)
+        sensors = entries.compactMap { entry in
+            entry["definition"]?["model"] == "WSDCGQ11LM" ? entry["friendly_name"]?.stringValue : nil
+        }
+        let payload = JSONValue.array(entries).serializedBytes()
+        inventoryBytes = payload.count
+        directory = broker.directory
+        let mappings = directory.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        try "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n".write(to: mappings.appendingPathComponent("zigbee2mqtt.yaml"), atomically: true, encoding: .utf8)
+        let client = try await Self.client(broker, "bench-setup")
+        try await client.publishAndWait("zigbee2mqtt/bridge/state", Array(#"{"state":"online"}"#.utf8), qos: .atLeastOnce, retain: true)
+        try await client.publishAndWait("zigbee2mqtt/bridge/devices", payload, qos: .atLeastOnce, retain: true, timeout: .seconds(20))
+        await client.shutdown()
+    }
+
+    static func client(_ broker: TestBroker, _ id: String) async throws -> MQTTClient {
+        let client = try MQTTClient(MQTTConfiguration(broker: BrokerAddress(host: "127.0.0.1", port: broker.port, usesTLS: false), clientID: id))
+        try client.start()
+        try await client.waitUntilConnected()
+        return client
+    }
+
+    /// Seconds from spawning `homegate run` to its retained tree with every accessory.
+    func startGateway() async throws -> Double {
+        let watcher = try await Self.client(broker, "bench-startup")
+        try await watcher.subscribe("homegate/accessories")
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
+        let start = ContinuousClock.now
+        gateway = try spawn([executable, "run"], output: directory.appendingPathComponent("homegate.log").path, environment: [
+            "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
+            "HOMEGATE_LOG_LEVEL": "warning",
+        ])
+        for await message in watcher.messages {
+            let tree = try? JSONValue(parsing: message.payload)
+            accessoryCount = tree?["accessories"]?.arrayValue?.count ?? 0
+            if accessoryCount >= deviceCount { break }
+        }
+        let elapsed = ContinuousClock.now - start
+        await watcher.shutdown()
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    func stop() {
+        kill(gateway, SIGTERM)
+        var status: Int32 = 0
+        waitpid(gateway, &status, 0)
+    }
+
+    struct Flood { var sent: Int; var received: Int; var rate: Double }
+
+    /// Publishes `count` readings as fast as possible and counts what arrives at the far end.
+    func flood(count: Int, gateway: Bool) async throws -> Flood {
+        let listener = try await Self.client(broker, "bench-listener")
+        try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "bench/#", qos: .atMostOnce)
+        let publisher = try await Self.client(broker, "bench-publisher")
+        let received = Atomic<Int>(0)
+        let last = Atomic<UInt64>(0)
+        let reader = Task {
+            var iterator = listener.messages.makeAsyncIterator()
+            while let batch = await iterator.nextBatch() {
+                received.add(batch.count, ordering: .relaxed)
+                last.store(UInt64(DispatchTime.now().uptimeNanoseconds), ordering: .relaxed)
+            }
+        }
+        var counters = [Int](repeating: 0, count: sensors.count)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for i in 0..<count {
+            let s = i % sensors.count
+            counters[s] += 1
+            let value = reading(counters[s], sensor: s)
+            let topic = gateway ? "zigbee2mqtt/\(sensors[s])" : "bench/\(sensors[s])"
+            try publisher.publish(topic, Array(#"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(value),"voltage":2985}"#.utf8))
+        }
+        var previous = -1
+        while received.load(ordering: .relaxed) < count {
+            try await Task.sleep(for: .milliseconds(500))
+            let now = received.load(ordering: .relaxed)
+            if now == previous { break }
+            previous = now
+        }
+        reader.cancel()
+        await publisher.shutdown()
+        await listener.shutdown()
+        let got = received.load(ordering: .relaxed)
+        let seconds = Double(last.load(ordering: .relaxed) - start) / 1e9
+        return Flood(sent: count, received: got, rate: Double(got) / max(seconds, 1e-9))
+    }
+
+    /// A temperature that differs from the sensor's previous one, in 0.1 °C steps.
+    func reading(_ n: Int, sensor: Int) -> Double { Double(100 + (n + sensor) % 800) / 10 }
+
+    /// Paced readings; the time from publish to arrival for each, in milliseconds.
+    func latency(rate: Int, seconds: Double, gateway: Bool) async throws -> Latencies {
+        let listener = try await Self.client(broker, "bench-latency-listener")
+        try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "bench/#", qos: .atMostOnce)
+        let publisher = try await Self.client(broker, "bench-latency-publisher")
+        let sent = Mutex<[String: UInt64]>([:])
+        let samples = Mutex<[Double]>([])
+        let reader = Task {
+            for await message in listener.messages {
+                let arrived = DispatchTime.now().uptimeNanoseconds
+                guard let json = try? JSONValue(parsing: message.payload) else { continue }
+                let key: String
+                if gateway {
+                    guard let id = json["accessory"]?.stringValue, let value = json["value"]?.doubleValue else { continue }
+                    key = "\(id)|\(Int((value * 10).rounded()))"
+                } else {
+                    guard let value = json["temperature"]?.doubleValue else { continue }
+                    key = "\(message.topic.dropFirst("bench/".count))|\(Int((value * 10).rounded()))"
+                }
+                if let start = sent.withLock({ $0.removeValue(forKey: key) }) {
+                    samples.withLock { $0.append(Double(arrived - start) / 1e6) }
+                }
+            }
+        }
+        var counters = [Int](repeating: 5000, count: sensors.count)
+        let total = Int(Double(rate) * seconds)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var i = 0
+        while i < total {
+            let due = min(total, Int(Double(rate) * Double((clock.now - start).components.attoseconds) / 1e18 + Double(rate) * Double((clock.now - start).components.seconds)))
+            while i < due {
+                let s = i % sensors.count
+                counters[s] += 1
+                let value = reading(counters[s], sensor: s)
+                let topic = gateway ? "zigbee2mqtt/\(sensors[s])" : "bench/\(sensors[s])"
+                let key = "\(sensors[s])|\(Int((value * 10).rounded()))"
+                sent.withLock { $0[key] = DispatchTime.now().uptimeNanoseconds }
+                try publisher.publish(topic, Array(#"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(value),"voltage":2985}"#.utf8))
+                i += 1
+            }
+            try await clock.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: .seconds(1))
+        reader.cancel()
+        await publisher.shutdown()
+        await listener.shutdown()
+        return Latencies(samples: samples.withLock { $0 })
+    }
+}
