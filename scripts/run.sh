@@ -14,7 +14,7 @@ if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 fi
 run_dir=$(mktemp -d)
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nuser %s\n' "$port" "$(id -un)" > "$run_dir/mosquitto.conf"
+printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nuser %s\n' "$port" "$(id -un)" > "$run_dir/mosquitto.conf"
 mosquitto -c "$run_dir/mosquitto.conf" > "$run_dir/mosquitto.log" 2>&1 &
 pids=($!)
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT

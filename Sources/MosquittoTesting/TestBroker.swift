@@ -105,7 +105,24 @@ public final class TestBroker: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(10)
         while !canConnect(port: port) || !(tlsPort.map(canConnect) ?? true) {
             guard Date() < deadline else { throw TestBrokerError("mosquitto did not listen on \(port): \(log())") }
+            try ensureRunning()
             usleep(5_000)
+        }
+        // A mosquitto that lost its port needs a moment to exit; another broker may be answering.
+        usleep(20_000)
+        try ensureRunning()
+    }
+
+    /// A broker that exited (its port taken by another test's broker in the meantime) must not
+    /// leave the test talking to someone else's broker on that port.
+    private func ensureRunning() throws {
+        try lock.withLock {
+            guard pid != 0 else { return }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                pid = 0
+                throw TestBrokerError("mosquitto exited at start (status \(status)): \(log())")
+            }
         }
     }
 
