@@ -9,7 +9,7 @@ scripts/install-deps.sh
 swift build -c release --product homegate >&2
 swift build -c release --product homegate-simulator >&2
 
-port=${HOMEGATE_DEMO_PORT:-1883}
+port=${DEMO_PORT:-1883}
 if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 fi
@@ -21,7 +21,7 @@ trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
 
 .build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices simulator/devices.json \
-  --sensor-interval "${HOMEGATE_DEMO_SENSOR_INTERVAL:-5}" 2> "$run_dir/simulator.log" &
+  --sensor-interval "${DEMO_SENSOR_INTERVAL:-5}" 2> "$run_dir/simulator.log" &
 pids+=($!)
 
 cat >&2 <<MSG
@@ -36,6 +36,6 @@ Edit mappings/*.yaml while it runs: changes apply at once.
 MSG
 export HOMEGATE_MQTT_URL="mqtt://127.0.0.1:$port"
 export HOMEGATE_MAPPINGS="${HOMEGATE_MAPPINGS:-mappings}"
-.build/release/homegate run ${HOMEGATE_CONFIG:+--config "$HOMEGATE_CONFIG"} &
+.build/release/homegate run &
 pids+=($!)
 wait "${pids[-1]}"

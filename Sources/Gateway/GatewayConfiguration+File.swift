@@ -16,7 +16,7 @@ extension GatewayConfiguration {
                 errors.append(ConfigurationError(location: key.environmentName, key: key.name, message: problem))
             }
         }
-        let known = Set(keys.map(\.environmentName))
+        let known = Set(keys.map(\.environmentName) + ["HOMEGATE_CONFIG"])
         for name in environment.keys.sorted() where name.hasPrefix("HOMEGATE_") && !known.contains(name) {
             errors.append(ConfigurationError(location: name, key: name, message: "not a setting\(suggestion(for: name, among: known))"))
         }

@@ -11,13 +11,14 @@ struct Run: AsyncParsableCommand {
         discussion: "Settings come from the file, then HOMEGATE_* environment variables (HOMEGATE_MQTT_URL, HOMEGATE_BASE_TOPIC, ...)."
     )
 
-    @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml). Without it, defaults and the environment are used.")
+    @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml); HOMEGATE_CONFIG names it too. Without one, defaults and the environment are used.")
     var config: String?
 
     func run() async throws {
         let settings: GatewayConfiguration
         do {
-            settings = try GatewayConfiguration.load(path: config, environment: ProcessInfo.processInfo.environment)
+            let environment = ProcessInfo.processInfo.environment
+            settings = try GatewayConfiguration.load(path: config ?? environment["HOMEGATE_CONFIG"], environment: environment)
         } catch {
             printError("homegate: the configuration has errors:\n\(error)")
             throw ExitCode(78)  // EX_CONFIG
