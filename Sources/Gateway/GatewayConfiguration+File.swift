@@ -1,4 +1,5 @@
 import Foundation
+import Mappings
 import Yams
 
 extension GatewayConfiguration {
@@ -83,13 +84,7 @@ extension GatewayConfiguration {
     }
 
     static func suggestion(for name: String, among candidates: Set<String>) -> String {
-        var best: (name: String, distance: Int)?
-        for candidate in candidates.sorted() {
-            let distance = editDistance(name.lowercased(), candidate.lowercased())
-            if distance < best?.distance ?? Int.max { best = (candidate, distance) }
-        }
-        guard let best, best.distance <= max(2, name.count / 3) else { return "" }
-        return " (did you mean '\(best.name)'?)"
+        didYouMean(name, candidates)
     }
 }
 
@@ -97,19 +92,4 @@ extension GatewayConfiguration {
 public struct ConfigurationErrors: Error, Sendable, CustomStringConvertible {
     public var errors: [ConfigurationError]
     public var description: String { errors.map(\.description).joined(separator: "\n") }
-}
-
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-    }
-    return previous[b.count]
 }

@@ -31,10 +31,7 @@ extension GatewayCore {
         case "accessories": respond(command, transaction, .success(["accessories": .array(accessories.map(\.treeJSON))]))
         default:
             counters.invalid += 1
-            var hint = ""
-            if let near = Self.commands.min(by: { levenshteinDistance($0, command) < levenshteinDistance($1, command) }),
-               levenshteinDistance(near, command) <= 3 { hint = " (did you mean '\(near)'?)" }
-            respond(command, transaction, .failure(WriteProblem(description: "unknown command '\(command)'\(hint)")))
+            respond(command, transaction, .failure(WriteProblem(description: "unknown command '\(command)'\(didYouMean(command, Self.commands))")))
         }
     }
 
@@ -157,5 +154,3 @@ extension GatewayCore {
         }
     }
 }
-
-func levenshteinDistance(_ a: String, _ b: String) -> Int { editDistance(a, b) }

@@ -17,7 +17,7 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The nearest of `candidates` to `word`, as " (did you mean 'x'?)", or "".
-func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
+public func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
     var best: (String, Int)?
     for candidate in candidates.sorted() {
         let distance = levenshtein(word.lowercased(), candidate.lowercased())
