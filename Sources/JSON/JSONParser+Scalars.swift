@@ -3,11 +3,13 @@ extension JSONParser {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes, ASCII or valid UTF-8 copied in one go.
+        var seen: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if seen < 0x80 { return String(decoding: slice, as: UTF8.self) }  // ASCII: nothing to validate
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw JSONError(message: "invalid UTF-8 in a string", offset: start)
                 }
@@ -15,6 +17,7 @@ extension JSONParser {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            seen |= byte
             index += 1
         }
         guard index < bytes.count else { throw JSONError(message: "unterminated string", offset: start - 1) }
@@ -116,10 +119,28 @@ extension JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        if isInteger, let integer = integer(start..<index) { return .integer(integer) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if isInteger, let integer = Int(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else { throw JSONError(message: "number out of range", offset: start) }
         return .double(double)
+    }
+
+    /// Digits (with an optional '-') as an `Int` without allocating a String; nil when it overflows.
+    private func integer(_ range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var value = 0
+        while i < range.upperBound {
+            let digit = Int(bytes[i] &- UInt8(ascii: "0"))
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            // Accumulate negatively so Int.min fits.
+            let (next, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            value = next
+            i += 1
+        }
+        return value
     }
 
     @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

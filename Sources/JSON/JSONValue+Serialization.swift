@@ -24,6 +24,7 @@ extension JSONValue {
             if !d.isFinite {
                 out.append(contentsOf: "null".utf8)
             } else if d == d.rounded(), abs(d) < 1e15 {
+                if d == 0, d.sign == .minus { out.append(UInt8(ascii: "-")) }  // Int(-0.0) drops the sign
                 out.append(contentsOf: String(Int(d)).utf8)
                 out.append(contentsOf: ".0".utf8)
             } else {
@@ -54,6 +55,12 @@ extension JSONValue {
 
     static func writeString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escapes: copy them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out.append(contentsOf: string.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])

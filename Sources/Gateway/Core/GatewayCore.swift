@@ -148,8 +148,14 @@ public struct GatewayCore: Sendable {
         }
         dirtyStates = []
         if treeChanged {
-            let tree = JSONValue.object(["accessories": .array(accessories.map(\.treeJSON))])
-            out.append(Outgoing(topics.accessories, tree.serializedBytes(), retain: true))
+            // Written accessory by accessory: the whole tree as one JSON value costs its size many times over.
+            var tree = Array(#"{"accessories":["#.utf8)
+            for (index, accessory) in accessories.enumerated() {
+                if index > 0 { tree.append(UInt8(ascii: ",")) }
+                accessory.treeJSON.write(to: &tree)
+            }
+            tree.append(contentsOf: "]}".utf8)
+            out.append(Outgoing(topics.accessories, tree, retain: true))
             treeChanged = false
         }
         defer { out = [] }
