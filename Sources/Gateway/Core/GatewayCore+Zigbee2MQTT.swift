@@ -42,12 +42,12 @@ extension GatewayCore {
 
     /// `bridge/devices`: new devices appear, removed ones go, renamed ones keep their id.
     mutating func devicesChanged(_ payload: [UInt8], bridge index: Int) {
-        guard let json = try? JSONValue(parsing: payload), json.arrayValue != nil else {
+        guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else {
             counters.invalid += 1
             notice(.warning, "\(bridges[index].source.baseTopic)/bridge/devices: expected a JSON array of devices")
             return
         }
-        bridges[index].devices = Zigbee2MQTTDevice.list(from: json)
+        bridges[index].devices = devices
         rebuild(bridge: index, requestState: true)
     }
 

@@ -61,3 +61,17 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
         payload.arrayValue?.compactMap(Zigbee2MQTTDevice.init(json:)) ?? []
     }
 }
+
+extension Zigbee2MQTTDevice {
+    /// A `bridge/devices` payload parsed device by device, so its size in memory stays near the
+    /// size of one device; nil when it is not a JSON array.
+    public static func list(parsing payload: [UInt8]) -> [Zigbee2MQTTDevice]? {
+        var devices: [Zigbee2MQTTDevice] = []
+        do {
+            try JSONValue.forEachElement(ofArray: payload) { if let device = Zigbee2MQTTDevice(json: $0) { devices.append(device) } }
+        } catch {
+            return nil
+        }
+        return devices
+    }
+}
