@@ -47,14 +47,13 @@ extension GatewayCore {
     mutating func handleExplicitAvailability(_ message: Incoming, _ ids: [String]) {
         for id in ids {
             guard let entry = entries[id], case .explicit(let mapping) = entry.source, let availability = mapping.availability else { continue }
-            var text = String(decoding: message.payload, as: UTF8.self)
-            if let path = availability.path, let json = try? JSONValue(parsing: message.payload), let found = path.value(in: json) {
-                text = found.stringValue ?? found.serialized()
-            }
             let online: Bool
-            if text == availability.online { online = true } else if text == availability.offline { online = false } else {
+            switch availability.isOnline(message.payload) {
+            case .success(let value):
+                online = value
+            case .failure(let problem):
                 counters.invalid += 1
-                notice(.warning, "\(message.topic): '\(text)' is neither '\(availability.online)' nor '\(availability.offline)'")
+                notice(.warning, "\(message.topic): \(problem)")
                 continue
             }
             entries[id]!.deviceOnline = online

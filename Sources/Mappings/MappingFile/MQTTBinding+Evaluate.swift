@@ -32,7 +32,10 @@ extension MQTTBinding.SetSpec {
         case .success(let transformed):
             let text = Transforms.text(transformed)
             guard let template else { return .success(Array(text.utf8)) }
-            return .success(Array(template.replacingAll("{{value}}", with: text).utf8))
+            // Inside JSON quotes the text is escaped, so a value with a quote cannot break the payload.
+            let escaped = String(JSONValue.string(text).serialized().dropFirst().dropLast())
+            let filled = template.replacingAll("\"{{value}}\"", with: "\"\(escaped)\"").replacingAll("{{value}}", with: text)
+            return .success(Array(filled.utf8))
         }
     }
 }
@@ -81,10 +84,12 @@ extension MQTTBinding {
 }
 
 extension Characteristic {
-    /// The characteristic's range, for `invert`.
+    /// The characteristic's range, for `invert`: its minimum and maximum, else its valid values'
+    /// (so `active` 0/1 can be inverted too).
     public var range: ClosedRange<Double>? {
-        guard let minValue, let maxValue, minValue <= maxValue else { return nil }
-        return minValue...maxValue
+        if let minValue, let maxValue, minValue <= maxValue { return minValue...maxValue }
+        guard let low = validValues?.min(), let high = validValues?.max(), low < high else { return nil }
+        return Double(low)...Double(high)
     }
 }
 
@@ -106,5 +111,22 @@ extension String {
         while let first = s.first, first.isWhitespace { s = s.dropFirst() }
         while let last = s.last, last.isWhitespace { s = s.dropLast() }
         return String(s)
+    }
+}
+
+extension MQTTAccessoryMapping.Availability {
+    /// Whether an availability message says online; a payload that is neither value is a failure,
+    /// so a stray message does not mark the device unreachable.
+    public func isOnline(_ payload: [UInt8]) -> Result<Bool, Transforms.Failure> {
+        var text = String(decoding: payload, as: UTF8.self).trimmingWhitespace()
+        if let path {
+            guard let document = try? JSONValue(parsing: payload), let found = path.value(in: document) else {
+                return .failure(.init(description: "no value at path '\(path)' in the availability payload"))
+            }
+            text = found.stringValue ?? found.serialized()
+        }
+        if text == online { return .success(true) }
+        if text == offline { return .success(false) }
+        return .failure(.init(description: "'\(text)' is neither '\(online)' nor '\(offline)'"))
     }
 }

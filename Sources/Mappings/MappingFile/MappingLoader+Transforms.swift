@@ -10,16 +10,9 @@ extension FileReader {
         guard let f = fields(node, what, allowed: ["topic", "path"] + Self.transformKeys, required: ["topic"]),
               let topic = topic(f["topic"]?.value, "\(what) topic") else { return nil }
         let transforms = transforms(f, what: what)
+        checkTransforms(transforms, f, characteristic, what: what)
         // Map targets are HomeKit values: check them now, not at the first message.
-        if let map = transforms.map {
-            for (key, value) in map.sorted(by: { $0.key < $1.key }) where transforms.scale == nil && transforms.unit == nil {
-                if case .failure(let problem) = MQTTBinding.coerce(value, to: characteristic.type.format).flatMap({
-                    characteristic.check($0).mapError { Transforms.Failure(description: $0.description) }
-                }) {
-                    error(f["map"]?.value, "\(what) map: '\(key)' maps to \(value.serialized()), but \(problem)")
-                }
-            }
-        }
+        checkStateMap(transforms, f, characteristic, what: what)
         return MQTTBinding.StateSpec(topic: topic, path: path(f["path"]?.value), transforms: transforms)
     }
 
@@ -31,7 +24,10 @@ extension FileReader {
         if let template, !template.contains("{{value}}") {
             error(f["template"]?.value, "\(what) template must contain {{value}} where the value goes")
         }
-        return MQTTBinding.SetSpec(topic: topic, template: template, transforms: transforms(f, what: what),
+        let transforms = transforms(f, what: what)
+        checkTransforms(transforms, f, characteristic, what: what)
+        checkSetMap(transforms, f, characteristic, what: what)
+        return MQTTBinding.SetSpec(topic: topic, template: template, transforms: transforms,
                                    retain: bool(f["retain"]?.value, "\(what) retain") ?? false)
     }
 

@@ -38,7 +38,7 @@ extension MappingSet {
             return [Diagnostic(file: file, line: 1, column: 1, message: "not valid YAML: \(error)")]
         }
         guard let root else { return [] }  // an empty file is allowed: nothing to map yet
-        guard let top = reader.fields(root, "a mapping file", allowed: ["source", "base_topic", "devices", "accessories", "templates", "instances"],
+        guard let top = reader.fields(root, "a mapping file", allowed: ["source", "name", "base_topic", "devices", "accessories", "templates", "instances"],
                                       required: ["source"]) else { return reader.diagnostics }
         var copy = self
         switch reader.string(top["source"]?.value, "source") {
@@ -46,9 +46,16 @@ extension MappingSet {
             for key in ["accessories", "templates", "instances"] {
                 if let entry = top[key] { reader.error(entry.key, "'\(key)' belongs in a 'source: mqtt' file") }
             }
-            if let source = reader.zigbee2mqttSource(top, file: file) { copy.zigbee2mqtt.append(source) }
+            if let source = reader.zigbee2mqttSource(top, file: file) {
+                // Two files for one bridge would build every device twice.
+                if let other = zigbee2mqtt.first(where: { $0.baseTopic == source.baseTopic }) {
+                    reader.error(top["base_topic"]?.value ?? top["source"]?.value,
+                                 "base_topic '\(source.baseTopic)' is already used by \(other.file); one file per bridge")
+                }
+                copy.zigbee2mqtt.append(source)
+            }
         case "mqtt":
-            for key in ["base_topic", "devices"] {
+            for key in ["name", "base_topic", "devices"] {
                 if let entry = top[key] { reader.error(entry.key, "'\(key)' belongs in a 'source: zigbee2mqtt' file") }
             }
             let taken = Dictionary(accessories.map { ($0.accessory.id, $0.file) }, uniquingKeysWith: { a, _ in a })
@@ -84,6 +91,7 @@ extension MappingSet {
 extension FileReader {
     mutating func zigbee2mqttSource(_ top: [String: (key: Node, value: Node)], file: String) -> Zigbee2MQTTSource? {
         var source = Zigbee2MQTTSource(file: file)
+        source.name = nonEmpty(top["name"]?.value, "name")
         if let node = top["base_topic"]?.value, let topic = nonEmpty(node, "base_topic") {
             if topic.contains("+") || topic.contains("#") || topic.hasSuffix("/") {
                 error(node, "base_topic must be a topic without wildcards or a trailing '/', not '\(topic)'")
@@ -97,6 +105,9 @@ extension FileReader {
         }
         for (key, value) in mapping {
             guard let name = key.string else { continue }
+            if name.hasPrefix("0x"), name.count != 18 || !name.dropFirst(2).allSatisfy(\.isHexDigit) {
+                error(key, "'\(name)' looks like an IEEE address but is not 0x followed by 16 hex digits")
+            }
             let what = "device '\(name)'"
             guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "service"]) else { continue }
             var override = Zigbee2MQTTOverride()

@@ -15,13 +15,16 @@ public struct MappingSet: Sendable {
 public struct Zigbee2MQTTSource: Sendable, Hashable {
     public var file: String
     public var baseTopic: String
+    /// What to call the bridge where several are in one house (`Upstairs`); nil: its base topic.
+    public var name: String?
     /// Overrides by friendly name or IEEE address.
     public var devices: [String: Zigbee2MQTTOverride]
 
-    public init(file: String, baseTopic: String = "zigbee2mqtt", devices: [String: Zigbee2MQTTOverride] = [:]) {
+    public init(file: String, baseTopic: String = "zigbee2mqtt", devices: [String: Zigbee2MQTTOverride] = [:], name: String? = nil) {
         self.file = file
         self.baseTopic = baseTopic
         self.devices = devices
+        self.name = name
     }
 
     /// The override for a device: by IEEE address first, then by friendly name.

@@ -1,0 +1,112 @@
+import HomeModel
+import JSON
+@testable import Mappings
+import Testing
+
+/// Problems caught when the file is read, not at the first message.
+@Suite("Mapping files: checks at load time")
+struct MappingFileValidationTests {
+    func load(_ text: String) -> [String] {
+        var set = MappingSet()
+        return set.add(file: "t.yaml", text: text).map(\.description)
+    }
+
+    /// One characteristic of one service, as an mqtt file.
+    func characteristic(_ service: String, _ yaml: String) -> String {
+        "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: \(service)\n        characteristics:\n" + yaml
+    }
+
+    @Test("transforms that can never work are errors at their key", arguments: [
+        ("lightbulb", "          \"on\":\n            state: { topic: s, scale: { from: [0, 1], to: [1, 0] }, round: 0 }\n",
+         ["t.yaml:8:32: on state scale needs a numeric characteristic; on is bool",
+          "t.yaml:8:69: on state round needs a numeric characteristic; on is bool"]),
+        ("lightbulb", "          active_transition_count:\n            state: { topic: s, invert: true }\n",
+         ["t.yaml:8:32: active_transition_count state invert needs a minimum and a maximum to mirror within; active_transition_count has none (give it 'min' and 'max')"]),
+        ("lightbulb", "          brightness:\n            set: { topic: s, unit: fahrenheit }\n",
+         ["t.yaml:8:30: brightness set unit converts temperatures; brightness is not in Celsius"]),
+        ("lightbulb", "          name:\n            state: { topic: s, invert: true }\n",
+         ["t.yaml:8:32: name state invert works on bools and numbers; name is string"]),
+        ("garage_door_opener", "          target_door_state:\n            set: { topic: s, map: { 0: OPEN, 2: CLOSE } }\n",
+         ["t.yaml:8:46: target_door_state set map: '2' is not a value target_door_state can take: 2 is not one of the valid values 0 (open), 1 (closed)"]),
+        ("garage_door_opener", "          current_door_state:\n            state: { topic: s, map: { OPEN: 0 }, default: 7 }\n",
+         ["t.yaml:8:59: current_door_state state default 7: 7 is not one of the valid values 0 (open), 1 (closed), 2 (opening), 3 (closing), 4 (stopped)"]),
+        ("lightbulb", "          \"on\":\n            set: { topic: s, map: { \"true\": \"1\", maybe: \"2\" } }\n",
+         ["t.yaml:8:50: on set map: 'maybe' is not a value on can take: \"maybe\" is not a bool (use map to say which values mean true)"]),
+    ])
+    func transforms(service: String, yaml: String, expected: [String]) {
+        #expect(load(characteristic(service, yaml)) == expected)
+    }
+
+    @Test("invert mirrors within valid values when there is no minimum and maximum")
+    func invertValidValues() throws {
+        var set = MappingSet()
+        let diagnostics = set.add(file: "t.yaml", text: characteristic("fanv2", "          active:\n            state: { topic: s, invert: true }\n"))
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let accessory = try #require(set.accessories.first)
+        let binding = try #require(accessory.bindings.first)
+        let active = try #require(accessory.accessory["fanv2"]?["active"])
+        #expect(try binding.state!.value(from: Array("1".utf8), for: active).get() == .int(0))
+    }
+
+    @Test("a zigbee2mqtt file may name its bridge; two files for one bridge are an error")
+    func bridges() throws {
+        var set = MappingSet()
+        #expect(set.add(file: "a.yaml", text: "source: zigbee2mqtt\nname: Upstairs\n").isEmpty)
+        #expect(set.zigbee2mqtt.first?.name == "Upstairs")
+        #expect(set.add(file: "b.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").map(\.description)
+            == ["b.yaml:2:13: base_topic 'zigbee2mqtt' is already used by a.yaml; one file per bridge"])
+        #expect(set.add(file: "c.yaml", text: "source: zigbee2mqtt\n").map(\.description)
+            == ["c.yaml:1:9: base_topic 'zigbee2mqtt' is already used by a.yaml; one file per bridge"])
+        #expect(set.add(file: "d.yaml", text: "source: zigbee2mqtt\nbase_topic: z2m-garden\n").isEmpty)
+        #expect(load("source: mqtt\nname: x\n") == ["t.yaml:2:1: 'name' belongs in a 'source: zigbee2mqtt' file"])
+    }
+
+    @Test("IEEE addresses work unquoted; a malformed one is an error")
+    func ieeeAddresses() throws {
+        var set = MappingSet()
+        #expect(set.add(file: "t.yaml", text: "source: zigbee2mqtt\ndevices:\n  0x00158d0001a2b3c4: { exclude: true }\n").isEmpty)
+        #expect(set.zigbee2mqtt.first?.devices["0x00158d0001a2b3c4"]?.exclude == true)
+        #expect(load("source: zigbee2mqtt\ndevices:\n  0x00158d0001a2b3: { exclude: true }\n")
+            == ["t.yaml:3:3: '0x00158d0001a2b3' looks like an IEEE address but is not 0x followed by 16 hex digits"])
+    }
+
+    @Test("wrong types say what was expected", arguments: [
+        ("source: zigbee2mqtt\ndevices: [a, b]\n", ["t.yaml:2:10: devices must map friendly names or IEEE addresses to overrides"]),
+        ("source: zigbee2mqtt\ndevices:\n  lamp: { exclude_properties: battery }\n",
+         ["t.yaml:3:31: device 'lamp' exclude_properties must be a list, like [battery, linkquality]"]),
+        ("source: zigbee2mqtt\ndevices:\n  lamp: { service: outlte }\n",
+         ["t.yaml:3:20: device 'lamp' service must be one of outlet, lightbulb, switch, motion, occupancy, not 'outlte' (did you mean 'outlet'?)"]),
+        ("source: mqtt\naccessories: { id: x }\n", ["t.yaml:2:14: accessories must be a list"]),
+        ("source: mqtt\naccessories:\n  - id: x\n    services: []\n", ["t.yaml:4:15: services must be a non-empty list"]),
+        ("source: mqtt\naccessories:\n  - id: x\n    nmae: X\n    services: [{ type: switch, characteristics: { \"on\": { state: { topic: a } } } }]\n",
+         ["t.yaml:4:5: unknown key 'nmae' in an accessory (did you mean 'name'?)"]),
+        ("source: mqtt\naccessories:\n  - name: X\n", ["t.yaml:3:5: an accessory needs 'id'", "t.yaml:3:5: an accessory needs 'services'"]),
+    ])
+    func wrongTypes(text: String, expected: [String]) {
+        #expect(load(text) == expected)
+    }
+
+    @Test("every problem in a file is reported at once, in file order")
+    func everyProblem() {
+        let diagnostics = load("""
+            source: mqtt
+            accessories:
+              - id: x
+                room: [a]
+                services:
+                  - type: switch
+                    characteristics:
+                      "on": { state: { topic: a, round: 9 } }
+                      brightness: { state: { topic: b } }
+                  - type: lightbulp
+                    characteristics: { "on": { state: { topic: c } } }
+            """)
+        #expect(diagnostics == [
+            "t.yaml:4:11: room must be text",
+            "t.yaml:8:38: on state round needs a numeric characteristic; on is bool",
+            "t.yaml:8:45: on state round must be between 0 and 6, not 9",
+            "t.yaml:9:11: switch has no characteristic 'brightness' (it has on, name)",
+            "t.yaml:10:15: unknown service type 'lightbulp' (did you mean 'lightbulb'?)",
+        ])
+    }
+}
