@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import MosquittoTesting
 import Testing
 
 @Suite("homegate.yaml and HOMEGATE_* variables")
@@ -82,5 +83,21 @@ struct ConfigurationTests {
         let path = try write("mqtt: [unclosed\n")
         #expect { try GatewayConfiguration.load(path: path, environment: [:]) } throws: { "\($0)".contains(path) && "\($0)".contains("not valid YAML") }
         #expect { try GatewayConfiguration.load(path: "/nonexistent.yaml", environment: [:]) } throws: { "\($0)".contains("/nonexistent.yaml") }
+    }
+}
+
+@Suite("homegate run finds its configuration")
+struct ConfigurationFileTests {
+    @Test("HOMEGATE_CONFIG names the file; a broken one stops homegate with the file's position")
+    func configFromEnvironment() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-\(UUID().uuidString).yaml").path
+        try "mqtt:\n  url: mqtt://127.0.0.1:1\n  keepalive: abc\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let output = file + ".out"
+        let pid = try spawn([homegateExecutable, "run"], output: output, environment: ["HOMEGATE_CONFIG": file])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(status >> 8 == 78)
+        let log = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(log.contains("\(file):3:3: mqtt.keepalive: expected a whole number, got 'abc'"), "\(log)")
     }
 }
