@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         // The C library, seen through a module map.
@@ -46,11 +48,24 @@ let package = Package(
             dependencies: ["HomeModel", "JSON", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // Action sets and triggers: schedules, sunrise and sunset, conditions, the trigger index.
+        // Pure rules; time comes in as an argument.
+        .target(
+            name: "Automation",
+            dependencies: ["HomeModel", "JSON", .product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: swiftSettings
+        ),
+        // The home kept in SQLite (GRDB, WAL, versioned migrations), behind the HomeStore protocol.
+        .target(
+            name: "Persistence",
+            dependencies: ["HomeModel", "Automation", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         // Wires the parts together as services.
         .target(
             name: "Gateway",
             dependencies: [
-                "Mosquitto", "HomeModel", "Mappings", "JSON",
+                "Mosquitto", "HomeModel", "Mappings", "JSON", "Automation", "Persistence",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -95,6 +110,8 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "AutomationTests", dependencies: ["Automation", "HomeModel", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Automation", "HomeModel", "JSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MappingsTests",
             dependencies: ["Mappings", "HomeModel", "JSON"],
@@ -103,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings", "Simulator"],
+            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings", "Simulator", "Automation", "Persistence"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import HomeModel
 import Mappings
 import Yams
 
@@ -28,6 +29,10 @@ extension GatewayConfiguration {
             } catch {
                 errors.append(ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
             }
+        }
+        if (configuration.location.latitude == nil) != (configuration.location.longitude == nil) {
+            errors.append(ConfigurationError(location: path ?? "environment", key: "location",
+                                             message: "set both location.latitude and location.longitude (for sunrise and sunset), or neither"))
         }
         guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
         return configuration

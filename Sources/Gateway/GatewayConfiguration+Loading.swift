@@ -1,3 +1,4 @@
+import Automation
 import Foundation
 import Yams
 
@@ -54,6 +55,13 @@ extension GatewayConfiguration {
             return nil
         },
         integer("max_payload_bytes", 1...(16 << 20)) { $0.maxPayloadBytes = $1 },
+        Key(name: "automation.missed_grace", kind: .string) { config, value in
+            guard let seconds = DurationText.parse(value), seconds >= 0, seconds <= 7 * 86_400 else {
+                return "expected a duration from 0s to 7d like 15m, got '\(value)'"
+            }
+            config.missedGrace = seconds
+            return nil
+        },
     ]
 
     private static func text(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, String) -> Void) -> Key {

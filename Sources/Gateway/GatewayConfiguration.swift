@@ -1,3 +1,6 @@
+public import Automation
+public import Foundation
+
 /// What `homegate run` needs, from `homegate.yaml` with `HOMEGATE_*` environment overrides.
 public struct GatewayConfiguration: Sendable, Equatable {
     public struct MQTT: Sendable, Equatable {
@@ -32,6 +35,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var logLevel = "info"
     /// Device payloads larger than this are dropped and counted.
     public var maxPayloadBytes = 256 * 1024
+    /// How late a timer or sun event missed while the gateway was down may still fire at start.
+    public var missedGrace: TimeInterval = 0
 
     public init() {}
 }
@@ -44,4 +49,13 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     public var message: String
 
     public var description: String { "\(location): \(key): \(message)" }
+}
+
+extension GatewayConfiguration {
+    /// The house's time zone and place for triggers: the configured time zone, or the system's.
+    public var clockContext: ClockContext {
+        let zone = location.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+        guard let latitude = location.latitude, let longitude = location.longitude else { return ClockContext(timeZone: zone, location: nil) }
+        return ClockContext(timeZone: zone, location: Automation.Location(latitude: latitude, longitude: longitude, timeZone: zone))
+    }
 }

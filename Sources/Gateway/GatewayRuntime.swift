@@ -11,19 +11,31 @@ actor GatewayRuntime {
     private let logger: Logger
     private var subscribed: Set<String> = []
     private var warningWindow = (start: Date.distantPast, count: 0, suppressed: 0)
+    private let writer: StoreWriter
+    private let now: @Sendable () -> Date
 
-    init(core: GatewayCore, client: MQTTClient, logger: Logger) {
+    init(core: GatewayCore, client: MQTTClient, writer: StoreWriter, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.core = core
         self.client = client
+        self.writer = writer
         self.logger = logger
+        self.now = now
     }
 
     func handle(_ batch: [MQTTMessage]) {
-        publish(core.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload) }))
+        publish(core.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload) }, now: now()))
     }
 
     func tick() {
-        publish(core.tick())
+        publish(core.tick(now: now()))
+    }
+
+    /// How long until a timer, sun event or deadline is due (at most `limit`).
+    func untilNextDue(limit: Duration) -> Duration {
+        guard let next = core.nextDue() else { return limit }
+        let seconds = next.timeIntervalSince(now())
+        guard seconds > 0 else { return .zero }
+        return min(limit, .milliseconds(Int64((seconds * 1000).rounded(.up))))
     }
 
     /// On every CONNACK: subscriptions are the client's to restore; the first time we publish the
@@ -31,11 +43,11 @@ actor GatewayRuntime {
     func connected(first: Bool) async {
         await syncSubscriptions()
         if !first { core.refreshAfterReconnect() }
-        publish(core.tick())
+        publish(core.tick(now: now()))
     }
 
     func reload(_ mappings: MappingSet) async {
-        publish(core.reload(mappings))
+        publish(core.reload(mappings, now: now()))
         await syncSubscriptions()
         logger.info("mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(core.accessories.count)"])
     }
@@ -58,18 +70,23 @@ actor GatewayRuntime {
         }
     }
 
-    private func publish(_ messages: [Outgoing]) {
+    private func publish(_ output: GatewayOutput) {
+        Self.publish(output.messages, with: client, logger: logger)
+        writer.enqueue(output.store, then: output.afterCommit)
+        for notice in core.drainNotices() {
+            switch notice.level {
+            case .info: logger.info("\(notice.message)")
+            case .warning: warn(notice.message)
+            }
+        }
+    }
+
+    static func publish(_ messages: [Outgoing], with client: MQTTClient, logger: Logger) {
         for message in messages {
             do {
                 try client.publish(message.topic, message.payload, qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, retain: message.retain)
             } catch {
                 logger.error("cannot publish", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
-            }
-        }
-        for notice in core.drainNotices() {
-            switch notice.level {
-            case .info: logger.info("\(notice.message)")
-            case .warning: warn(notice.message)
             }
         }
     }

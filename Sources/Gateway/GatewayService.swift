@@ -1,23 +1,38 @@
+import Automation
+public import Foundation
+import HomeModel
 public import Logging
 public import Mappings
 public import Mosquitto
+public import Persistence
 public import ServiceLifecycle
 
 /// The running gateway: one broker connection, the home kept current from device topics,
 /// events and state published, writes sent back to devices, mapping edits applied live.
-public struct GatewayService: Service {
+public struct GatewayService: ServiceLifecycle.Service {
     public let configuration: GatewayConfiguration
     let client: MQTTClient
     let logger: Logger
     let mappings: MappingSet
+    let store: SQLiteHomeStore
+    let stored: StoredHome?
+    let now: @Sendable () -> Date
 
-    /// Fails when the broker settings cannot be used or a mapping file has errors.
-    public init(configuration: GatewayConfiguration, logger: Logger) throws(GatewayStartError) {
+    /// Fails when the broker settings cannot be used, a mapping file has errors, or the database
+    /// cannot be opened (or another homegate holds it). `now` is the clock triggers run on.
+    public init(configuration: GatewayConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws(GatewayStartError) {
         self.configuration = configuration
         self.logger = logger
+        self.now = now
         let (mappings, diagnostics) = MappingSet.load(directory: configuration.mappings)
         guard diagnostics.isEmpty else { throw .mappings(diagnostics) }
         self.mappings = mappings
+        do {
+            store = try SQLiteHomeStore(path: configuration.database)
+            stored = try store.load()
+        } catch {
+            throw .database(error)
+        }
         do {
             self.client = try MQTTClient(configuration.mqttConfiguration())
         } catch {
@@ -26,19 +41,29 @@ public struct GatewayService: Service {
     }
 
     public func run() async throws {
-        let core = GatewayCore(baseTopic: configuration.baseTopic, maxPayloadBytes: configuration.maxPayloadBytes, mappings: mappings)
-        let runtime = GatewayRuntime(core: core, client: client, logger: logger)
+        let core = GatewayCore(baseTopic: configuration.baseTopic, maxPayloadBytes: configuration.maxPayloadBytes, mappings: mappings,
+                               stored: stored, clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: now())
+        let writer = StoreWriter(store: store, logger: logger) { [client, logger] messages in
+            GatewayRuntime.publish(messages, with: client, logger: logger)
+        }
+        let runtime = GatewayRuntime(core: core, client: client, writer: writer, logger: logger, now: now)
         logger.info("starting", metadata: [
             "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
             "bridges": "\(mappings.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(mappings.accessories.count)",
+            "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
+            "action_sets": "\(stored?.actionSets.count ?? 0)", "triggers": "\(stored?.triggers.count ?? 0)",
         ])
         try client.start()
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { try await watchConnection(runtime) }
-                group.addTask { await consume(runtime) }
+                group.addTask {
+                    await consume(runtime)
+                    writer.close()
+                }
                 group.addTask { await tick(runtime) }
                 group.addTask { await watchMappings(runtime) }
+                group.addTask { await writer.run() }
             }
         } onGracefulShutdown: { [client, configuration, logger] in
             logger.info("shutting down: publishing offline and disconnecting")
@@ -77,7 +102,8 @@ public struct GatewayService: Service {
 
     private func tick(_ runtime: GatewayRuntime) async {
         while client.state != .closed, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(250))
+            // On time for a trigger that is due sooner; otherwise four times a second.
+            try? await Task.sleep(for: await runtime.untilNextDue(limit: .milliseconds(250)))
             await runtime.tick()
         }
     }
@@ -105,11 +131,13 @@ public struct GatewayService: Service {
 public enum GatewayStartError: Error, CustomStringConvertible {
     case mappings([Diagnostic])
     case mqtt(MQTTError)
+    case database(PersistenceError)
 
     public var description: String {
         switch self {
         case .mappings(let diagnostics): "the mapping files have errors:\n" + diagnostics.map(\.description).joined(separator: "\n")
         case .mqtt(let error): "\(error)"
+        case .database(let error): "\(error)"
         }
     }
 }

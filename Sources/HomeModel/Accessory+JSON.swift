@@ -25,6 +25,7 @@ extension Accessory {
         if let model { fields["model"] = .string(model) }
         if let firmware { fields["firmware"] = .string(firmware) }
         if let bridge { fields["bridge"] = .string(bridge) }
+        if let home { fields["home"] = .string(home) }
         if let room { fields["room"] = .string(room) }
         return .object(fields)
     }

@@ -15,11 +15,15 @@ public struct Accessory: Sendable, Hashable {
     public var reachable: Bool
     /// The bridge it came through (`zigbee2mqtt`), nil for a device of its own.
     public var bridge: String?
+    /// The room its mapping names: where it lands when it first appears (created if missing).
+    public var requestedRoom: String?
+    /// The home and room it is in (ids), once the gateway has placed it.
+    public var home: String?
     public var room: String?
     public var services: [Service]
 
     public init(id: String, name: String, manufacturer: String? = nil, model: String? = nil, firmware: String? = nil,
-                category: Category = .other, reachable: Bool = true, bridge: String? = nil, room: String? = nil, services: [Service]) {
+                category: Category = .other, reachable: Bool = true, bridge: String? = nil, requestedRoom: String? = nil, services: [Service]) {
         self.id = id
         self.name = name
         self.manufacturer = manufacturer
@@ -28,7 +32,7 @@ public struct Accessory: Sendable, Hashable {
         self.category = category
         self.reachable = reachable
         self.bridge = bridge
-        self.room = room
+        self.requestedRoom = requestedRoom
         self.services = services
     }
 

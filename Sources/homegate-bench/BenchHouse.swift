@@ -59,7 +59,7 @@ final class House: @unchecked Sendable {
         let start = ContinuousClock.now
         gateway = try spawn([executable, "run"], output: directory.appendingPathComponent("homegate.log").path, environment: [
             "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
-            "HOMEGATE_LOG_LEVEL": "warning",
+            "HOMEGATE_LOG_LEVEL": "warning", "HOMEGATE_DATABASE": directory.appendingPathComponent("homegate.sqlite").path,
         ])
         for await message in watcher.messages {
             let tree = try? JSONValue(parsing: message.payload)

@@ -98,7 +98,8 @@ final class House: @unchecked Sendable {
     }
 
     func startGateway(_ environment: [String: String] = [:]) throws {
-        var env = ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_LOG_LEVEL": "debug"]
+        var env = ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_LOG_LEVEL": "debug",
+                   "HOMEGATE_DATABASE": broker.database]
         for (k, v) in environment { env[k] = v }
         gateway = try spawn([homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.log").path, environment: env)
     }

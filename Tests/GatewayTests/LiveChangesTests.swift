@@ -85,8 +85,10 @@ struct LiveChangesTests {
         text = text.replacingOccurrences(of: "    room: Garden\n", with: "    room: Greenhouse\n    name: Greenhouse Sensor\n")
         try text.write(to: file, atomically: true, encoding: .utf8)
         let tree = try await r.wait(for: "homegate/accessories", after: mark, timeout: .seconds(10)) {
-            $0["accessories"]?.arrayValue?.contains { $0["id"] == "weather_sensor" && $0["room"] == "Greenhouse" } == true
+            $0["accessories"]?.arrayValue?.contains { $0["id"] == "weather_sensor" && $0["room"] == "greenhouse" } == true
         }
+        let moved = try await r.wait(for: "homegate/event/accessory/weather_sensor", after: mark) { $0["change"] == "room" }
+        #expect(moved["room"] == "greenhouse" && moved["home"] == "home", "the mapping's new room is created and the sensor moves there")
         #expect(tree["accessories"]?.arrayValue?.first { $0["id"] == "weather_sensor" }?["name"] == "Greenhouse Sensor")
         let state = try await r.wait(for: "homegate/state/weather_sensor", after: mark)
         #expect(state["services"]?["temperature_sensor"]?["current_temperature"] == 19.5, "the value survived the reload")

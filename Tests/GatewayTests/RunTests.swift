@@ -11,7 +11,7 @@ struct RunTests {
         defer { withExtendedLifetime(broker) {} }
         let watch = try await watcher(broker, "homegate/bridge/state")
         let pid = try spawn([homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.out").path,
-                            environment: ["HOMEGATE_MQTT_URL": broker.url])
+                            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
         let online = await awaitMessages(watch) { $0.contains { $0.payloadString == #"{"state":"online"}"# } }
         #expect(online.last?.payloadString == #"{"state":"online"}"#)
         kill(pid, SIGTERM)
@@ -28,7 +28,7 @@ struct RunTests {
         let broker = try TestBroker()
         defer { withExtendedLifetime(broker) {} }
         let watch = try await watcher(broker, "homegate/bridge/state")
-        let pid = try spawn([homegateExecutable, "run"], output: "/dev/null", environment: ["HOMEGATE_MQTT_URL": broker.url])
+        let pid = try spawn([homegateExecutable, "run"], output: "/dev/null", environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
         _ = await awaitMessages(watch) { $0.contains { $0.payloadString == #"{"state":"online"}"# } }
         kill(pid, SIGKILL)
         var status: Int32 = 0
@@ -49,7 +49,7 @@ struct RunTests {
         defer { withExtendedLifetime(broker) {} }
         let output = broker.directory.appendingPathComponent("homegate.out").path
         let pid = try spawn([homegateExecutable, "run"], output: output, environment: [
-            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MQTT_USERNAME": "homegate", "HOMEGATE_MQTT_PASSWORD": "wrong",
+            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database, "HOMEGATE_MQTT_USERNAME": "homegate", "HOMEGATE_MQTT_PASSWORD": "wrong",
         ])
         var status: Int32 = 0
         waitpid(pid, &status, 0)

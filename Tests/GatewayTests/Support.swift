@@ -43,3 +43,8 @@ func awaitMessages(_ client: MQTTClient, timeout: Duration = .seconds(10), until
     }
     return received.messages.withLock { $0 }
 }
+
+extension TestBroker {
+    /// A database of the test's own, next to its broker.
+    var database: String { directory.appendingPathComponent("homegate.sqlite").path }
+}

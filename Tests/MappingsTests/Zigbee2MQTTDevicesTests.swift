@@ -117,7 +117,7 @@ struct Zigbee2MQTTDevicesTests {
     @Test("overrides: name, room, exclude, exclude properties, service choice")
     func overrides() throws {
         let renamed = try Self.mapping("bulb", .init(name: "Desk Lamp", room: "Office"))
-        #expect(renamed.accessory.name == "Desk Lamp" && renamed.accessory.room == "Office" && renamed.accessory.id == "bulb")
+        #expect(renamed.accessory.name == "Desk Lamp" && renamed.accessory.requestedRoom == "Office" && renamed.accessory.id == "bulb")
         let device = try #require(Self.devices.first { $0.friendlyName == "bulb" })
         #expect(throws: SkippedDevice.self) { try Zigbee2MQTTMapping.build(device, override: .init(exclude: true)).get() }
         let noBattery = try Self.mapping("weather_sensor", .init(excludeProperties: ["battery", "humidity"]))

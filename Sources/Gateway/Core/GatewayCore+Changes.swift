@@ -1,6 +1,8 @@
+import Automation
 import Foundation
 import HomeModel
 import JSON
+import Persistence
 import Mappings
 
 extension GatewayCore {
@@ -38,7 +40,12 @@ extension GatewayCore {
             "value": change.value.json, "previous": change.previous?.json ?? .null, "source": .string(change.source.description),
             "time": .string(time),
         ]
-        out.append(Outgoing(topics.event(change.accessory, change.service, change.characteristic), payload.serializedBytes()))
+        emit(Outgoing(topics.event(change.accessory, change.service, change.characteristic), payload.serializedBytes()))
+        let path = CharacteristicPath(accessory: change.accessory, service: change.service, characteristic: change.characteristic)
+        // A press is an event, not a state: it is neither stored nor "the same as before".
+        let isPress = change.characteristic == CharacteristicType.programmable_switch_event.name
+        if !isPress { store.values[path] = change.value }
+        firingQueue += engine.changed(path, to: change.value, from: isPress ? nil : change.previous, now: now, value: currentValue)
     }
 
     /// Reachability is the bridge's and the device's availability together.
@@ -46,22 +53,37 @@ extension GatewayCore {
         guard let entry = entries[id], entry.accessory.reachable != reachable else { return }
         entries[id]!.accessory.reachable = reachable
         dirtyStates.insert(id)
+        publishAccessoryEvent(id, "reachability")
     }
 
+    /// Adds or replaces an accessory: it is placed in its home and room, named uniquely in its
+    /// home, and a new one gets the values last stored for it.
     mutating func insert(_ entry: Entry) {
+        var entry = entry
         let id = entry.accessory.id
-        if entries[id] == nil { order.append(id) }
+        let old = entries[id]
+        if old == nil {
+            order.append(id)
+            restoreStoredValues(into: &entry.accessory)
+        }
+        structure.place(accessory: id, requestedRoom: entry.accessory.requestedRoom)
         entries[id] = entry
+        placeAndName(id)
+        if let old, old.accessory.name != entries[id]!.accessory.name, structure.placements[id]?.name == nil {
+            publishAccessoryEvent(id, "renamed")
+        }
         dirtyStates.insert(id)
         treeChanged = true
     }
 
     mutating func remove(_ id: String) {
-        guard entries.removeValue(forKey: id) != nil else { return }
+        guard let removed = entries.removeValue(forKey: id) else { return }
+        releaseName(removed.accessory)
+        structure.departed(accessory: id)
         order.removeAll { $0 == id }
         dirtyStates.remove(id)
         pendingWrites = pendingWrites.filter { $0.key.accessory != id }
-        out.append(Outgoing(topics.state(id), [], retain: true))  // clears the retained state
+        emit(Outgoing(topics.state(id), [], retain: true))  // clears the retained state
         treeChanged = true
     }
 

@@ -5,7 +5,7 @@ public import Mappings
 extension GatewayCore {
     /// Applies edited mapping files while running. Accessories that did not change keep their
     /// values; ones that are gone are removed; a bridge keeps what it knows about its devices.
-    public mutating func reload(_ new: MappingSet, now: Date = Date()) -> [Outgoing] {
+    public mutating func reload(_ new: MappingSet, now: Date = Date()) -> GatewayOutput {
         begin(now)
         let oldBridges = Dictionary(bridges.map { ($0.source.baseTopic, $0) }, uniquingKeysWith: { a, _ in a })
         // Explicit accessories: routes are rebuilt from scratch, values carried by id.

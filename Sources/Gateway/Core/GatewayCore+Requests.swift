@@ -4,7 +4,7 @@ import JSON
 import Mappings
 
 extension GatewayCore {
-    static let commands = ["characteristic/write", "characteristic/read", "accessories"]
+    static var commands: [String] { ["characteristic/write", "characteristic/read", "accessories"] + homeCommands.keys.sorted() }
 
     /// `homegate/request/<command>`, answered on `homegate/response/<command>` with `transaction` echoed.
     mutating func handleRequest(_ message: Incoming) {
@@ -30,19 +30,33 @@ extension GatewayCore {
         case "characteristic/read": readRequest(body, transaction)
         case "accessories": respond(command, transaction, .success(["accessories": .array(accessories.map(\.treeJSON))]))
         default:
-            counters.invalid += 1
-            respond(command, transaction, .failure(WriteProblem(description: "unknown command '\(command)'\(didYouMean(command, Self.commands))")))
+            guard let handler = Self.homeCommands[command] else {
+                counters.invalid += 1
+                return respond(command, transaction, .failure(WriteProblem(description: "unknown command '\(command)'\(didYouMean(command, Self.commands))")))
+            }
+            // A change to the home is answered once it is stored.
+            deferring = handler.changes
+            defer { deferring = false }
+            do {
+                respond(command, transaction, .success(try handler.run(&self, Request(body: body))))
+            } catch let error as RequestError where error.data != nil {
+                respond(command, transaction, .failure(WriteProblem(description: error.description)), data: error.data)
+            } catch {
+                counters.invalid += 1
+                respond(command, transaction, .failure(WriteProblem(description: "\(error)")))
+            }
         }
     }
 
-    mutating func respond(_ command: String, _ transaction: JSONValue?, _ result: Result<JSONValue, WriteProblem>) {
+    mutating func respond(_ command: String, _ transaction: JSONValue?, _ result: Result<JSONValue, WriteProblem>, data: JSONValue? = nil) {
         var payload: [String: JSONValue]
         switch result {
         case .success(let data): payload = ["status": "ok", "data": data]
         case .failure(let problem): payload = ["status": "error", "error": .string(problem.description)]
         }
+        if let data { payload["data"] = data }
         if let transaction { payload["transaction"] = transaction }
-        out.append(Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1))
+        emit(Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1))
     }
 
     /// `{"transaction":1,"writes":[{"accessory":"lamp","service":"lightbulb","characteristic":"on","value":true}]}`.
@@ -83,10 +97,8 @@ extension GatewayCore {
         if failures == 0 {
             respond(command, transaction, .success(["results": .array(results)]))
         } else {
-            var payload: [String: JSONValue] = ["status": "error", "error": .string("\(failures) of \(items.count) writes failed"),
-                                                "data": ["results": .array(results)]]
-            if let transaction { payload["transaction"] = transaction }
-            out.append(Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1))
+            respond(command, transaction, .failure(WriteProblem(description: "\(failures) of \(items.count) writes failed")),
+                    data: ["results": .array(results)])
         }
     }
 
@@ -105,7 +117,7 @@ extension GatewayCore {
         }
         let key = CharacteristicKey(accessory: a, service: s, characteristic: c)
         if let request = deviceRead(entry, key) {
-            out.append(request)
+            emit(request)
             pendingReads.append(PendingRead(key: key, transaction: transaction, deadline: now.addingTimeInterval(3)))
         } else {
             respond(command, transaction, .success(readResult(key, characteristic.value, fresh: false)))
@@ -150,7 +162,7 @@ extension GatewayCore {
                 "data": readResult(read.key, last, fresh: false),
             ]
             if let transaction = read.transaction { payload["transaction"] = transaction }
-            out.append(Outgoing(topics.response("characteristic/read"), JSONValue.object(payload).serializedBytes(), qos: 1))
+            emit(Outgoing(topics.response("characteristic/read"), JSONValue.object(payload).serializedBytes(), qos: 1))
         }
     }
 }

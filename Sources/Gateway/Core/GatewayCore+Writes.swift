@@ -105,7 +105,7 @@ extension GatewayCore {
         case .zigbee2mqtt(let bridge, let mapping):
             guard let payload = try? mapping.encode(updates, current: entry.accessory) else { return }
             counters.deviceWrites += 1
-            out.append(Outgoing("\(bridges[bridge].source.baseTopic)/\(mapping.friendlyName)/set", payload.serializedBytes(), qos: 1))
+            emit(Outgoing("\(bridges[bridge].source.baseTopic)/\(mapping.friendlyName)/set", payload.serializedBytes(), qos: 1))
         case .explicit(let mapping):
             var optimistic: [CharacteristicUpdate] = []
             for update in updates {
@@ -114,7 +114,7 @@ extension GatewayCore {
                 switch set.payload(for: update.value, characteristic: characteristic) {
                 case .success(let payload):
                     counters.deviceWrites += 1
-                    out.append(Outgoing(set.topic, payload, retain: set.retain, qos: 1))
+                    emit(Outgoing(set.topic, payload, retain: set.retain, qos: 1))
                     // Nothing will report it back: take the write as the new state.
                     if binding.state == nil { optimistic.append(update) }
                 case .failure(let problem):

@@ -107,7 +107,7 @@ extension GatewayCore {
         var copy = mapping
         let a = mapping.accessory
         copy.accessory = Accessory(id: id, name: a.name, manufacturer: a.manufacturer, model: a.model, firmware: a.firmware,
-                                   category: a.category, reachable: a.reachable, bridge: a.bridge, room: a.room, services: a.services)
+                                   category: a.category, reachable: a.reachable, bridge: a.bridge, requestedRoom: a.requestedRoom, services: a.services)
         return copy
     }
 

@@ -1,7 +1,9 @@
+public import Automation
 public import Foundation
 public import HomeModel
 import JSON
 public import Mappings
+public import Persistence
 
 /// The home as the gateway keeps it: every accessory, where its messages come from, and what
 /// changes publish. Pure: messages in, messages to publish out; the service does the I/O.
@@ -43,11 +45,7 @@ public struct GatewayCore: Sendable {
         var deadline: Date
     }
 
-    struct CharacteristicKey: Hashable, Sendable {
-        var accessory: String
-        var service: String
-        var characteristic: String
-    }
+    typealias CharacteristicKey = CharacteristicPath
 
     let topics: Topics
     let maxPayloadBytes: Int
@@ -66,10 +64,34 @@ public struct GatewayCore: Sendable {
     /// Problems worth a log line, drained by the service.
     public internal(set) var notices: [Notice] = []
 
+    // The home: structure, scenes and automations, kept in the store.
+    public internal(set) var structure: HomeStructure
+    var actionSets: [String: ActionSet] = [:]
+    /// Action set ids in the order they were added.
+    var actionSetOrder: [String] = []
+    var engine: TriggerEngine
+    /// Trigger ids in the order they were added.
+    var triggerOrder: [String] = []
+    /// Display names in use per home (lower case → accessory id): names are unique in a home.
+    var accessoryNames: [String: [String: String]] = [:]
+    /// Last known values from the store, for accessories that have not appeared yet.
+    var storedValues: [CharacteristicPath: CharacteristicValue] = [:]
+    /// Fires due at start, waiting until the accessories they write have appeared (or `startupSettle` passed).
+    var startupFirings: [Firing] = []
+    /// Fires decided during this batch, run at its end.
+    var firingQueue: [Firing] = []
+    let startedAt: Date
+    static let startupSettle: TimeInterval = 30
+
     // Work of the current batch, flushed once at its end.
     var dirtyStates: Set<String> = []
     var treeChanged = false
     var out: [Outgoing] = []
+    /// Messages that wait until the batch's store changes are committed.
+    var deferredOut: [Outgoing] = []
+    /// While set, messages go to `deferredOut`.
+    var deferring = false
+    var store = StoreBatch()
     var batchTime: String?
     var now = Date()
 
@@ -80,12 +102,28 @@ public struct GatewayCore: Sendable {
         public var description: String { message }
     }
 
-    public init(baseTopic: String, maxPayloadBytes: Int = 256 * 1024, mappings: MappingSet) {
+    /// A gateway over `mappings`, with the home as stored (nil: a new database gets one home).
+    public init(baseTopic: String, maxPayloadBytes: Int = 256 * 1024, mappings: MappingSet, stored: StoredHome? = nil,
+                clock: ClockContext = ClockContext(timeZone: .current, location: nil), missedGrace: TimeInterval = 0, now: Date = Date()) {
         topics = Topics(base: baseTopic)
         self.maxPayloadBytes = maxPayloadBytes
         self.mappings = mappings
+        startedAt = now
+        self.now = now
+        structure = stored?.structure ?? .initial()
+        engine = TriggerEngine(clock: clock, missedGrace: missedGrace)
+        storedValues = stored?.values ?? [:]
+        for skipped in stored?.skipped ?? [] { notice(.warning, "database: \(skipped)") }
         bridges = mappings.zigbee2mqtt.map { Bridge(source: $0) }
         for accessory in mappings.accessories { addExplicit(accessory) }
+        for set in stored?.actionSets ?? [] {
+            actionSets[set.id] = set
+            actionSetOrder.append(set.id)
+        }
+        for trigger in stored?.triggers ?? [] {
+            triggerOrder.append(trigger.id)
+            startupFirings += engine.load(trigger, runtime: stored?.runtimes[trigger.id], now: now, value: currentValue)
+        }
         treeChanged = true
     }
 
@@ -111,7 +149,7 @@ public struct GatewayCore: Sendable {
     }
 
     /// Handles one batch of messages; returns what to publish, coalesced per batch.
-    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> [Outgoing] {
+    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> GatewayOutput {
         begin(now)
         for message in messages {
             counters.messages += 1
@@ -125,22 +163,30 @@ public struct GatewayCore: Sendable {
         return finish()
     }
 
-    /// Time passing: read requests that waited too long are answered, paced refreshes go out.
-    public mutating func tick(now: Date = Date()) -> [Outgoing] {
+    /// Time passing: read requests that waited too long are answered, paced refreshes go out,
+    /// timers, sun events and "held for" deadlines fire.
+    public mutating func tick(now: Date = Date()) -> GatewayOutput {
         begin(now)
         expirePending()
         let paced = refreshQueue.prefix(50)
         out += paced
         refreshQueue.removeFirst(paced.count)
+        runDueTriggers()
         return finish()
     }
+
+    /// When the next timer, sun event or deadline is due, for the service to wake up on time.
+    public mutating func nextDue() -> Date? { engine.nextDue() }
 
     mutating func begin(_ now: Date) {
         self.now = now
         batchTime = nil
     }
 
-    mutating func finish() -> [Outgoing] {
+    mutating func finish() -> GatewayOutput {
+        runQueuedFirings()
+        publishStructureChanges()
+        collectStoreChanges()
         for id in dirtyStates.sorted() {
             if let accessory = entries[id]?.accessory {
                 out.append(Outgoing(topics.state(id), accessory.stateJSON.serializedBytes(), retain: true))
@@ -158,8 +204,17 @@ public struct GatewayCore: Sendable {
             out.append(Outgoing(topics.accessories, tree, retain: true))
             treeChanged = false
         }
-        defer { out = [] }
-        return out
+        defer {
+            out = []
+            deferredOut = []
+            store = StoreBatch()
+        }
+        return GatewayOutput(messages: out, afterCommit: deferredOut, store: store)
+    }
+
+    /// Publishes now, or after the store commit while `deferring`.
+    mutating func emit(_ message: Outgoing) {
+        if deferring { deferredOut.append(message) } else { out.append(message) }
     }
 
     /// A bridge's device list grows with the network; the payload limit is for device messages.

@@ -1,3 +1,4 @@
+import HomeModel
 import Yams
 
 /// Reads YAML nodes of one file, collecting every problem with its line and column.

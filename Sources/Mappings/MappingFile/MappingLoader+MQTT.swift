@@ -35,7 +35,7 @@ extension FileReader {
             error(f["id"]?.value, "id '\(id)' must use only a-z, 0-9, _ and - (try '\(Accessory.topicSafeID(id))')")
         }
         var accessory = Accessory(id: id, name: nonEmpty(f["name"]?.value, "name") ?? id, services: [])
-        accessory.room = nonEmpty(f["room"]?.value, "room")
+        accessory.requestedRoom = nonEmpty(f["room"]?.value, "room")
         accessory.manufacturer = string(f["manufacturer"]?.value, "manufacturer")
         accessory.model = string(f["model"]?.value, "model")
         if let node = f["category"]?.value, let text = string(node, "category") {

@@ -1,3 +1,4 @@
+import HomeModel
 import Foundation
 import Yams
 

@@ -10,7 +10,7 @@ extension Zigbee2MQTTMapping {
         let accessory = Accessory(
             id: id ?? Accessory.topicSafeID(device.friendlyName), name: override.name ?? device.friendlyName,
             manufacturer: device.vendor, model: device.model, firmware: device.softwareBuildID,
-            bridge: bridge, room: override.room, services: [])
+            bridge: bridge, requestedRoom: override.room, services: [])
         var builder = Builder(mapping: Zigbee2MQTTMapping(accessory: accessory, ieeeAddress: device.ieeeAddress, friendlyName: device.friendlyName),
                               device: device, override: override)
         builder.addAll()

@@ -1,0 +1,140 @@
+import Foundation
+import HomeModel
+import JSON
+
+/// Small readers shared by the action set and trigger decoders; each error names where it was.
+enum Read {
+    static func object(_ json: JSONValue, at path: String, allowed: [String]) throws(AutomationError) -> [String: JSONValue] {
+        guard case .object(let fields) = json else { throw AutomationError(at: path, "expected an object, got \(json.kindDescription)") }
+        for key in fields.keys.sorted() where !allowed.contains(key) {
+            throw AutomationError(at: join(path, key), "unknown key\(didYouMean(key, allowed)); expected one of \(allowed.joined(separator: ", "))")
+        }
+        return fields
+    }
+
+    static func string(_ json: JSONValue?, at path: String) throws(AutomationError) -> String {
+        guard let json else { throw AutomationError(at: path, "missing") }
+        guard case .string(let text) = json else { throw AutomationError(at: path, "expected a string, got \(json.kindDescription)") }
+        return text
+    }
+
+    static func bool(_ json: JSONValue?, at path: String) throws(AutomationError) -> Bool {
+        guard case .bool(let value)? = json else { throw AutomationError(at: path, "expected true or false") }
+        return value
+    }
+
+    static func array(_ json: JSONValue?, at path: String) throws(AutomationError) -> [JSONValue] {
+        guard let json else { throw AutomationError(at: path, "missing") }
+        guard case .array(let items) = json else { throw AutomationError(at: path, "expected a list, got \(json.kindDescription)") }
+        return items
+    }
+
+    static func value(_ json: JSONValue?, at path: String) throws(AutomationError) -> CharacteristicValue {
+        guard let json else { throw AutomationError(at: path, "missing") }
+        guard let value = CharacteristicValue(json: json) else {
+            throw AutomationError(at: path, "expected a value (true, 80, 21.5 or \"text\"), got \(json.kindDescription)")
+        }
+        return value
+    }
+
+    static func number(_ json: JSONValue?, at path: String) throws(AutomationError) -> Double {
+        guard let number = json?.doubleValue, number.isFinite else { throw AutomationError(at: path, "expected a number") }
+        return number
+    }
+
+    /// `"10m"`, `"1h30m"`, `"-30m"` or a number of seconds.
+    static func duration(_ json: JSONValue?, at path: String) throws(AutomationError) -> TimeInterval {
+        if let seconds = json?.doubleValue, seconds.isFinite { return seconds }
+        if case .string(let text)? = json, let seconds = DurationText.parse(text) { return seconds }
+        throw AutomationError(at: path, "expected a duration like 90s, 10m, 1h30m or -30m")
+    }
+
+    /// `"hall/lightbulb/on"`, or the parts as `accessory`, `service` and `characteristic` next to it.
+    static func characteristicPath(_ fields: [String: JSONValue], at path: String) throws(AutomationError) -> CharacteristicPath {
+        if case .string(let text)? = fields["characteristic"], let parsed = CharacteristicPath(text) { return parsed }
+        if case .string(let a)? = fields["accessory"], case .string(let s)? = fields["service"], case .string(let c)? = fields["characteristic"],
+           !a.isEmpty, !s.isEmpty, !c.isEmpty {
+            return CharacteristicPath(accessory: a, service: s, characteristic: c)
+        }
+        throw AutomationError(at: join(path, "characteristic"), "expected \"accessory/service/characteristic\" (like \"hall_light/lightbulb/on\")")
+    }
+
+    static func weekdays(_ json: JSONValue?, at path: String) throws(AutomationError) -> Set<Int> {
+        let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        if case .string(let word)? = json {
+            switch word {
+            case "weekdays": return [1, 2, 3, 4, 5]
+            case "weekends": return [6, 7]
+            case "daily": return Set(1...7)
+            default: break
+            }
+        }
+        var days: Set<Int> = []
+        for (i, item) in try array(json, at: path).enumerated() {
+            guard case .string(let name) = item, let index = names.firstIndex(of: String(name.lowercased().prefix(3))) else {
+                throw AutomationError(at: "\(path)[\(i)]", "expected a day: \(names.joined(separator: ", "))")
+            }
+            days.insert(index + 1)
+        }
+        guard !days.isEmpty else { throw AutomationError(at: path, "name at least one day") }
+        return days
+    }
+
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+}
+
+enum Write {
+    static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    static func weekdays(_ days: Set<Int>) -> JSONValue {
+        .array(days.sorted().map { .string(dayNames[$0 - 1]) })
+    }
+
+    /// `2026-11-23T22:30:00`: a wall time, read in the schedule's time zone.
+    static func localTime(_ time: LocalTime) -> String {
+        let (y, m, d) = time.date
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let year = y >= 1000 ? "\(y)" : String(repeating: "0", count: 4 - String(y).count) + "\(y)"
+        return "\(year)-\(two(m))-\(two(d))T\(two(time.seconds / 3600)):\(two(time.seconds / 60 % 60)):\(two(time.seconds % 60))"
+    }
+
+    /// `2026-11-23T21:30:00.000Z`.
+    static func instant(_ date: Date) -> String {
+        let local = LocalTime(date, in: TimeZone(identifier: "UTC")!)
+        let millis = Int(((date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1000).rounded(.down))
+        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return localTime(local) + ".\(ms)Z"
+    }
+}
+
+extension LocalTime {
+    /// `2026-11-23T22:30`, with optional seconds; an offset or `Z` (returned separately) pins the moment.
+    static func parse(_ text: String) -> (LocalTime, offset: Int?)? {
+        var body = Substring(text)
+        var offset: Int?
+        if body.hasSuffix("Z") {
+            offset = 0
+            body = body.dropLast()
+        } else if body.count > 6, let signIndex = body.index(body.endIndex, offsetBy: -6, limitedBy: body.startIndex),
+                  body[signIndex] == "+" || body[signIndex] == "-", body[body.index(signIndex, offsetBy: 3)] == ":",
+                  let h = Int(body[body.index(after: signIndex)..<body.index(signIndex, offsetBy: 3)]),
+                  let m = Int(body[body.index(signIndex, offsetBy: 4)...]) {
+            offset = (h * 3600 + m * 60) * (body[signIndex] == "-" ? -1 : 1)
+            body = body[..<signIndex]
+        }
+        let halves = body.split(separator: "T")
+        guard halves.count == 2 else { return nil }
+        let date = halves[0].split(separator: "-")
+        var time = halves[1]
+        if let dot = time.firstIndex(of: ".") { time = time[..<dot] }  // fractions of a second are dropped
+        let clock = time.split(separator: ":")
+        guard date.count == 3, date[0].count == 4, (2...3).contains(clock.count),
+              let y = Int(date[0]), let mo = Int(date[1]), let d = Int(date[2]), let h = Int(clock[0]), let mi = Int(clock[1]),
+              (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h), (0...59).contains(mi) else { return nil }
+        let s = clock.count == 3 ? Int(clock[2]) : 0
+        guard let s, (0...59).contains(s) else { return nil }
+        let local = LocalTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+        guard local.date == (y, mo, d) else { return nil }  // 2026-02-30
+        return (local, offset)
+    }
+}

@@ -1,0 +1,136 @@
+import Automation
+import Foundation
+import HomeModel
+import JSON
+import Mappings
+import Persistence
+
+extension GatewayCore {
+    /// The value a characteristic has now, or last had before a restart if its accessory has not
+    /// appeared yet: what conditions and deadlines read.
+    var currentValue: (CharacteristicPath) -> CharacteristicValue? {
+        { [entries, storedValues] path in
+            if let accessory = entries[path.accessory]?.accessory { return accessory[path]?.value }
+            return storedValues[path]
+        }
+    }
+
+    /// Looks a characteristic up for an action or trigger of `home`: it must exist and be in that home.
+    func characteristicLookup(home: String) -> CharacteristicLookup {
+        { [entries, structure] path in
+            guard let accessory = entries[path.accessory]?.accessory else { return .failure(.unknownAccessory(path.accessory)) }
+            switch accessory.locate(service: path.service, characteristic: path.characteristic) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let (s, c)):
+                if let other = structure.home(ofAccessory: path.accessory), other != home {
+                    return .failure(.unknownAccessory("\(path.accessory) (it is in home '\(structure.home(id: other)?.name ?? other)')"))
+                }
+                return .success(accessory.services[s].characteristics[c])
+            }
+        }
+    }
+
+    mutating func restoreStoredValues(into accessory: inout Accessory) {
+        guard !storedValues.isEmpty else { return }
+        for s in accessory.services.indices {
+            for c in accessory.services[s].characteristics.indices {
+                let path = CharacteristicPath(accessory: accessory.id, service: accessory.services[s].id,
+                                              characteristic: accessory.services[s].characteristics[c].name)
+                guard let value = storedValues.removeValue(forKey: path), accessory.services[s].characteristics[c].value == nil,
+                      case .success(let fitting) = accessory.services[s].characteristics[c].check(value) else { continue }
+                accessory.services[s].characteristics[c].value = fitting
+            }
+        }
+    }
+
+    /// Puts the accessory's home, room and display name (the user's name, or the mapping's made
+    /// unique in its home with " 2", " 3", ...) on it.
+    mutating func placeAndName(_ id: String) {
+        guard var accessory = entries[id]?.accessory, let placement = structure.placements[id],
+              let room = structure.room(id: placement.room) else { return }
+        releaseName(accessory)
+        let wanted = placement.name ?? mappingName(id) ?? accessory.name
+        let taken = accessoryNames[room.home] ?? [:]
+        let name = Naming.unique(wanted) { candidate in taken[candidate.lowercased()].map { $0 != id } ?? false }
+        if name != wanted { notice(.info, "\(id): the name '\(wanted)' is taken in this home; it is called '\(name)'") }
+        accessory.name = name
+        accessory.home = room.home
+        accessory.room = room.id
+        accessoryNames[room.home, default: [:]][name.lowercased()] = id
+        entries[id]!.accessory = accessory
+    }
+
+    mutating func releaseName(_ accessory: Accessory) {
+        guard let home = accessory.home, accessoryNames[home]?[accessory.name.lowercased()] == accessory.id else { return }
+        accessoryNames[home]?[accessory.name.lowercased()] = nil
+    }
+
+    /// The name the accessory's mapping gives it.
+    func mappingName(_ id: String) -> String? {
+        switch entries[id]?.source {
+        case .zigbee2mqtt(_, let mapping): mapping.accessory.name
+        case .explicit(let mapping): mapping.accessory.name
+        case nil: nil
+        }
+    }
+
+    // MARK: Structural events and what to store
+
+    /// `homegate/event/<type>/<id>`: homes, rooms, zones and accessories added, removed, renamed, moved.
+    mutating func publishStructureChanges() {
+        for change in structure.drainChanges() {
+            switch change.kind {
+            case .home:
+                store.homes[change.id] = structure.home(id: change.id)
+                if change.what == .primary || change.what == .added { store.primaryHome = structure.primaryHome }
+            case .room: store.rooms[change.id] = structure.room(id: change.id)
+            case .zone: store.zones[change.id] = structure.zone(id: change.id)
+            case .accessory: store.placements[change.id] = structure.placements[change.id]
+            }
+            if change.kind == .accessory {
+                if change.what == .room || change.what == .renamed { placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true }
+                if change.what == .removed || entries[change.id] != nil { publishAccessoryEvent(change.id, change.what.rawValue) }
+                continue
+            }
+            var payload: [String: JSONValue] = ["type": .string(change.kind.rawValue), "id": .string(change.id), "change": .string(change.what.rawValue)]
+            switch change.kind {
+            case .home:
+                if let home = structure.home(id: change.id) { payload["name"] = .string(home.name); payload["primary"] = .bool(home.id == structure.primaryHome) }
+            case .room:
+                if let room = structure.room(id: change.id) { payload["name"] = .string(room.name); payload["home"] = .string(room.home) }
+            case .zone:
+                if let zone = structure.zone(id: change.id) {
+                    payload["name"] = .string(zone.name)
+                    payload["home"] = .string(zone.home)
+                    payload["rooms"] = .array(zone.rooms.map { .string($0) })
+                }
+            case .accessory: break
+            }
+            structuralEvent(change.kind.rawValue, change.id, payload)
+        }
+    }
+
+    mutating func publishAccessoryEvent(_ id: String, _ what: String) {
+        var payload: [String: JSONValue] = ["type": "accessory", "id": .string(id), "change": .string(what)]
+        if let accessory = entries[id]?.accessory {
+            payload["name"] = .string(accessory.name)
+            payload["reachable"] = .bool(accessory.reachable)
+            if let home = accessory.home { payload["home"] = .string(home) }
+            if let room = accessory.room { payload["room"] = .string(room) }
+        }
+        structuralEvent("accessory", id, payload)
+    }
+
+    /// Structural events go out once what they announce is stored; reachability is not stored, so at once.
+    mutating func structuralEvent(_ type: String, _ id: String, _ fields: [String: JSONValue]) {
+        var payload = fields
+        payload["time"] = .string(time)
+        let message = Outgoing(topics.structureEvent(type, id), JSONValue.object(payload).serializedBytes())
+        if fields["change"] == "reachability" { out.append(message) } else { deferredOut.append(message) }
+    }
+
+    /// Trigger runtimes (fires, deadlines) that changed go to the store with the rest.
+    mutating func collectStoreChanges() {
+        for id in engine.drainDirty() { store.runtimes[id] = engine.runtime[id] }
+    }
+}

@@ -1,0 +1,84 @@
+import Automation
+import Foundation
+import GRDB
+import HomeModel
+import JSON
+
+extension SQLiteHomeStore {
+    public func load() throws(PersistenceError) -> StoredHome? {
+        do {
+            return try pool.read { db -> StoredHome? in
+                let homeRows = try Row.fetchAll(db, sql: "SELECT * FROM homes ORDER BY position")
+                guard !homeRows.isEmpty else { return nil }
+                let homes = homeRows.map { Home(id: $0["id"], name: $0["name"], defaultRoom: $0["default_room"]) }
+                let primary: String = homeRows.first { $0["is_primary"] as Bool }?["id"] ?? homes[0].id
+                let rooms = try Row.fetchAll(db, sql: "SELECT * FROM rooms ORDER BY position").map {
+                    Room(id: $0["id"], name: $0["name"], home: $0["home_id"])
+                }
+                var zoneRooms: [String: [String]] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT zone_id, room_id FROM zone_rooms ORDER BY zone_id, position") {
+                    zoneRooms[row["zone_id"], default: []].append(row["room_id"])
+                }
+                let zones = try Row.fetchAll(db, sql: "SELECT * FROM zones ORDER BY position").map {
+                    Zone(id: $0["id"], name: $0["name"], home: $0["home_id"], rooms: zoneRooms[$0["id"]] ?? [])
+                }
+                var placements: [String: Placement] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM accessories") {
+                    placements[row["id"]] = Placement(room: row["room_id"], name: row["name"], pinned: row["pinned"], requested: row["requested_room"])
+                }
+                var stored = StoredHome(structure: HomeStructure(homes: homes, primaryHome: primary, rooms: rooms, zones: zones, placements: placements))
+                try Self.loadAutomation(db, into: &stored)
+                return stored
+            }
+        } catch let error as PersistenceError {
+            throw error
+        } catch {
+            throw .failed(path: path, operation: "loading", reason: "\(error)")
+        }
+    }
+
+    private static func loadAutomation(_ db: Database, into stored: inout StoredHome) throws {
+        var actions: [String: [Action]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM actions ORDER BY action_set_id, position") {
+            let path = CharacteristicPath(accessory: row["accessory"], service: row["service"], characteristic: row["characteristic"])
+            guard let json = try? JSONValue(parsing: row["value"] as String), let value = CharacteristicValue(json: json) else {
+                stored.skipped.append("action set \(row["action_set_id"] as String): the action on \(path) has no readable value")
+                continue
+            }
+            actions[row["action_set_id"], default: []].append(Action(path, value))
+        }
+        stored.actionSets = try Row.fetchAll(db, sql: "SELECT * FROM action_sets ORDER BY position").map { row in
+            ActionSet(id: row["id"], name: row["name"], home: row["home_id"], actions: actions[row["id"]] ?? [],
+                      lastExecuted: (row["last_executed"] as Double?).map { Date(timeIntervalSince1970: $0) })
+        }
+        var links: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT trigger_id, action_set_id FROM trigger_action_sets ORDER BY trigger_id, position") {
+            links[row["trigger_id"], default: []].append(row["action_set_id"])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM triggers ORDER BY position") {
+            let id: String = row["id"]
+            do {
+                guard case .object(let definition) = try JSONValue(parsing: row["definition"] as String) else { throw AutomationError("not an object") }
+                let kind = try Trigger.kind(from: definition, defaultTimeZone: TimeZone(identifier: "UTC")!)
+                stored.triggers.append(Trigger(id: id, name: row["name"], home: row["home_id"], enabled: row["enabled"], actionSets: links[id] ?? [],
+                                               kind: kind, conditions: try Trigger.conditions(from: definition["conditions"]),
+                                               executeOnce: definition["execute_once"]?.boolValue ?? false))
+            } catch {
+                stored.skipped.append("trigger \(id): its definition cannot be read (\(error))")
+            }
+        }
+        var held: [String: [Int: Date]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM held_deadlines") {
+            held[row["trigger_id"], default: [:]][row["event_index"]] = Date(timeIntervalSince1970: row["deadline"])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM trigger_states") {
+            let id: String = row["trigger_id"]
+            stored.runtimes[id] = TriggerRuntime(lastFired: (row["last_fired"] as Double?).map { Date(timeIntervalSince1970: $0) },
+                                                 since: Date(timeIntervalSince1970: row["since"]), held: held[id] ?? [:])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM characteristic_values") {
+            guard let json = try? JSONValue(parsing: row["value"] as String), let value = CharacteristicValue(json: json) else { continue }
+            stored.values[CharacteristicPath(accessory: row["accessory"], service: row["service"], characteristic: row["characteristic"])] = value
+        }
+    }
+}

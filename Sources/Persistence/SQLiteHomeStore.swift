@@ -1,0 +1,91 @@
+import Automation
+public import Foundation
+import GRDB
+import HomeModel
+import JSON
+
+/// The home in SQLite: WAL mode, versioned migrations, one writer (this process, held by a lock file),
+/// writes on GRDB's own queue so callers never block.
+public final class SQLiteHomeStore: HomeStore {
+    public let path: String
+    let pool: DatabasePool
+    private let lock: DatabaseLock?
+
+    /// Opens (creating the file and its folder if needed) and migrates. With `exclusive`, takes the
+    /// lock that keeps a second homegate off the same database.
+    public init(path: String, exclusive: Bool = true) throws(PersistenceError) {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotOpen(path: path, reason: "cannot create the folder \(folder): \(error.localizedDescription)")
+            }
+        }
+        lock = exclusive ? try DatabaseLock(databasePath: path) : nil
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL is safe against a killed process: a commit is in the log before it returns.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        let migrator = Schema.migrator
+        do {
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) { throw PersistenceError.newerSchema(path: path) }
+            try migrator.migrate(pool)
+        } catch let error as PersistenceError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, reason: "migrating the schema: \(error)")
+        }
+    }
+
+    /// SQLite's own check of the file: "ok" or what is wrong.
+    public func integrityCheck() throws(PersistenceError) -> String {
+        do {
+            return try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+        } catch {
+            throw .failed(path: path, operation: "integrity check", reason: "\(error)")
+        }
+    }
+
+    public func write(_ batch: StoreBatch) async throws(PersistenceError) {
+        guard !batch.isEmpty else { return }
+        do {
+            try await pool.write { db in try Self.apply(batch, to: db) }
+        } catch {
+            throw .failed(path: path, operation: "writing", reason: "\(error)")
+        }
+    }
+
+    /// Replaces everything with `home` in one transaction (an import).
+    public func replaceAll(with home: StoredHome) throws(PersistenceError) {
+        do {
+            try pool.write { db in
+                for table in ["characteristic_values", "held_deadlines", "trigger_states", "trigger_action_sets", "triggers", "actions",
+                              "action_sets", "accessories", "zone_rooms", "zones", "rooms", "homes"] {
+                    try db.execute(sql: "DELETE FROM \(table)")
+                }
+                try Self.apply(home.batch, to: db)
+            }
+        } catch {
+            throw .failed(path: path, operation: "import", reason: "\(error)")
+        }
+    }
+
+    /// Whether no home has been stored yet.
+    public func isEmpty() throws(PersistenceError) -> Bool {
+        do {
+            return try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM homes") ?? 0 } == 0
+        } catch {
+            throw .failed(path: path, operation: "reading", reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+public import Automation
+public import Foundation
+public import HomeModel
+
+/// What changed since the last write: each entry is the thing as it is now, or nil when it is gone.
+/// Batches merge (the later one wins), so a slow disk gets fewer, larger transactions.
+public struct StoreBatch: Sendable, Equatable {
+    public var homes: [String: Home?] = [:]
+    public var primaryHome: String?
+    public var rooms: [String: Room?] = [:]
+    public var zones: [String: Zone?] = [:]
+    public var placements: [String: Placement?] = [:]
+    public var actionSets: [String: ActionSet?] = [:]
+    public var triggers: [String: Trigger?] = [:]
+    public var runtimes: [String: TriggerRuntime?] = [:]
+    public var values: [CharacteristicPath: CharacteristicValue] = [:]
+    /// When the values were reported (one time for the batch: it is only for people reading the file).
+    public var valuesTime = Date()
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
+            && triggers.isEmpty && runtimes.isEmpty && values.isEmpty
+    }
+
+    /// Anything but characteristic values: these are written promptly, values may wait a little.
+    public var hasStructure: Bool {
+        !(homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
+            && triggers.isEmpty && runtimes.isEmpty)
+    }
+
+    public mutating func merge(_ later: StoreBatch) {
+        homes.merge(later.homes) { _, new in new }
+        primaryHome = later.primaryHome ?? primaryHome
+        rooms.merge(later.rooms) { _, new in new }
+        zones.merge(later.zones) { _, new in new }
+        placements.merge(later.placements) { _, new in new }
+        actionSets.merge(later.actionSets) { _, new in new }
+        triggers.merge(later.triggers) { _, new in new }
+        runtimes.merge(later.runtimes) { _, new in new }
+        values.merge(later.values) { _, new in new }
+        valuesTime = later.valuesTime
+    }
+}
+
+/// Everything the database holds, as loaded at start or written by an import.
+public struct StoredHome: Sendable, Equatable {
+    public var structure: HomeStructure
+    public var actionSets: [ActionSet]
+    public var triggers: [Trigger]
+    public var runtimes: [String: TriggerRuntime]
+    public var values: [CharacteristicPath: CharacteristicValue]
+    /// Rows that could not be read back (a definition this version does not understand), with why.
+    public var skipped: [String]
+
+    public init(structure: HomeStructure, actionSets: [ActionSet] = [], triggers: [Trigger] = [],
+                runtimes: [String: TriggerRuntime] = [:], values: [CharacteristicPath: CharacteristicValue] = [:], skipped: [String] = []) {
+        self.structure = structure
+        self.actionSets = actionSets
+        self.triggers = triggers
+        self.runtimes = runtimes
+        self.values = values
+        self.skipped = skipped
+    }
+
+    /// Everything as one batch, for an import into an empty database.
+    public var batch: StoreBatch {
+        var batch = StoreBatch()
+        for home in structure.homes { batch.homes[home.id] = home }
+        batch.primaryHome = structure.primaryHome
+        for room in structure.rooms { batch.rooms[room.id] = room }
+        for zone in structure.zones { batch.zones[zone.id] = zone }
+        for (id, placement) in structure.placements { batch.placements[id] = placement }
+        for set in actionSets { batch.actionSets[set.id] = set }
+        for trigger in triggers { batch.triggers[trigger.id] = trigger }
+        for (id, runtime) in runtimes { batch.runtimes[id] = runtime }
+        batch.values = values
+        return batch
+    }
+}
+
+/// Where the home is kept. The gateway owns the state; the store only mirrors it.
+public protocol HomeStore: Sendable {
+    /// Everything stored, or nil for a new database.
+    func load() throws(PersistenceError) -> StoredHome?
+    /// Writes a batch in one transaction, off the caller's thread.
+    func write(_ batch: StoreBatch) async throws(PersistenceError)
+}
