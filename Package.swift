@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "homegate",
             dependencies: [
-                "Gateway", "Mappings",
+                "Gateway", "Mappings", "Persistence", "HomeModel", "Automation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "homegate-bench",
             dependencies: [
-                "Mosquitto", "MosquittoTesting", "CMosquitto", "Simulator", "JSON",
+                "Mosquitto", "MosquittoTesting", "CMosquitto", "Simulator", "JSON", "HomeModel", "Automation", "Persistence",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

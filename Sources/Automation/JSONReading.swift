@@ -51,12 +51,21 @@ enum Read {
 
     /// `"hall/lightbulb/on"`, or the parts as `accessory`, `service` and `characteristic` next to it.
     static func characteristicPath(_ fields: [String: JSONValue], at path: String) throws(AutomationError) -> CharacteristicPath {
-        if case .string(let text)? = fields["characteristic"], let parsed = CharacteristicPath(text) { return parsed }
-        if case .string(let a)? = fields["accessory"], case .string(let s)? = fields["service"], case .string(let c)? = fields["characteristic"],
-           !a.isEmpty, !s.isEmpty, !c.isEmpty {
-            return CharacteristicPath(accessory: a, service: s, characteristic: c)
+        var found: CharacteristicPath?
+        if case .string(let text)? = fields["characteristic"], let parsed = CharacteristicPath(text) {
+            found = parsed
+        } else if case .string(let a)? = fields["accessory"], case .string(let s)? = fields["service"], case .string(let c)? = fields["characteristic"],
+                  !a.isEmpty, !s.isEmpty, !c.isEmpty {
+            found = CharacteristicPath(accessory: a, service: s, characteristic: c)
         }
-        throw AutomationError(at: join(path, "characteristic"), "expected \"accessory/service/characteristic\" (like \"hall_light/lightbulb/on\")")
+        guard let found else {
+            throw AutomationError(at: join(path, "characteristic"), "expected \"accessory/service/characteristic\" (like \"hall_light/lightbulb/on\")")
+        }
+        guard CharacteristicType.named(found.characteristic) != nil else {
+            throw AutomationError(at: join(path, "characteristic"),
+                                  "'\(found.characteristic)' is not a HAP characteristic\(didYouMean(found.characteristic, CharacteristicType.all.map(\.name)))")
+        }
+        return found
     }
 
     static func weekdays(_ json: JSONValue?, at path: String) throws(AutomationError) -> Set<Int> {

@@ -2,17 +2,47 @@ public import Automation
 public import Foundation
 public import HomeModel
 
-/// What changed since the last write: each entry is the thing as it is now, or nil when it is gone.
-/// Batches merge (the later one wins), so a slow disk gets fewer, larger transactions.
+/// Changed things by id, in the order they first changed (so new rows keep their creation order):
+/// each is the thing as it is now, or nil when it is gone.
+public struct Changes<Value: Sendable & Equatable>: Sendable, Equatable, Sequence {
+    private var order: [String] = []
+    private var latest: [String: Value?] = [:]
+
+    public init() {}
+
+    /// `value` as it is now; assigning nil records that it is gone.
+    public subscript(id: String) -> Value? {
+        get { latest[id] ?? nil }
+        set {
+            if latest.index(forKey: id) == nil { order.append(id) }
+            latest[id] = .some(newValue)
+        }
+    }
+
+    public var isEmpty: Bool { order.isEmpty }
+    public var count: Int { order.count }
+    public func contains(_ id: String) -> Bool { latest.index(forKey: id) != nil }
+
+    public mutating func merge(_ later: Changes) {
+        for (id, value) in later { self[id] = value }
+    }
+
+    public func makeIterator() -> some IteratorProtocol<(String, Value?)> {
+        order.lazy.map { ($0, latest[$0] ?? nil) }.makeIterator()
+    }
+}
+
+/// What changed since the last write. Batches merge (the later one wins), so a slow disk gets
+/// fewer, larger transactions.
 public struct StoreBatch: Sendable, Equatable {
-    public var homes: [String: Home?] = [:]
+    public var homes = Changes<Home>()
     public var primaryHome: String?
-    public var rooms: [String: Room?] = [:]
-    public var zones: [String: Zone?] = [:]
-    public var placements: [String: Placement?] = [:]
-    public var actionSets: [String: ActionSet?] = [:]
-    public var triggers: [String: Trigger?] = [:]
-    public var runtimes: [String: TriggerRuntime?] = [:]
+    public var rooms = Changes<Room>()
+    public var zones = Changes<Zone>()
+    public var placements = Changes<Placement>()
+    public var actionSets = Changes<ActionSet>()
+    public var triggers = Changes<Trigger>()
+    public var runtimes = Changes<TriggerRuntime>()
     public var values: [CharacteristicPath: CharacteristicValue] = [:]
     /// When the values were reported (one time for the batch: it is only for people reading the file).
     public var valuesTime = Date()
@@ -31,14 +61,14 @@ public struct StoreBatch: Sendable, Equatable {
     }
 
     public mutating func merge(_ later: StoreBatch) {
-        homes.merge(later.homes) { _, new in new }
+        homes.merge(later.homes)
         primaryHome = later.primaryHome ?? primaryHome
-        rooms.merge(later.rooms) { _, new in new }
-        zones.merge(later.zones) { _, new in new }
-        placements.merge(later.placements) { _, new in new }
-        actionSets.merge(later.actionSets) { _, new in new }
-        triggers.merge(later.triggers) { _, new in new }
-        runtimes.merge(later.runtimes) { _, new in new }
+        rooms.merge(later.rooms)
+        zones.merge(later.zones)
+        placements.merge(later.placements)
+        actionSets.merge(later.actionSets)
+        triggers.merge(later.triggers)
+        runtimes.merge(later.runtimes)
         values.merge(later.values) { _, new in new }
         valuesTime = later.valuesTime
     }
@@ -71,10 +101,10 @@ public struct StoredHome: Sendable, Equatable {
         batch.primaryHome = structure.primaryHome
         for room in structure.rooms { batch.rooms[room.id] = room }
         for zone in structure.zones { batch.zones[zone.id] = zone }
-        for (id, placement) in structure.placements { batch.placements[id] = placement }
+        for (id, placement) in structure.placements.sorted(by: { $0.key < $1.key }) { batch.placements[id] = placement }
         for set in actionSets { batch.actionSets[set.id] = set }
         for trigger in triggers { batch.triggers[trigger.id] = trigger }
-        for (id, runtime) in runtimes { batch.runtimes[id] = runtime }
+        for (id, runtime) in runtimes.sorted(by: { $0.key < $1.key }) { batch.runtimes[id] = runtime }
         batch.values = values
         return batch
     }

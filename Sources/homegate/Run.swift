@@ -15,14 +15,7 @@ struct Run: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
-        let settings: GatewayConfiguration
-        do {
-            let environment = ProcessInfo.processInfo.environment
-            settings = try GatewayConfiguration.load(path: config ?? environment["HOMEGATE_CONFIG"], environment: environment)
-        } catch {
-            printError("homegate: the configuration has errors:\n\(error)")
-            throw ExitCode(78)  // EX_CONFIG
-        }
+        let settings = try loadSettings(config)
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -45,6 +38,17 @@ struct Run: AsyncParsableCommand {
             printError("homegate: \(error)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// The configuration from the file (or HOMEGATE_CONFIG) and the environment; exit 78 if it has errors.
+func loadSettings(_ path: String?) throws -> GatewayConfiguration {
+    do {
+        let environment = ProcessInfo.processInfo.environment
+        return try GatewayConfiguration.load(path: path ?? environment["HOMEGATE_CONFIG"], environment: environment)
+    } catch {
+        printError("homegate: the configuration has errors:\n\(error)")
+        throw ExitCode(78)  // EX_CONFIG
     }
 }
 

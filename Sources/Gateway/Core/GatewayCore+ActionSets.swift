@@ -86,7 +86,7 @@ extension GatewayCore {
     mutating func removeActionSet(_ id: String) {
         guard let set = actionSets.removeValue(forKey: id) else { return }
         actionSetOrder.removeAll { $0 == id }
-        store.actionSets[id] = .some(nil)
+        store.actionSets[id] = nil
         for trigger in triggerOrder where engine.triggers[trigger]?.actionSets.contains(id) == true {
             engine.modify(trigger) { $0.actionSets.removeAll { $0 == id } }
             store.triggers[trigger] = engine.triggers[trigger]

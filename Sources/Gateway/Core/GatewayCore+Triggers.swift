@@ -118,7 +118,7 @@ extension GatewayCore {
     mutating func removeTrigger(_ id: String) {
         guard let trigger = engine.remove(id) else { return }
         triggerOrder.removeAll { $0 == id }
-        store.triggers[id] = .some(nil)
+        store.triggers[id] = nil
         automationEvent("trigger", id, "removed", ["name": .string(trigger.name), "home": .string(trigger.home)])
     }
 

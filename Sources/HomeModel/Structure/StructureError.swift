@@ -12,7 +12,8 @@ public enum StructureError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badName(let kind, let raw, let rule): "\(kind) name '\(raw)': \(rule)"
-        case .duplicateName(let kind, let name, let scope): "a \(kind) named '\(name)' already exists \(scope) (names are unique, ignoring case)"
+        case .duplicateName(let kind, let name, let scope):
+            "there is already \("aeiou".contains(kind.first ?? "x") ? "an" : "a") \(kind) named '\(name)' \(scope) (names are unique, ignoring case)"
         case .notFound(let kind, let ref, let suggestion): "no \(kind) '\(ref)'\(suggestion)"
         case .lastHome: "the last home cannot be removed"
         case .primaryHome(let name): "'\(name)' is the primary home and cannot be removed; make another home primary first"

@@ -1,0 +1,105 @@
+import Automation
+public import Foundation
+import HomeModel
+import JSON
+public import Persistence
+import Yams
+
+extension HomeArchive {
+    /// Reads an export back, checking it whole: every problem is reported with file:line:column.
+    /// Timers without a time zone use `timeZone`.
+    public static func read(_ text: String, file: String, timeZone: TimeZone) throws(ArchiveError) -> StoredHome {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { throw ArchiveError(problems: ["\(file): the file is empty"]) }
+            root = node
+        } catch let error as ArchiveError {
+            throw error
+        } catch {
+            throw ArchiveError(problems: ["\(file): not valid YAML: \(error)"])
+        }
+        var reader = ArchiveReader(file: file)
+        let json = YAMLJSON.value(root, marks: &reader.marks)
+        let home = reader.read(json, timeZone: timeZone)
+        guard reader.problems.isEmpty, let home else { throw ArchiveError(problems: reader.problems) }
+        return home
+    }
+}
+
+/// Checks an archive the way the API checks requests, collecting every problem.
+struct ArchiveReader {
+    let file: String
+    var marks: [String: Mark] = [:]
+    var problems: [String] = []
+
+    mutating func problem(_ path: String, _ message: String) {
+        var key = path
+        while marks[key] == nil, !key.isEmpty {
+            key = String(key[..<(key.lastIndex { $0 == "." || $0 == "[" } ?? key.startIndex)])
+        }
+        let mark = marks[key].map { "\($0.line):\($0.column)" } ?? "1:1"
+        problems.append("\(file):\(mark): \(path.isEmpty ? "" : "\(path): ")\(message)")
+    }
+
+    /// An automation decoder's error names a path inside the object at `base`.
+    mutating func problem(at base: String, _ error: any Error) {
+        let text = "\(error)"
+        if let colon = text.range(of: ": "), !text[..<colon.lowerBound].contains(" ") {
+            problem("\(base).\(text[..<colon.lowerBound])", String(text[colon.upperBound...]))
+        } else {
+            problem(base, text)
+        }
+    }
+
+    mutating func fields(_ json: JSONValue?, _ path: String, allowed: [String], required: [String]) -> [String: JSONValue]? {
+        guard case .object(let fields)? = json else {
+            problem(path, "expected a mapping with \(required.joined(separator: ", "))")
+            return nil
+        }
+        for key in fields.keys.sorted() where !allowed.contains(key) {
+            problem("\(path).\(key)", "unknown key\(didYouMean(key, allowed))")
+        }
+        for key in required where fields[key] == nil { problem(path, "missing \(key)") }
+        return fields
+    }
+
+    mutating func id(_ json: JSONValue?, _ path: String, taken: inout Set<String>) -> String? {
+        guard case .string(let id)? = json, !id.isEmpty, Accessory.topicSafeID(id) == id else {
+            problem(path, "an id uses only a-z, 0-9, _ and -")
+            return nil
+        }
+        guard taken.insert(id).inserted else {
+            problem(path, "the id '\(id)' is used twice")
+            return nil
+        }
+        return id
+    }
+
+    mutating func name(_ json: JSONValue?, _ path: String, kind: String, unique names: inout Set<String>, scope: String) -> String? {
+        guard case .string(let raw)? = json else {
+            problem(path, "expected a name")
+            return nil
+        }
+        switch Naming.check(raw, for: kind) {
+        case .failure(let error):
+            problem(path, error.description)
+            return nil
+        case .success(let name):
+            guard names.insert(name.lowercased()).inserted else {
+                problem(path, StructureError.duplicateName(kind: kind, name, scope: scope).description)
+                return nil
+            }
+            return name
+        }
+    }
+
+    mutating func list(_ json: JSONValue?, _ path: String) -> [JSONValue] {
+        switch json {
+        case nil, .null?: return []
+        case .array(let items)?: return items
+        default:
+            problem(path, "expected a list")
+            return []
+        }
+    }
+}

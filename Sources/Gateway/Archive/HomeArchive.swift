@@ -1,0 +1,59 @@
+import Automation
+public import Foundation
+import HomeModel
+import JSON
+public import Persistence
+import Yams
+
+/// `homegate export` and `homegate import`: homes, rooms, zones, where accessories are and what
+/// they are called, action sets and triggers as YAML, to keep in git and restore onto an empty
+/// database. Runtime state (last fires, deadlines, values) is not part of it.
+public enum HomeArchive {
+    public static let version = 1
+
+    /// The YAML text of everything but runtime state.
+    public static func export(_ home: StoredHome, at date: Date = Date()) -> String {
+        let s = home.structure
+        let homes: [JSONValue] = s.homes.map { h in
+            ["id": .string(h.id), "name": .string(h.name), "default_room": .string(h.defaultRoom),
+             "rooms": .array(s.rooms(in: h.id).map { ["id": .string($0.id), "name": .string($0.name)] }),
+             "zones": .array(s.zones(in: h.id).map { ["id": .string($0.id), "name": .string($0.name), "rooms": .array($0.rooms.map { .string($0) })] })]
+        }
+        var accessories: [String: JSONValue] = [:]
+        for (id, placement) in s.placements {
+            var fields: [String: JSONValue] = ["room": .string(placement.room)]
+            if let name = placement.name { fields["name"] = .string(name) }
+            if placement.pinned { fields["pinned"] = true }
+            if let requested = placement.requested { fields["requested_room"] = .string(requested) }
+            accessories[id] = .object(fields)
+        }
+        let sets: [JSONValue] = home.actionSets.map { set in
+            ["id": .string(set.id), "name": .string(set.name), "home": .string(set.home), "actions": .array(set.actions.map(\.json))]
+        }
+        let triggers: [JSONValue] = home.triggers.map { trigger in
+            var fields = trigger.definitionJSON
+            fields["id"] = .string(trigger.id)
+            fields["name"] = .string(trigger.name)
+            fields["home"] = .string(trigger.home)
+            fields["enabled"] = .bool(trigger.enabled)
+            fields["action_sets"] = .array(trigger.actionSets.map { .string($0) })
+            return .object(fields)
+        }
+        let root = Node([
+            (Node("homegate_export"), YAMLJSON.node(.integer(version))),
+            (Node("primary_home"), YAMLJSON.node(.string(s.primaryHome))),
+            (Node("homes"), YAMLJSON.node(.array(homes))),
+            (Node("accessories"), YAMLJSON.node(.object(accessories))),
+            (Node("action_sets"), YAMLJSON.node(.array(sets))),
+            (Node("triggers"), YAMLJSON.node(.array(triggers))),
+        ], Tag(.map), .block)
+        let body = (try? Yams.serialize(node: root, width: 120, sortKeys: false)) ?? ""
+        return "# homegate export of \(instantText(date)). Restore onto an empty database with: homegate import <this file>\n" + body
+    }
+}
+
+/// A problem in an archive file, with where it is.
+public struct ArchiveError: Error, CustomStringConvertible {
+    public var problems: [String]
+    public var description: String { problems.joined(separator: "\n") }
+}
