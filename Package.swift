@@ -111,7 +111,11 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "AutomationTests", dependencies: ["Automation", "HomeModel", "JSON"], swiftSettings: swiftSettings),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Automation", "HomeModel", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PersistenceTests",
+            dependencies: ["Persistence", "Automation", "HomeModel", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "MappingsTests",
             dependencies: ["Mappings", "HomeModel", "JSON"],
@@ -120,7 +124,11 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings", "Simulator", "Automation", "Persistence"],
+            dependencies: [
+                "Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings", "Simulator", "Automation", "Persistence",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

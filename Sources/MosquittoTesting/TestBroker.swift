@@ -37,8 +37,8 @@ public final class TestBroker: @unchecked Sendable {
     public static var isAvailable: Bool { executable != nil }
 
     public let directory: URL
-    public let port: Int32
-    public let tlsPort: Int32?
+    public private(set) var port: Int32
+    public private(set) var tlsPort: Int32?
     /// The CA that signed this broker's certificate, and one that did not.
     public private(set) var caFile: String?
     public private(set) var otherCAFile: String?
@@ -52,11 +52,25 @@ public final class TestBroker: @unchecked Sendable {
     public var logFile: URL { directory.appendingPathComponent("mosquitto.log") }
 
     public init(_ options: Options = Options()) throws {
-        guard let executable = Self.executable else { throw TestBrokerError("mosquitto is not installed") }
+        guard Self.executable != nil else { throw TestBrokerError("mosquitto is not installed") }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try freePort()
         tlsPort = options.tls ? try freePort() : nil
+        // Another program may take the probed port before mosquitto binds it: then try new ports.
+        for attempt in 1...5 {
+            do {
+                try configure(options)
+                try start()
+                return
+            } catch let error as TestBrokerError where error.description.hasPrefix("mosquitto exited at start") && attempt < 5 {
+                port = try freePort()
+                tlsPort = options.tls ? try freePort() : nil
+            }
+        }
+    }
+
+    private func configure(_ options: Options) throws {
         // As root, mosquitto would switch to its own user and lose access to this directory.
         let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
         var config = ["user \(user)", "listener \(port) 127.0.0.1", "log_dest file \(logFile.path)",
@@ -85,8 +99,6 @@ public final class TestBroker: @unchecked Sendable {
         }
         config += options.extraConfiguration
         try config.joined(separator: "\n").appending("\n").write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
-        _ = executable
-        try start()
     }
 
     deinit {

@@ -3,6 +3,7 @@ import JSON
 import Mosquitto
 import MosquittoTesting
 import Synchronization
+import Testing
 
 /// Everything a message saw, collected in the background from a `#` subscription.
 final class Recorder: Sendable {
@@ -74,8 +75,10 @@ final class House: @unchecked Sendable {
         URL(fileURLWithPath: homegateExecutable).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
-    /// `mappings` are file name → YAML; nil copies the shipped mappings/.
-    init(mappings files: [String: String]? = nil, environment: [String: String] = [:], sensorInterval: Double = 0) async throws {
+    /// `mappings` are file name → YAML; nil copies the shipped mappings/. Without `startGateway`,
+    /// the test starts one itself (in this process, on a manual clock) and calls `settled()`.
+    init(mappings files: [String: String]? = nil, environment: [String: String] = [:], sensorInterval: Double = 0,
+         startGateway: Bool = true) async throws {
         broker = try TestBroker()
         mappings = broker.directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
@@ -91,10 +94,46 @@ final class House: @unchecked Sendable {
                                Self.repository.appendingPathComponent("simulator/devices.json").path, "--sensor-interval", "\(sensorInterval)"],
                               output: broker.directory.appendingPathComponent("simulator.log").path)
         try await recorder.wait(for: "zigbee2mqtt/bridge/devices")
-        try startGateway(environment)
-        try await recorder.wait(for: "homegate/accessories") { ($0["accessories"]?.arrayValue?.count ?? 0) > 10 }
-        // Settled: the gateway has asked the bulb for its state and heard back.
-        try await recorder.wait(for: "homegate/state/bulb") { $0["services"]?["lightbulb"]?["on"] != nil }
+        guard startGateway else { return }
+        try self.startGateway(environment)
+        try await settled()
+    }
+
+    /// The gateway has published the house and asked the bulb for its state and heard back.
+    func settled(after mark: Int = 0) async throws {
+        try await recorder.wait(for: "homegate/accessories", after: mark) { ($0["accessories"]?.arrayValue?.count ?? 0) > 10 }
+        try await recorder.wait(for: "homegate/state/bulb", after: mark) { $0["services"]?["lightbulb"]?["on"] != nil }
+    }
+
+    /// Sends `homegate/request/<command>` and waits for the answer with the same transaction.
+    @discardableResult
+    func request(_ command: String, _ body: JSONValue = [:]) async throws -> JSONValue {
+        let transaction = "t\(UInt32.random(in: 0...UInt32.max))"
+        var fields = body.objectValue ?? [:]
+        fields["transaction"] = .string(transaction)
+        let mark = recorder.mark
+        try await recorder.publish("homegate/request/\(command)", JSONValue.object(fields).serialized())
+        return try await recorder.wait(for: "homegate/response/\(command)", after: mark) { $0["transaction"] == .string(transaction) }
+    }
+
+    /// A request that must succeed: its `data`.
+    @discardableResult
+    func ok(_ command: String, _ body: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+        let response = try await request(command, body)
+        #expect(response["status"] == "ok", "\(command): \(response)", sourceLocation: sourceLocation)
+        return response["data"] ?? .null
+    }
+
+    /// A request that must be refused: its error.
+    func refused(_ command: String, _ body: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let response = try await request(command, body)
+        #expect(response["status"] == "error", "\(command) was accepted: \(response)", sourceLocation: sourceLocation)
+        return response["error"]?.stringValue ?? ""
+    }
+
+    /// A simulated device reports new state, as Zigbee2MQTT would publish it.
+    func report(_ device: String, _ state: JSONValue) async throws {
+        try await recorder.publish("zigbee2mqtt/bridge/request/simulator/report", JSONValue.object(["id": .string(device), "state": state]).serialized())
     }
 
     func startGateway(_ environment: [String: String] = [:]) throws {

@@ -48,3 +48,13 @@ extension TestBroker {
     /// A database of the test's own, next to its broker.
     var database: String { directory.appendingPathComponent("homegate.sqlite").path }
 }
+
+/// Runs `homegate <arguments>` to the end: its exit status and everything it printed.
+func homegate(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-\(UUID().uuidString).out").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let pid = try spawn([homegateExecutable] + arguments, output: output, environment: environment)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return (status >> 8, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+}

@@ -51,7 +51,7 @@ extension GatewayCore {
         "action_set/execute": HomeCommand(changes: false) { core, r in
             try r.only(["action_set", "home"])
             let set = try core.resolveActionSet(try r.string("action_set"), home: try core.homeScope(r))
-            let outcome = core.execute([set.id], source: .actionSet(set.id))[0]
+            let outcome = core.execute([set.id], by: .api)[0]
             if outcome.failures > 0 { throw RequestError("\(outcome.failures) of \(outcome.results.count) actions failed", data: outcome.json) }
             return outcome.json
         },
@@ -108,8 +108,10 @@ extension GatewayCore {
     }
 
     /// Runs action sets together: every write checked again against the accessory as it is now,
-    /// one coalesced write per device, a result per action, and an event per action set.
-    mutating func execute(_ ids: [String], source: ChangeSource) -> [ExecutionOutcome] {
+    /// one coalesced write per device, a result per action, and an event per action set naming who
+    /// ran it. The values it changes are credited to the action set, or to the trigger that ran it.
+    mutating func execute(_ ids: [String], by initiator: ChangeSource) -> [ExecutionOutcome] {
+        let source = initiator == .api && ids.count == 1 ? ChangeSource.actionSet(ids[0]) : initiator
         let sets = ids.compactMap { actionSets[$0] }
         let requests = sets.flatMap { set in
             set.actions.map { WriteRequest(accessory: $0.path.accessory, service: $0.path.service, characteristic: $0.path.characteristic, value: $0.value.json) }
@@ -134,7 +136,7 @@ extension GatewayCore {
             set.lastExecuted = now
             actionSets[set.id] = set
             store.actionSets[set.id] = set
-            automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "source": .string(source.description),
+            automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "source": .string(initiator.description),
                                                               "results": .array(outcome.results)])
             outcomes.append(outcome)
         }

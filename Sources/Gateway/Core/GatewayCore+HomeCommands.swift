@@ -9,7 +9,8 @@ extension GatewayCore {
         "home/list": HomeCommand(changes: false) { core, r in try r.only([]); return core.homesJSON() },
         "home/add": HomeCommand(changes: true) { core, r in
             try r.only(["name"])
-            return core.homeJSON(try core.structure.addHome(named: try r.string("name")))
+            let home = try core.structure.addHome(named: try r.string("name"))
+            return core.homeJSON(home)
         },
         "home/rename": HomeCommand(changes: true) { core, r in
             try r.only(["home", "name"])
@@ -38,7 +39,8 @@ extension GatewayCore {
         "room/add": HomeCommand(changes: true) { core, r in
             try r.only(["name", "home"])
             let home = try core.structure.resolveHome(try r.optionalString("home"))
-            return core.roomJSON(try core.structure.addRoom(named: try r.string("name"), in: home.id))
+            let room = try core.structure.addRoom(named: try r.string("name"), in: home.id)
+            return core.roomJSON(room)
         },
         "room/rename": HomeCommand(changes: true) { core, r in
             try r.only(["room", "name", "home"])
@@ -61,7 +63,8 @@ extension GatewayCore {
             try r.only(["name", "home", "rooms"])
             let home = try core.structure.resolveHome(try r.optionalString("home"))
             let rooms = try (try r.strings("rooms") ?? []).map { try core.structure.resolveRoom($0, home: home.id).id }
-            return core.zoneJSON(try core.structure.addZone(named: try r.string("name"), in: home.id, rooms: rooms))
+            let zone = try core.structure.addZone(named: try r.string("name"), in: home.id, rooms: rooms)
+            return core.zoneJSON(zone)
         },
         "zone/rename": HomeCommand(changes: true) { core, r in
             try r.only(["zone", "name", "home"])

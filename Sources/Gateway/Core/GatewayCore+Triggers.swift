@@ -180,7 +180,7 @@ extension GatewayCore {
     mutating func run(_ firings: [Firing]) {
         for firing in firings {
             guard let trigger = engine.triggers[firing.trigger] else { continue }
-            let outcomes = execute(firing.actionSets, source: .trigger(trigger.id))
+            let outcomes = execute(firing.actionSets, by: .trigger(trigger.id))
             if firing.disabledItself { store.triggers[trigger.id] = trigger }
             automationEvent("trigger", trigger.id, "fired", [
                 "name": .string(trigger.name), "home": .string(trigger.home), "cause": firing.causeJSON,
