@@ -31,11 +31,16 @@ mosquitto is on 127.0.0.1:$port with a simulated Zigbee2MQTT bridge. Watch the h
 Turn the desk lamp on at 80 % and see the simulated bulb follow:
   mosquitto_pub -h 127.0.0.1 -p $port -t homegate/set/bulb/lightbulb/brightness -m 80
   mosquitto_sub -h 127.0.0.1 -p $port -t zigbee2mqtt/bulb -C 1
-Edit mappings/*.yaml while it runs: changes apply at once.
+Make a scene and an automation (motion in the hallway turns the desk lamp on at 80 %):
+  mosquitto_pub -h 127.0.0.1 -p $port -t homegate/request/action_set/add -m '{"name":"Lamp On","actions":[{"characteristic":"bulb/lightbulb/on","value":true},{"characteristic":"bulb/lightbulb/brightness","value":80}]}'
+  mosquitto_pub -h 127.0.0.1 -p $port -t homegate/request/trigger/add -m '{"name":"Hallway motion","action_sets":["lamp_on"],"events":[{"characteristic":"occupancy_sensor/motion_sensor/motion_detected","value":true}]}'
+  mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":true}}'
+Edit mappings/*.yaml while it runs: changes apply at once. The home is kept in ${HOMEGATE_DATABASE:-data/homegate.sqlite}.
 
 MSG
 export HOMEGATE_MQTT_URL="mqtt://127.0.0.1:$port"
 export HOMEGATE_MAPPINGS="${HOMEGATE_MAPPINGS:-mappings}"
+export HOMEGATE_DATABASE="${HOMEGATE_DATABASE:-data/homegate.sqlite}"
 .build/release/homegate run &
 pids+=($!)
 wait "${pids[-1]}"

@@ -17,6 +17,17 @@ extension Trigger {
         return fields
     }
 
+    /// The whole trigger: its definition with id, name, home, enabled and action sets.
+    public var json: [String: JSONValue] {
+        var fields = definitionJSON
+        fields["id"] = .string(id)
+        fields["name"] = .string(name)
+        fields["home"] = .string(home)
+        fields["enabled"] = .bool(enabled)
+        fields["action_sets"] = .array(actionSets.map { .string($0) })
+        return fields
+    }
+
     /// What fires a trigger: exactly one of `timer` and `events`.
     public static func kind(from fields: [String: JSONValue], defaultTimeZone: TimeZone) throws(AutomationError) -> Kind {
         switch (fields["timer"], fields["events"]) {

@@ -30,15 +30,7 @@ public enum HomeArchive {
         let sets: [JSONValue] = home.actionSets.map { set in
             ["id": .string(set.id), "name": .string(set.name), "home": .string(set.home), "actions": .array(set.actions.map(\.json))]
         }
-        let triggers: [JSONValue] = home.triggers.map { trigger in
-            var fields = trigger.definitionJSON
-            fields["id"] = .string(trigger.id)
-            fields["name"] = .string(trigger.name)
-            fields["home"] = .string(trigger.home)
-            fields["enabled"] = .bool(trigger.enabled)
-            fields["action_sets"] = .array(trigger.actionSets.map { .string($0) })
-            return .object(fields)
-        }
+        let triggers: [JSONValue] = home.triggers.map { .object($0.json) }
         let root = Node([
             (Node("homegate_export"), YAMLJSON.node(.integer(version))),
             (Node("primary_home"), YAMLJSON.node(.string(s.primaryHome))),

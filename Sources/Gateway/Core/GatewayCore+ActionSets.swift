@@ -122,15 +122,9 @@ extension GatewayCore {
             var outcome = ExecutionOutcome(actionSet: set.id, results: [], failures: 0)
             for action in set.actions {
                 var result: [String: JSONValue] = ["characteristic": .string(action.path.description)]
-                switch results.next()! {
-                case .success(let value):
-                    result["status"] = "ok"
-                    result["value"] = value.json
-                case .failure(let problem):
-                    result["status"] = "error"
-                    result["error"] = .string(problem.description)
-                    outcome.failures += 1
-                }
+                let written = results.next()!
+                Self.describe(written, into: &result)
+                if case .failure = written { outcome.failures += 1 }
                 outcome.results.append(.object(result))
             }
             set.lastExecuted = now

@@ -48,6 +48,18 @@ extension GatewayCore {
         }
     }
 
+    /// `"status": "ok", "value": 80` or `"status": "error", "error": "..."`: one write's result.
+    static func describe(_ outcome: Result<CharacteristicValue, WriteProblem>, into result: inout [String: JSONValue]) {
+        switch outcome {
+        case .success(let value):
+            result["status"] = "ok"
+            result["value"] = value.json
+        case .failure(let problem):
+            result["status"] = "error"
+            result["error"] = .string(problem.description)
+        }
+    }
+
     mutating func respond(_ command: String, _ transaction: JSONValue?, _ result: Result<JSONValue, WriteProblem>, data: JSONValue? = nil) {
         var payload: [String: JSONValue]
         switch result {
@@ -82,15 +94,9 @@ extension GatewayCore {
                 result["error"] = "each write needs accessory, service, characteristic and value"
                 failures += 1
             } else {
-                switch outcomes.next()! {
-                case .success(let value):
-                    result["status"] = "ok"
-                    result["value"] = value.json
-                case .failure(let problem):
-                    result["status"] = "error"
-                    result["error"] = .string(problem.description)
-                    failures += 1
-                }
+                let outcome = outcomes.next()!
+                Self.describe(outcome, into: &result)
+                if case .failure = outcome { failures += 1 }
             }
             results.append(.object(result))
         }

@@ -123,12 +123,7 @@ extension GatewayCore {
     }
 
     func triggerJSON(_ trigger: Trigger, next: Date?) -> JSONValue {
-        var fields = trigger.definitionJSON
-        fields["id"] = .string(trigger.id)
-        fields["name"] = .string(trigger.name)
-        fields["home"] = .string(trigger.home)
-        fields["enabled"] = .bool(trigger.enabled)
-        fields["action_sets"] = .array(trigger.actionSets.map { .string($0) })
+        var fields = trigger.json
         let runtime = engine.runtime[trigger.id]
         fields["last_fired"] = runtime?.lastFired.map { .string(instantText($0)) } ?? .null
         fields["next_fire"] = next.map { .string(instantText($0)) } ?? .null
@@ -181,11 +176,13 @@ extension GatewayCore {
         for firing in firings {
             guard let trigger = engine.triggers[firing.trigger] else { continue }
             let outcomes = execute(firing.actionSets, by: .trigger(trigger.id))
-            if firing.disabledItself { store.triggers[trigger.id] = trigger }
-            automationEvent("trigger", trigger.id, "fired", [
-                "name": .string(trigger.name), "home": .string(trigger.home), "cause": firing.causeJSON,
-                "action_sets": .array(outcomes.map(\.json)),
-            ])
+            var fields: [String: JSONValue] = ["name": .string(trigger.name), "home": .string(trigger.home), "cause": firing.causeJSON,
+                                               "action_sets": .array(outcomes.map(\.json))]
+            if firing.disabledItself {
+                store.triggers[trigger.id] = trigger
+                fields["disabled"] = true  // execute_once
+            }
+            automationEvent("trigger", trigger.id, "fired", fields)
         }
     }
 }
