@@ -12,6 +12,9 @@ final class StoreWriter: Sendable {
         var messages: [Outgoing] = []
     }
 
+    /// Failed writes in a row and when one was last logged: a full disk is reported, not spammed.
+    private let failures = Mutex((count: 0, logged: Date.distantPast))
+
     private let queue = Mutex(Queue())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -62,8 +65,19 @@ final class StoreWriter: Sendable {
             }
             do {
                 try await store.write(work.batch)
+                let recovered = failures.withLock { state in
+                    defer { state.count = 0 }
+                    return state.count
+                }
+                if recovered > 0 { logger.notice("the home is stored again after \(recovered) failed writes") }
             } catch {
-                logger.error("cannot store the home; will retry", metadata: ["error": "\(error)"])
+                let (count, shouldLog) = failures.withLock { state -> (Int, Bool) in
+                    state.count += 1
+                    let due = Date().timeIntervalSince(state.logged) >= 60
+                    if due { state.logged = Date() }
+                    return (state.count, due)
+                }
+                if shouldLog { logger.error("cannot store the home; retrying every second", metadata: ["error": "\(error)", "failed_writes": "\(count)"]) }
                 queue.withLock { current in
                     var retry = work.batch
                     retry.merge(current.batch)
