@@ -168,6 +168,41 @@ struct TriggerEngineTests {
         #expect(engine.changed(motion, to: .bool(true), from: .bool(false), now: t0, value: v.lookup).isEmpty)
     }
 
+    @Test("30 minutes before sunset, every day, at the sun's time in Amsterdam; a conditions window after sunset")
+    func sunEvents() throws {
+        let location = Location(latitude: 52.37, longitude: 4.90, timeZone: amsterdam)
+        var engine = TriggerEngine(clock: ClockContext(timeZone: amsterdam, location: location))
+        engine.put(try trigger("dusk", ["events": [["sun": "sunset", "offset": "-30m"]]]), now: at("2026-11-23T08:00", amsterdam))
+        let sunset = try #require(Sun.time(of: .sunset, year: 2026, month: 11, day: 23, latitude: 52.37, longitude: 4.90, timeZone: amsterdam))
+        #expect(engine.nextDue() == sunset.addingTimeInterval(-1800))
+        let fired = engine.due(now: sunset.addingTimeInterval(-1800), value: Values().lookup)
+        #expect(fired.map(\.cause) == [.sun(.sunset, offset: -1800, scheduled: sunset.addingTimeInterval(-1800))])
+        let tomorrow = try #require(Sun.time(of: .sunset, year: 2026, month: 11, day: 24, latitude: 52.37, longitude: 4.90, timeZone: amsterdam))
+        #expect(engine.nextDue() == tomorrow.addingTimeInterval(-1800))
+        let window = Condition.time(after: .sun(.sunset, offset: 0), before: .clock(hour: 23, minute: 0))
+        let clock = ClockContext(timeZone: amsterdam, location: location)
+        #expect(window.holds(now: sunset.addingTimeInterval(60), clock: clock, value: { _ in nil }))
+        #expect(!window.holds(now: sunset.addingTimeInterval(-60), clock: clock, value: { _ in nil }))
+    }
+
+    @Test("a definition written out reads back the same")
+    func roundTrip() throws {
+        let definitions: [JSONValue] = [
+            ["timer": ["fire_date": "2026-12-01T07:00", "time_zone": "America/New_York", "recurrence": ["every": 2, "unit": "weeks"]]],
+            ["timer": ["recurrence": ["at": "07:00", "weekdays": ["mon", "fri"]]], "execute_once": true],
+            ["events": [["characteristic": "a/lightbulb/brightness", "range": ["min": 10.5]], ["sun": "sunrise", "offset": "1h30m"],
+                        ["characteristic": "b/motion_sensor/motion_detected", "value": false, "for": "90s"]],
+             "conditions": ["any": [["not": ["weekdays": ["sat", "sun"]]], ["time": ["after": "sunset-15m", "before": "01:00"]],
+                                    ["characteristic": "c/outlet/on", "op": "!=", "value": true]]]],
+        ]
+        for json in definitions {
+            let original = try trigger("t", json)
+            let written = JSONValue.object(original.definitionJSON)
+            let again = try trigger("t", written)
+            #expect(again == original, "\(written)")
+        }
+    }
+
     @Test("events are indexed by characteristic: 10,000 unrelated triggers are never looked at")
     mutating func indexed() throws {
         for i in 0..<10_000 {
