@@ -34,6 +34,7 @@ Turn the desk lamp on at 80 % and see the simulated bulb follow:
 Make a scene and an automation (motion in the hallway turns the desk lamp on at 80 %):
   mosquitto_pub -h 127.0.0.1 -p $port -t homegate/request/action_set/add -m '{"name":"Lamp On","actions":[{"characteristic":"bulb/lightbulb/on","value":true},{"characteristic":"bulb/lightbulb/brightness","value":80}]}'
   mosquitto_pub -h 127.0.0.1 -p $port -t homegate/request/trigger/add -m '{"name":"Hallway motion","action_sets":["lamp_on"],"events":[{"characteristic":"occupancy_sensor/motion_sensor/motion_detected","value":true}]}'
+  mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":false}}'
   mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":true}}'
 Edit mappings/*.yaml while it runs: changes apply at once. The home is kept in ${HOMEGATE_DATABASE:-data/homegate.sqlite}.
 
