@@ -10,7 +10,7 @@ struct ActionSetAndTriggerAPITests {
     @Test("an action set is refused with the reason for each kind of bad action; nothing is stored")
     func refusedActionSets() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         func refusal(_ actions: JSONValue) async throws -> String {
             try await house.refused("action_set/add", ["name": "Bad", "actions": actions])
         }
@@ -31,7 +31,7 @@ struct ActionSetAndTriggerAPITests {
     @Test("executing: every write checked again, one /set per device, a result per action; an accessory that left is reported, not fatal")
     func execute() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         try await house.ok("action_set/add", ["name": "Movie Night", "actions": [
             ["characteristic": "bulb/lightbulb/on", "value": true], ["characteristic": "bulb/lightbulb/brightness", "value": 20],
@@ -62,7 +62,7 @@ struct ActionSetAndTriggerAPITests {
     @Test("updating and removing: actions added and removed, a renamed set; a removed set leaves its triggers")
     func updateAndRemove() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         try await house.ok("action_set/add", ["name": "Lamp", "actions": [["characteristic": "bulb/lightbulb/on", "value": true]]])
         let updated = try await house.ok("action_set/update", ["action_set": "lamp", "name": "Lamp Half",
                                                                 "add_actions": [["characteristic": "bulb/lightbulb/brightness", "value": 50]],
@@ -78,7 +78,7 @@ struct ActionSetAndTriggerAPITests {
     @Test("triggers: bad definitions refused with where and why; sun events need the location; disabled ones do not fire; a button press fires every time")
     func triggers() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         try await house.ok("action_set/add", ["name": "Lamp", "actions": [["characteristic": "bulb/lightbulb/on", "value": true]]])
         func refusal(_ body: JSONValue) async throws -> String {

@@ -36,7 +36,7 @@ struct AutomationEndToEndTests {
     @Test("motion → hallway light on at 80 %; no motion for 10 minutes → dimmed to 10 %; motion back in time cancels the dimming")
     func motionAndIdle() async throws {
         let house = try await House(startGateway: false)
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let clock = ManualClock(amsterdam(20, 0))
         let gateway = try InProcessGateway(house: house, clock: clock)
         defer { Task { await gateway.stop() } }
@@ -81,12 +81,13 @@ struct AutomationEndToEndTests {
         clock.advance(by: 20 * 60)
         try await house.ok("trigger/list")
         #expect(sets(house, "bulb", after: mark).allSatisfy { $0["brightness"] != 25 }, "no dimming")
+        await gateway.stop()
     }
 
     @Test("22:30 daily → Good Night: both devices off, on time, once; and again the next day")
     func goodNight() async throws {
         let house = try await House(startGateway: false)
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let clock = ManualClock(amsterdam(22, 0))
         let gateway = try InProcessGateway(house: house, clock: clock)
         defer { Task { await gateway.stop() } }
@@ -111,12 +112,13 @@ struct AutomationEndToEndTests {
         clock.set(amsterdam(23, 0))
         try await house.ok("trigger/list")
         #expect(r.since(mark).filter { $0.topic == "homegate/event/trigger/good_night" }.count == 1, "once")
+        await gateway.stop()
     }
 
     @Test("a restart with a pending deadline: the new gateway fires it once, on time")
     func restartWithDeadline() async throws {
         let house = try await House(startGateway: false)
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let clock = ManualClock(amsterdam(20, 0))
         let first = try InProcessGateway(house: house, clock: clock)
         try await house.settled()
@@ -145,5 +147,6 @@ struct AutomationEndToEndTests {
         clock.advance(by: 3600)
         try await house.ok("trigger/list")
         #expect(r.since(mark).filter { $0.topic == "homegate/event/trigger/hallway_idle" }.count == 1, "fired once")
+        await second.stop()
     }
 }

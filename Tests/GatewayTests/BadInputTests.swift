@@ -29,7 +29,7 @@ struct BadInputTests {
     @Test("a corpus of malformed payloads on every kind of topic: the gateway answers, stays up and publishes no wrong value")
     func corpus() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         for topic in Self.topics {
@@ -59,7 +59,7 @@ struct BadInputTests {
     @Test("payloads over max_payload_bytes are dropped and counted, not parsed")
     func oversized() async throws {
         let house = try await House(environment: ["HOMEGATE_MAX_PAYLOAD_BYTES": "1024"])
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         let padding = String(repeating: "x", count: 4096)
@@ -73,7 +73,7 @@ struct BadInputTests {
     @Test("after the broker restarts the gateway reconnects, announces itself and asks devices for their state")
     func reconnect() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         await r.stop()
         func gets() -> Int { house.broker.log().components(separatedBy: "'zigbee2mqtt/bulb/get'").count - 1 }

@@ -11,7 +11,7 @@ struct DurabilityTests {
     @Test("kill -9 while rooms are being added: the database is intact and holds every room that was answered")
     func killedWhileWriting() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         let total = 400
@@ -40,7 +40,7 @@ struct DurabilityTests {
     @Test("the lock is released by a killed gateway, and the restarted one has the answered rooms")
     func restartAfterKill() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         for i in 0..<20 { try await house.ok("room/add", ["name": .string("Room \(i)")]) }
         kill(house.gateway, SIGKILL)
         waitpid(house.gateway, nil, 0)
@@ -54,7 +54,7 @@ struct DurabilityTests {
     @Test("export while running, import onto an empty database: the same home; a broken file imports nothing")
     func exportAndImport() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         try await house.ok("room/add", ["name": "Attic"])
         try await house.ok("zone/add", ["name": "Upstairs", "rooms": ["attic", "office"]])
         try await house.ok("accessory/rename", ["accessory": "weather_sensor", "name": "Attic Climate"])

@@ -10,7 +10,7 @@ struct EndToEndTests {
     @Test("a device report becomes one event per changed characteristic and a retained state; unchanged values publish nothing")
     func stateInEventsOut() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/simulator/report", #"{"id":"weather_sensor","state":{"temperature":23.4,"humidity":51}}"#)
@@ -34,7 +34,7 @@ struct EndToEndTests {
     @Test("homegate/set flips a light: one /set to the device, its echo is one event credited to the API, no second write")
     func setFlipsALight() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         try await r.publish("homegate/set/bulb/lightbulb/on", "true")
@@ -49,7 +49,7 @@ struct EndToEndTests {
     @Test("a write request is answered per write with the transaction; on + brightness go out as one /set")
     func writeRequest() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         try await r.publish("homegate/request/characteristic/write", """
@@ -68,7 +68,7 @@ struct EndToEndTests {
     @Test("bad writes are refused with the reason, nothing reaches the device")
     func refusedWrites() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         try await r.publish("homegate/request/characteristic/write", """
@@ -101,7 +101,7 @@ struct EndToEndTests {
     @Test("a read request asks the device and answers with the fresh value")
     func readRequest() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         try await r.publish("zigbee2mqtt/bulb/set", #"{"brightness":127}"#)  // changed behind the gateway's back

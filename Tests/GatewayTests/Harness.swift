@@ -145,12 +145,24 @@ final class House: @unchecked Sendable {
 
     var gatewayIsRunning: Bool { kill(gateway, 0) == 0 && waitpid(gateway, nil, WNOHANG) == 0 }
 
-    func stop() async {
-        for pid in [gateway, simulator] where pid > 0 {
+    /// Stops the gateway and the simulator and waits for them (SIGTERM, then SIGKILL after 5 s), so
+    /// no process outlives its test; the broker stops when the house is released.
+    func stop() {
+        for pid in [gateway, simulator] where pid > 0 && waitpid(pid, nil, WNOHANG) == 0 {
             kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            let deadline = Date().addingTimeInterval(5)
+            while waitpid(pid, nil, WNOHANG) == 0 {
+                if Date() > deadline {
+                    kill(pid, SIGKILL)
+                    waitpid(pid, nil, 0)
+                    break
+                }
+                usleep(5_000)
+            }
         }
-        await recorder.stop()
+        gateway = 0
+        simulator = 0
     }
+
+    deinit { stop() }
 }

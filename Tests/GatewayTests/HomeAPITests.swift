@@ -10,7 +10,7 @@ struct HomeAPITests {
     @Test("rooms and zones: added, renamed, removed; every change an event; the accessories' rooms follow")
     func roomsAndZones() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let homes = try await house.ok("home/list")
         #expect(homes["primary"] == "home" && homes["homes"]?[0]?["default_room"] == "default_room")
@@ -52,7 +52,7 @@ struct HomeAPITests {
     @Test("accessories: renamed (unique in their home), back to the mapping's name; several homes with one primary")
     func accessoriesAndHomes() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         #expect(try await house.refused("accessory/rename", ["accessory": "bulb", "name": "coffee machine"])
             == "there is already an accessory named 'Coffee Machine' in Home (power_plug) (names are unique, ignoring case)")
@@ -83,7 +83,7 @@ struct HomeAPITests {
     @Test("everything the home API changed is there after a restart, and the accessories' values too")
     func restart() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         try await house.ok("room/add", ["name": "Attic"])
         try await house.ok("zone/add", ["name": "Upstairs", "rooms": ["attic"]])
         try await house.ok("accessory/assign_room", ["accessory": "weather_sensor", "room": "attic"])

@@ -37,7 +37,7 @@ final class InProcessGateway: Sendable {
         task = Task { try await group.run() }
     }
 
-    /// A graceful stop, as SIGTERM does it: offline published, the store written.
+    /// A graceful stop, as SIGTERM does it: offline published, the store written. Twice is fine.
     func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value

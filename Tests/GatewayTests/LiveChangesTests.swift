@@ -12,7 +12,7 @@ struct LiveChangesTests {
     @Test("a device renamed in Zigbee2MQTT keeps its accessory id and its new topics are used")
     func rename() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/device/rename", #"{"from":"weather_sensor","to":"garden_sensor"}"#)
@@ -31,7 +31,7 @@ struct LiveChangesTests {
     @Test("devices that join appear and devices removed disappear, their retained state cleared")
     func joinAndLeave() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/simulator/add", #"{"model":"WSDCGQ11LM","friendly_name":"Attic Sensor"}"#)
@@ -46,7 +46,7 @@ struct LiveChangesTests {
     @Test("availability sets reachable; the bridge going offline takes every device with it until it is back")
     func availability() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         var mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/simulator/availability", #"{"id":"bulb","state":"offline"}"#)
@@ -73,7 +73,7 @@ struct LiveChangesTests {
     @Test("mapping edits apply while running, values kept; a broken edit is rejected and the previous mapping stays")
     func hotReload() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         var mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/simulator/report", #"{"id":"weather_sensor","state":{"temperature":19.5}}"#)
@@ -105,7 +105,7 @@ struct LiveChangesTests {
     @Test("an explicit MQTT accessory: state through transforms, writes through templates, availability")
     func explicitAccessory() async throws {
         let house = try await House()
-        defer { Task { await house.stop() } }
+        defer { house.stop() }
         let r = house.recorder
         var mark = r.mark
         try await r.publish("tele/garage/LWT", "Online")
