@@ -10,6 +10,8 @@ import Synchronization
 final class House: @unchecked Sendable {
     let broker: TestBroker
     let sensors: [String]
+    /// Every device's friendly name and model, in inventory order.
+    let devices: [(name: String, model: String)]
     let inventoryBytes: Int
     let directory: URL
     var gateway: pid_t = 0
@@ -29,9 +31,8 @@ final class House: @unchecked Sendable {
         var pattern: [JSONValue] = []
         for other in others { pattern += weather + [other] }
         let entries = SimulatedBridge.generated(count: count, from: pattern)
-        sensors = entries.compactMap { entry in
-            entry["definition"]?["model"] == "WSDCGQ11LM" ? entry["friendly_name"]?.stringValue : nil
-        }
+        devices = entries.map { ($0["friendly_name"]?.stringValue ?? "", $0["definition"]?["model"]?.stringValue ?? "") }
+        sensors = devices.filter { $0.model == "WSDCGQ11LM" }.map(\.name)
         let payload = JSONValue.array(entries).serializedBytes()
         inventoryBytes = payload.count
         directory = broker.directory
@@ -51,15 +52,19 @@ final class House: @unchecked Sendable {
         return client
     }
 
+    /// The database `homegate run` uses: write it before starting the gateway to give it a home.
+    var database: URL { directory.appendingPathComponent("homegate.sqlite") }
+    var log: URL { directory.appendingPathComponent("homegate.log") }
+
     /// Seconds from spawning `homegate run` to its retained tree with every accessory.
-    func startGateway() async throws -> Double {
+    func startGateway(logLevel: String = "warning") async throws -> Double {
         let watcher = try await Self.client(broker, "bench-startup")
         try await watcher.subscribe("homegate/accessories")
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
         let start = ContinuousClock.now
-        gateway = try spawn([executable, "run"], output: directory.appendingPathComponent("homegate.log").path, environment: [
+        gateway = try spawn([executable, "run"], output: log.path, environment: [
             "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
-            "HOMEGATE_LOG_LEVEL": "warning", "HOMEGATE_DATABASE": directory.appendingPathComponent("homegate.sqlite").path,
+            "HOMEGATE_LOG_LEVEL": logLevel, "HOMEGATE_DATABASE": database.path,
         ])
         for await message in watcher.messages {
             let tree = try? JSONValue(parsing: message.payload)
