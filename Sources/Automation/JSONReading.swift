@@ -80,7 +80,8 @@ enum Read {
         }
         var days: Set<Int> = []
         for (i, item) in try array(json, at: path).enumerated() {
-            guard case .string(let name) = item, let index = names.firstIndex(of: String(name.lowercased().prefix(3))) else {
+            let full = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+            guard case .string(let name) = item, let index = names.firstIndex(of: name.lowercased()) ?? full.firstIndex(of: name.lowercased()) else {
                 throw AutomationError(at: "\(path)[\(i)]", "expected a day: \(names.joined(separator: ", "))")
             }
             days.insert(index + 1)

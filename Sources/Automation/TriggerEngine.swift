@@ -63,8 +63,11 @@ public struct TriggerEngine: Sendable {
             return []
         }
         var missed: Firing.Cause?
-        if let (date, cause) = latestMissed(trigger, since: runtime[trigger.id]!.since, now: now), now.timeIntervalSince(date) <= missedGrace {
-            missed = cause
+        var decided = false
+        if let (date, cause) = latestMissed(trigger, since: runtime[trigger.id]!.since, now: now) {
+            // Fired now or skipped for good: either way a later start must not decide it again.
+            decided = true
+            if now.timeIntervalSince(date) <= missedGrace { missed = cause }
         }
         var heldDue: Firing.Cause?
         for (index, deadline) in runtime[trigger.id]!.held.sorted(by: { $0.key < $1.key }) {
@@ -81,7 +84,7 @@ public struct TriggerEngine: Sendable {
             dirty.insert(trigger.id)
         }
         scheduleNext(trigger, after: now)
-        if missed != nil || heldDue != nil {
+        if decided || heldDue != nil {
             runtime[trigger.id]!.since = now
             dirty.insert(trigger.id)
         }
@@ -91,9 +94,10 @@ public struct TriggerEngine: Sendable {
 
     /// Adds a trigger, or replaces one (its schedule counts from now; pending deadlines are dropped).
     public mutating func put(_ trigger: Trigger, now: Date) {
+        let lastFired = runtime[trigger.id]?.lastFired
         if triggers[trigger.id] != nil { _ = remove(trigger.id) }
         install(trigger)
-        runtime[trigger.id] = TriggerRuntime(lastFired: runtime[trigger.id]?.lastFired, since: now)
+        runtime[trigger.id] = TriggerRuntime(lastFired: lastFired, since: now)
         dirty.insert(trigger.id)
         if trigger.enabled { scheduleNext(trigger, after: now) }
     }

@@ -15,7 +15,6 @@ public struct GatewayService: ServiceLifecycle.Service {
     let logger: Logger
     let mappings: MappingSet
     let store: SQLiteHomeStore
-    let stored: StoredHome?
     let now: @Sendable () -> Date
 
     /// Fails when the broker settings cannot be used, a mapping file has errors, or the database
@@ -29,7 +28,6 @@ public struct GatewayService: ServiceLifecycle.Service {
         self.mappings = mappings
         do {
             store = try SQLiteHomeStore(path: configuration.database)
-            stored = try store.load()
         } catch {
             throw .database(error)
         }
@@ -41,8 +39,7 @@ public struct GatewayService: ServiceLifecycle.Service {
     }
 
     public func run() async throws {
-        let core = GatewayCore(baseTopic: configuration.baseTopic, maxPayloadBytes: configuration.maxPayloadBytes, mappings: mappings,
-                               stored: stored, clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: now())
+        let core = try makeCore()
         let writer = StoreWriter(store: store, logger: logger) { [client, logger] messages in
             GatewayRuntime.publish(messages, with: client, logger: logger)
         }
@@ -51,7 +48,7 @@ public struct GatewayService: ServiceLifecycle.Service {
             "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
             "bridges": "\(mappings.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(mappings.accessories.count)",
             "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
-            "action_sets": "\(stored?.actionSets.count ?? 0)", "triggers": "\(stored?.triggers.count ?? 0)",
+            "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
         ])
         try client.start()
         try await withGracefulShutdownHandler {
@@ -70,6 +67,14 @@ public struct GatewayService: ServiceLifecycle.Service {
             Task { await client.shutdown(finalMessage: configuration.bridgeStatus("offline")) }
         }
         logger.info("stopped")
+    }
+
+    /// The core over what the database holds. The loaded home is let go once the core has it, so a
+    /// large one is not kept twice.
+    private func makeCore() throws -> GatewayCore {
+        let stored = try store.load()
+        return GatewayCore(baseTopic: configuration.baseTopic, maxPayloadBytes: configuration.maxPayloadBytes, mappings: mappings,
+                           stored: stored, clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: now())
     }
 
     /// Logs each change once; a refused connection ends the gateway with the broker's reason.

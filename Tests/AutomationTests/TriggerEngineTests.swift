@@ -133,6 +133,24 @@ struct TriggerEngineTests {
         #expect(tooLate.load(night, runtime: stored, now: at("2026-11-24T22:46", amsterdam), value: v.lookup).isEmpty)
     }
 
+    @Test("changing a trigger keeps when it last fired; a miss skipped at one start is not fired at a later one")
+    mutating func updatesAndRepeatedStarts() throws {
+        let night = try trigger("night", ["timer": ["recurrence": ["at": "22:30"]]])
+        engine.put(night, now: t0)
+        _ = engine.due(now: at("2026-11-23T22:30", amsterdam), value: Values().lookup)
+        let fired = engine.runtime["night"]?.lastFired
+        #expect(fired != nil)
+        engine.put(try trigger("night", ["timer": ["recurrence": ["at": "23:00"]]]), now: at("2026-11-23T22:35", amsterdam))
+        #expect(engine.runtime["night"]?.lastFired == fired)
+
+        // Down over 22:30 the next day: the first start (no grace) skips it; a second start with grace must not fire it.
+        let stored = TriggerRuntime(lastFired: fired, since: at("2026-11-23T22:30", amsterdam))
+        var first = TriggerEngine(clock: ClockContext(timeZone: amsterdam, location: nil))
+        #expect(first.load(night, runtime: stored, now: at("2026-11-24T22:33", amsterdam), value: Values().lookup).isEmpty)
+        var second = TriggerEngine(clock: ClockContext(timeZone: amsterdam, location: nil), missedGrace: 900)
+        #expect(second.load(night, runtime: first.runtime["night"]!, now: at("2026-11-24T22:35", amsterdam), value: Values().lookup).isEmpty)
+    }
+
     @Test("conditions decide at fire time: comparisons, time windows across midnight, weekdays, all/any/not")
     mutating func conditions() throws {
         engine.put(try trigger("night_motion", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]],

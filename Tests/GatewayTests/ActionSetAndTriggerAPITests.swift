@@ -57,6 +57,18 @@ struct ActionSetAndTriggerAPITests {
         #expect(partial["status"] == "error" && partial["error"] == "1 of 3 actions failed")
         #expect(partial["data"]?["results"]?[2] == ["characteristic": "curtain/window_covering/target_position", "status": "error", "error": "curtain: no such accessory"])
         try await r.wait(for: "zigbee2mqtt/bulb/set", after: mark)
+
+        // It joins again: announced as added, back in its room, and the scene reaches it.
+        mark = r.mark
+        try await r.publish("zigbee2mqtt/bridge/request/simulator/add", #"{"model":"ZNCLDJ11LM","friendly_name":"curtain"}"#)
+        #expect(try await r.wait(for: "homegate/event/accessory/curtain", after: mark) { $0["change"] == "added" }["room"] == "default_room")
+        #expect(try await house.ok("action_set/execute", ["action_set": "movie_night"])["results"]?.arrayValue?.allSatisfy { $0["status"] == "ok" } == true)
+
+        // Moved to another home, the bulb is no longer written by this home's scene.
+        try await house.ok("home/add", ["name": "Cabin"])
+        try await house.ok("accessory/assign_room", ["accessory": "bulb", "room": "default_room_2"])
+        let elsewhere = try await house.request("action_set/execute", ["action_set": "movie_night"])
+        #expect(elsewhere["data"]?["results"]?[0]?["error"] == "bulb: is now in home 'Cabin', not in this action set's")
     }
 
     @Test("updating and removing: actions added and removed, a renamed set; a removed set leaves its triggers")
@@ -73,6 +85,22 @@ struct ActionSetAndTriggerAPITests {
         try await house.ok("action_set/remove", ["action_set": "Lamp Half"])
         #expect(try await house.ok("trigger/list")["triggers"]?[0]?["action_sets"] == [], "the trigger stays, without the set")
         #expect(try await house.refused("action_set/execute", ["action_set": "lamp"]) == "no action set 'lamp'")
+    }
+
+    @Test("lists page with offset and limit and say how many there are in all")
+    func paging() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        for name in ["One", "Two", "Three"] {
+            try await house.ok("action_set/add", ["name": .string(name), "actions": [["characteristic": "bulb/lightbulb/on", "value": true]]])
+            try await house.ok("trigger/add", ["name": .string(name), "action_sets": [.string(name)], "timer": ["recurrence": ["at": "07:00"]]])
+        }
+        let sets = try await house.ok("action_set/list", ["offset": 1, "limit": 1])
+        #expect(sets["total"] == 3 && sets["action_sets"]?.arrayValue?.map { $0["id"] } == ["two"])
+        let triggers = try await house.ok("trigger/list", ["offset": 2, "limit": 5])
+        #expect(triggers["total"] == 3 && triggers["triggers"]?.arrayValue?.map { $0["id"] } == ["three"])
+        #expect(triggers["triggers"]?[0]?["next_fire"]?.stringValue != nil)
+        #expect(try await house.refused("trigger/list", ["limit": -1]) == "\"limit\" must be a whole number, 0 or more")
     }
 
     @Test("triggers: bad definitions refused with where and why; sun events need the location; disabled ones do not fire; a button press fires every time")
@@ -94,6 +122,7 @@ struct ActionSetAndTriggerAPITests {
         #expect(try await refusal(["events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "for": "10m"]]])
             == "events[0].for: \"for\" needs a value or a range to hold")
         #expect(try await refusal(["events": [], "timer": ["fire_date": "2030-01-01T00:00"]]) == "a trigger has either \"timer\" or \"events\", not both")
+        #expect(try await refusal(["timer": ["fire_date": "2020-01-01T00:00"]]) == "timer.fire_date: that time has passed; a timer without a recurrence needs a time to come")
         #expect(try await refusal(["events": [["characteristic": "bulb/lightbulb/on", "value": true]],
                                    "conditions": ["all": [["characteristic": "bulb/lightbulb/on", "op": "<", "value": true]]]])
             == "conditions.all[0].op: < compares numbers; true is not one")

@@ -17,14 +17,15 @@ extension ArchiveReader {
         for (i, item) in list(root["homes"], "homes").enumerated() {
             let path = "homes[\(i)]"
             guard let f = fields(item, path, allowed: ["id", "name", "default_room", "rooms", "zones"], required: ["id", "name", "default_room", "rooms"]),
-                  let id = id(f["id"], "\(path).id", taken: &structureIDs),
-                  let name = name(f["name"], "\(path).name", kind: "home", unique: &homeNames, scope: "in this file") else { continue }
+                  let id = id(f["id"], "\(path).id", taken: &structureIDs) else { continue }
+            // A bad name is reported; the home is kept so what refers to it is not reported as well.
+            let name = name(f["name"], "\(path).name", kind: "home", unique: &homeNames, scope: "in this file") ?? f["name"]?.stringValue ?? id
             var roomNames: Set<String> = [], zoneNames: Set<String> = []
             for (j, roomItem) in list(f["rooms"], "\(path).rooms").enumerated() {
                 let roomPath = "\(path).rooms[\(j)]"
                 guard let r = fields(roomItem, roomPath, allowed: ["id", "name"], required: ["id", "name"]),
-                      let roomID = self.id(r["id"], "\(roomPath).id", taken: &structureIDs),
-                      let roomName = self.name(r["name"], "\(roomPath).name", kind: "room", unique: &roomNames, scope: "in \(name)") else { continue }
+                      let roomID = self.id(r["id"], "\(roomPath).id", taken: &structureIDs) else { continue }
+                let roomName = self.name(r["name"], "\(roomPath).name", kind: "room", unique: &roomNames, scope: "in \(name)") ?? r["name"]?.stringValue ?? roomID
                 rooms.append(Room(id: roomID, name: roomName, home: id))
             }
             let defaultRoom = f["default_room"]?.stringValue ?? ""

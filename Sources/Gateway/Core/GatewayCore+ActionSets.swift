@@ -6,9 +6,10 @@ import Persistence
 extension GatewayCore {
     static let actionSetCommands: [String: HomeCommand] = [
         "action_set/list": HomeCommand(changes: false) { core, r in
-            try r.only(["home"])
+            try r.only(["home", "offset", "limit"])
             let home = try core.structure.resolveHome(try r.optionalString("home"))
-            return ["home": .string(home.id), "action_sets": .array(core.actionSetOrder.compactMap { core.actionSets[$0] }.filter { $0.home == home.id }.map(\.json))]
+            let all = core.actionSetOrder.compactMap { core.actionSets[$0] }.filter { $0.home == home.id }
+            return ["home": .string(home.id), "total": .integer(all.count), "action_sets": .array(try r.page(of: all).map(\.json))]
         },
         "action_set/add": HomeCommand(changes: true) { core, r in
             try r.only(["name", "home", "actions"])
@@ -90,6 +91,9 @@ extension GatewayCore {
         for trigger in triggerOrder where engine.triggers[trigger]?.actionSets.contains(id) == true {
             engine.modify(trigger) { $0.actionSets.removeAll { $0 == id } }
             store.triggers[trigger] = engine.triggers[trigger]
+            if let updated = engine.triggers[trigger] {
+                automationEvent("trigger", trigger, "updated", ["name": .string(updated.name), "home": .string(updated.home)])
+            }
         }
         automationEvent("action_set", id, "removed", ["name": .string(set.name), "home": .string(set.home)])
     }
@@ -113,24 +117,36 @@ extension GatewayCore {
     mutating func execute(_ ids: [String], by initiator: ChangeSource) -> [ExecutionOutcome] {
         let source = initiator == .api && ids.count == 1 ? ChangeSource.actionSet(ids[0]) : initiator
         let sets = ids.compactMap { actionSets[$0] }
-        let requests = sets.flatMap { set in
-            set.actions.map { WriteRequest(accessory: $0.path.accessory, service: $0.path.service, characteristic: $0.path.characteristic, value: $0.value.json) }
+        // An accessory moved to another home since the action was added is not written.
+        var moved: [WriteProblem?] = []
+        var requests: [WriteRequest] = []
+        for set in sets {
+            for action in set.actions {
+                if entries[action.path.accessory] != nil, let home = structure.home(ofAccessory: action.path.accessory), home != set.home {
+                    moved.append(WriteProblem(description: "\(action.path.accessory): is now in home '\(structure.home(id: home)?.name ?? home)', not in this action set's"))
+                } else {
+                    moved.append(nil)
+                    requests.append(WriteRequest(accessory: action.path.accessory, service: action.path.service,
+                                                 characteristic: action.path.characteristic, value: action.value.json))
+                }
+            }
         }
-        var results = write(requests, source: source).makeIterator()
+        var written = write(requests, source: source).makeIterator()
+        var problems = moved.makeIterator()
         var outcomes: [ExecutionOutcome] = []
         for var set in sets {
             var outcome = ExecutionOutcome(actionSet: set.id, results: [], failures: 0)
             for action in set.actions {
-                var result: [String: JSONValue] = ["characteristic": .string(action.path.description)]
-                let written = results.next()!
-                Self.describe(written, into: &result)
-                if case .failure = written { outcome.failures += 1 }
-                outcome.results.append(.object(result))
+                var fields: [String: JSONValue] = ["characteristic": .string(action.path.description)]
+                let result = problems.next()!.map { Result<CharacteristicValue, WriteProblem>.failure($0) } ?? written.next()!
+                Self.describe(result, into: &fields)
+                if case .failure = result { outcome.failures += 1 }
+                outcome.results.append(.object(fields))
             }
             set.lastExecuted = now
             actionSets[set.id] = set
             store.actionSets[set.id] = set
-            automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "source": .string(initiator.description),
+            automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "home": .string(set.home), "source": .string(initiator.description),
                                                               "results": .array(outcome.results)])
             outcomes.append(outcome)
         }

@@ -72,6 +72,7 @@ extension GatewayCore {
         if let old, old.accessory.name != entries[id]!.accessory.name, structure.placements[id]?.name == nil {
             publishAccessoryEvent(id, "renamed")
         }
+        if old == nil, departed.remove(id) != nil { publishAccessoryEvent(id, "added") }
         dirtyStates.insert(id)
         treeChanged = true
     }
@@ -80,6 +81,7 @@ extension GatewayCore {
         guard let removed = entries.removeValue(forKey: id) else { return }
         releaseName(removed.accessory)
         structure.departed(accessory: id)
+        departed.insert(id)
         order.removeAll { $0 == id }
         dirtyStates.remove(id)
         pendingWrites = pendingWrites.filter { $0.key.accessory != id }

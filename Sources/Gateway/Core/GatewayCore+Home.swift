@@ -23,7 +23,7 @@ extension GatewayCore {
             case .failure(let problem): return .failure(problem)
             case .success(let (s, c)):
                 if let other = structure.home(ofAccessory: path.accessory), other != home {
-                    return .failure(.unknownAccessory("\(path.accessory) (it is in home '\(structure.home(id: other)?.name ?? other)')"))
+                    return .failure(.otherHome(accessory: path.accessory, home: structure.home(id: other)?.name ?? other))
                 }
                 return .success(accessory.services[s].characteristics[c])
             }
@@ -78,6 +78,9 @@ extension GatewayCore {
 
     /// `homegate/event/<type>/<id>`: homes, rooms, zones and accessories added, removed, renamed, moved.
     mutating func publishStructureChanges() {
+        let answered = deferredOut
+        deferredOut = []
+        defer { deferredOut += answered }  // the events of a change come before its answer
         for change in structure.drainChanges() {
             switch change.kind {
             case .home:

@@ -7,11 +7,12 @@ import Persistence
 extension GatewayCore {
     static let triggerCommands: [String: HomeCommand] = [
         "trigger/list": HomeCommand(changes: false) { core, r in
-            try r.only(["home"])
+            try r.only(["home", "offset", "limit"])
             let home = try core.structure.resolveHome(try r.optionalString("home"))
+            let all = core.triggerOrder.compactMap { core.engine.triggers[$0] }.filter { $0.home == home.id }
+            let page = try r.page(of: all)
             let next = core.engine.nextFires()
-            return ["home": .string(home.id),
-                    "triggers": .array(core.triggerOrder.compactMap { core.engine.triggers[$0] }.filter { $0.home == home.id }.map { core.triggerJSON($0, next: next[$0.id]) })]
+            return ["home": .string(home.id), "total": .integer(all.count), "triggers": .array(page.map { core.triggerJSON($0, next: next[$0.id]) })]
         },
         "trigger/add": HomeCommand(changes: true) { core, r in
             try r.only(["name", "home", "action_sets", "enabled"] + Trigger.definitionKeys)
@@ -110,6 +111,9 @@ extension GatewayCore {
 
     func checkTrigger(_ kind: Trigger.Kind, _ conditions: Condition?, home: String) throws {
         try Trigger.check(kind, conditions, against: characteristicLookup(home: home))
+        if case .timer(let schedule) = kind, schedule.recurrence == nil, schedule.next(after: now) == nil {
+            throw RequestError("timer.fire_date: that time has passed; a timer without a recurrence needs a time to come")
+        }
         if engine.clock.location == nil, Trigger.usesSun(kind, conditions) {
             throw RequestError("sunrise and sunset need the house's location: set location.latitude and location.longitude in homegate.yaml")
         }

@@ -78,6 +78,8 @@ public struct GatewayCore: Sendable {
     var storedValues: [CharacteristicPath: CharacteristicValue] = [:]
     /// Fires due at start, waiting until the accessories they write have appeared (or `startupSettle` passed).
     var startupFirings: [Firing] = []
+    /// Accessories that left while running: one that comes back is announced as added again.
+    var departed: Set<String> = []
     /// Fires decided during this batch, run at its end.
     var firingQueue: [Firing] = []
     let startedAt: Date

@@ -34,10 +34,26 @@ struct Request {
         return strings
     }
 
+    /// `offset` and `limit` (both optional) applied to a list: a UI can page through a large home
+    /// instead of holding up device messages while thousands of entries are written out.
+    func page<T>(of items: [T]) throws(RequestError) -> ArraySlice<T> {
+        let offset = try count("offset") ?? 0
+        let limit = try count("limit") ?? items.count
+        let start = min(offset, items.count)
+        return items[start..<min(items.count, start + limit)]
+    }
+
+    private func count(_ key: String) throws(RequestError) -> Int? {
+        guard let value = body[key], value != .null else { return nil }
+        guard let number = value.intValue, number >= 0 else { throw RequestError("\"\(key)\" must be a whole number, 0 or more") }
+        return number
+    }
+
     /// Refuses keys the command does not take, so a typo is not silently ignored.
     func only(_ allowed: [String]) throws(RequestError) {
         for key in (body.objectValue ?? [:]).keys.sorted() where key != "transaction" && !allowed.contains(key) {
-            throw RequestError("unknown field \"\(key)\"\(didYouMean(key, allowed)); this command takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
+            let takes = allowed.isEmpty ? "this command takes no fields" : "this command takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))"
+            throw RequestError("unknown field \"\(key)\"\(didYouMean(key, allowed)); \(takes)")
         }
     }
 }

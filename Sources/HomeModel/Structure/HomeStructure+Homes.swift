@@ -25,7 +25,9 @@ extension HomeStructure {
     public mutating func setPrimary(_ id: String) throws(StructureError) {
         guard home(id: id) != nil else { throw .notFound(kind: "home", id, suggestion: "") }
         guard id != primaryHome else { return }
+        let previous = primaryHome
         primaryHome = id
+        record(.home, previous, .primary)
         record(.home, id, .primary)
     }
 
