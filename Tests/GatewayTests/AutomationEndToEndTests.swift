@@ -112,6 +112,12 @@ struct AutomationEndToEndTests {
         clock.set(amsterdam(23, 0))
         try await house.ok("trigger/list")
         #expect(r.since(mark).filter { $0.topic == "homegate/event/trigger/good_night" }.count == 1, "once")
+
+        // A one-off timer fires once and can still be renamed afterwards.
+        try await house.ok("trigger/add", ["name": "Once", "action_sets": ["hallway_dim"], "timer": ["fire_date": "2026-11-23T23:15"]])
+        clock.set(amsterdam(23, 15))
+        try await r.wait(for: "homegate/event/trigger/once", after: mark) { $0["change"] == "fired" }
+        #expect(try await house.ok("trigger/update", ["trigger": "once", "name": "Once, done"])["next_fire"] == .null)
         await gateway.stop()
     }
 

@@ -22,6 +22,7 @@ extension GatewayCore {
             let kind = try Trigger.kind(from: fields, defaultTimeZone: core.engine.clock.timeZone)
             let conditions = try Trigger.conditions(from: fields["conditions"])
             try core.checkTrigger(kind, conditions, home: home.id)
+            try core.checkComing(kind)
             let trigger = Trigger(id: Naming.newID(for: name) { core.engine.triggers[$0] != nil }, name: name, home: home.id,
                                   enabled: try r.bool("enabled", default: true), actionSets: try core.actionSetIDs(r, home: home.id) ?? [],
                                   kind: kind, conditions: conditions, executeOnce: try r.bool("execute_once", default: false))
@@ -40,6 +41,7 @@ extension GatewayCore {
             var reschedule = false
             if fields["timer"] != nil || fields["events"] != nil {
                 trigger.kind = try Trigger.kind(from: fields, defaultTimeZone: core.engine.clock.timeZone)
+                try core.checkComing(trigger.kind)
                 reschedule = true
             }
             if fields.keys.contains("conditions") {
@@ -109,11 +111,15 @@ extension GatewayCore {
         return ids
     }
 
-    func checkTrigger(_ kind: Trigger.Kind, _ conditions: Condition?, home: String) throws {
-        try Trigger.check(kind, conditions, against: characteristicLookup(home: home))
+    /// A new or changed timer without a recurrence must still have its time to come.
+    func checkComing(_ kind: Trigger.Kind) throws {
         if case .timer(let schedule) = kind, schedule.recurrence == nil, schedule.next(after: now) == nil {
             throw RequestError("timer.fire_date: that time has passed; a timer without a recurrence needs a time to come")
         }
+    }
+
+    func checkTrigger(_ kind: Trigger.Kind, _ conditions: Condition?, home: String) throws {
+        try Trigger.check(kind, conditions, against: characteristicLookup(home: home))
         if engine.clock.location == nil, Trigger.usesSun(kind, conditions) {
             throw RequestError("sunrise and sunset need the house's location: set location.latitude and location.longitude in homegate.yaml")
         }
