@@ -7,7 +7,7 @@ import JSON
 extension SQLiteHomeStore {
     public func load() throws(PersistenceError) -> StoredHome? {
         do {
-            return try pool.read { db -> StoredHome? in
+            return try database.read { db -> StoredHome? in
                 let homeRows = try Row.fetchAll(db, sql: "SELECT * FROM homes ORDER BY position")
                 guard !homeRows.isEmpty else { return nil }
                 let homes = homeRows.map { Home(id: $0["id"], name: $0["name"], defaultRoom: $0["default_room"]) }

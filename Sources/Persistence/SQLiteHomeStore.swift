@@ -5,10 +5,11 @@ import HomeModel
 import JSON
 
 /// The home in SQLite: WAL mode, versioned migrations, one writer (this process, held by a lock file),
-/// writes on GRDB's own queue so callers never block.
+/// writes on GRDB's own queue so callers never block. One connection with a small page cache: the
+/// gateway reads the database once, at start, and otherwise only writes.
 public final class SQLiteHomeStore: HomeStore {
     public let path: String
-    let pool: DatabasePool
+    let database: DatabaseQueue
     private let lock: DatabaseLock?
 
     /// Opens (creating the file and its folder if needed) and migrates. With `exclusive`, takes the
@@ -28,18 +29,21 @@ public final class SQLiteHomeStore: HomeStore {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            // WAL with NORMAL is safe against a killed process: a commit is in the log before it returns.
+            // WAL lets `homegate export` read while the gateway writes; with NORMAL a commit is in
+            // the log before it returns, so a killed process loses nothing it was told was stored.
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA cache_size = -1024")
         }
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            database = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
         let migrator = Schema.migrator
         do {
-            if try pool.read({ try migrator.hasBeenSuperseded($0) }) { throw PersistenceError.newerSchema(path: path) }
-            try migrator.migrate(pool)
+            if try database.read({ try migrator.hasBeenSuperseded($0) }) { throw PersistenceError.newerSchema(path: path) }
+            try migrator.migrate(database)
         } catch let error as PersistenceError {
             throw error
         } catch {
@@ -50,7 +54,7 @@ public final class SQLiteHomeStore: HomeStore {
     /// SQLite's own check of the file: "ok" or what is wrong.
     public func integrityCheck() throws(PersistenceError) -> String {
         do {
-            return try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+            return try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
         } catch {
             throw .failed(path: path, operation: "integrity check", reason: "\(error)")
         }
@@ -59,7 +63,7 @@ public final class SQLiteHomeStore: HomeStore {
     public func write(_ batch: StoreBatch) async throws(PersistenceError) {
         guard !batch.isEmpty else { return }
         do {
-            try await pool.write { db in try Self.apply(batch, to: db) }
+            try await database.write { db in try Self.apply(batch, to: db) }
         } catch {
             throw .failed(path: path, operation: "writing", reason: "\(error)")
         }
@@ -68,7 +72,7 @@ public final class SQLiteHomeStore: HomeStore {
     /// Replaces everything with `home` in one transaction (an import).
     public func replaceAll(with home: StoredHome) throws(PersistenceError) {
         do {
-            try pool.write { db in
+            try database.write { db in
                 for table in ["characteristic_values", "held_deadlines", "trigger_states", "trigger_action_sets", "triggers", "actions",
                               "action_sets", "accessories", "zone_rooms", "zones", "rooms", "homes"] {
                     try db.execute(sql: "DELETE FROM \(table)")
@@ -83,7 +87,7 @@ public final class SQLiteHomeStore: HomeStore {
     /// Whether no home has been stored yet.
     public func isEmpty() throws(PersistenceError) -> Bool {
         do {
-            return try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM homes") ?? 0 } == 0
+            return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM homes") ?? 0 } == 0
         } catch {
             throw .failed(path: path, operation: "reading", reason: "\(error)")
         }

@@ -55,6 +55,8 @@ struct StoreTests {
         #expect(loaded.values == home.values)
         #expect(loaded.skipped.isEmpty)
         #expect(try store.integrityCheck() == "ok")
+        let mode = try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal", "readers such as homegate export never wait for the gateway")
     }
 
     @Test("batches: renames, removals (which take their children along) and values, as the gateway sends them")
