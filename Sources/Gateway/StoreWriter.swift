@@ -5,7 +5,8 @@ import Synchronization
 
 /// Writes what the gateway changed, in order, off the message path: batches queue up and merge,
 /// one transaction takes everything queued, and the messages that waited for it are published
-/// once it is committed. Characteristic values alone wait up to 100 ms to share a transaction.
+/// once it is committed. Characteristic values alone wait up to a second to share a transaction:
+/// under load that is one short transaction a second instead of many that compete with messages.
 final class StoreWriter: Sendable {
     private struct Queue {
         var batch = StoreBatch()
@@ -58,7 +59,7 @@ final class StoreWriter: Sendable {
             var work = take()
             guard !work.batch.isEmpty || !work.messages.isEmpty else { return }
             if patient, !work.batch.hasStructure, work.messages.isEmpty {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: .seconds(1))
                 let more = take()
                 work.batch.merge(more.batch)
                 work.messages += more.messages
