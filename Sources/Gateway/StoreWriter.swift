@@ -11,6 +11,14 @@ final class StoreWriter: Sendable {
     private struct Queue {
         var batch = StoreBatch()
         var messages: [Outgoing] = []
+        /// Values alone have waited their second.
+        var valuesDue = false
+        var closed = false
+
+        /// Whether to write now: anything but values, or values that have waited, or the end.
+        var ready: Bool {
+            !(batch.isEmpty && messages.isEmpty) && (batch.hasStructure || !messages.isEmpty || valuesDue || closed)
+        }
     }
 
     /// Failed writes in a row and when one was last logged: a full disk is reported, not spammed.
@@ -22,9 +30,12 @@ final class StoreWriter: Sendable {
     private let store: any HomeStore
     private let publish: @Sendable ([Outgoing]) -> Void
     private let logger: Logger
+    /// How long values alone may wait for company.
+    private let valuesDelay: Duration
 
-    init(store: any HomeStore, logger: Logger, publish: @escaping @Sendable ([Outgoing]) -> Void) {
+    init(store: any HomeStore, logger: Logger, valuesDelay: Duration = .seconds(1), publish: @escaping @Sendable ([Outgoing]) -> Void) {
         self.store = store
+        self.valuesDelay = valuesDelay
         self.logger = logger
         self.publish = publish
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -39,31 +50,40 @@ final class StoreWriter: Sendable {
         wake.yield()
     }
 
-    /// Writes until `close()`; then writes what is left.
+    /// Writes until `close()`; then writes what is left. A ticker lets waiting values go.
     func run() async {
-        for await _ in wakeups { await drain(patient: true) }
-        await drain(patient: false)
+        await withDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                while !queue.withLock({ $0.closed }) {
+                    try? await Task.sleep(for: valuesDelay)
+                    let due = queue.withLock { state in
+                        state.valuesDue = !state.batch.values.isEmpty
+                        return state.valuesDue
+                    }
+                    if due { wake.yield() }
+                }
+            }
+            for await _ in wakeups { await drain() }
+            await drain()
+            group.cancelAll()  // the ticker need not finish its sleep
+        }
     }
 
-    func close() { wake.finish() }
+    func close() {
+        queue.withLock { $0.closed = true }
+        wake.finish()
+    }
 
-    private func take() -> Queue {
+    private func take() -> Queue? {
         queue.withLock { current in
-            defer { current = Queue() }
+            guard current.ready else { return nil }
+            defer { current = Queue(closed: current.closed) }
             return current
         }
     }
 
-    private func drain(patient: Bool) async {
-        while true {
-            var work = take()
-            guard !work.batch.isEmpty || !work.messages.isEmpty else { return }
-            if patient, !work.batch.hasStructure, work.messages.isEmpty {
-                try? await Task.sleep(for: .seconds(1))
-                let more = take()
-                work.batch.merge(more.batch)
-                work.messages += more.messages
-            }
+    private func drain() async {
+        while let work = take() {
             do {
                 try await store.write(work.batch)
                 let recovered = failures.withLock { state in
@@ -79,12 +99,14 @@ final class StoreWriter: Sendable {
                     return (state.count, due)
                 }
                 if shouldLog { logger.error("cannot store the home; retrying every second", metadata: ["error": "\(error)", "failed_writes": "\(count)"]) }
-                queue.withLock { current in
+                let closed = queue.withLock { current in
                     var retry = work.batch
                     retry.merge(current.batch)
                     current.batch = retry
+                    return current.closed
                 }
-                if patient { try? await Task.sleep(for: .seconds(1)) } else { return }
+                if closed { return }
+                try? await Task.sleep(for: .seconds(1))
             }
             publish(work.messages)
         }

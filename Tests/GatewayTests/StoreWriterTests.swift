@@ -46,4 +46,31 @@ struct StoreWriterTests {
         #expect(Set(rooms) == ["attic", "cellar"], "both batches reached the store once it worked again")
         #expect(published.withLock { $0 } == ["homegate/response/room/add"])
     }
+
+    @Test("values wait up to a second to share a transaction; an answer does not wait for them")
+    func valuesWait() async throws {
+        let store = FlakyStore(failures: 0)
+        let published = Mutex<[ContinuousClock.Instant]>([])
+        // Values may wait a minute here: an answer that waited for them would not come at all.
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), valuesDelay: .seconds(60)) { messages in
+            if !messages.isEmpty { published.withLock { $0.append(ContinuousClock.now) } }
+        }
+        let running = Task { await writer.run() }
+        var values = StoreBatch()
+        values.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(40)
+        let start = ContinuousClock.now
+        writer.enqueue(values, then: [])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(store.written.withLock { $0.isEmpty }, "values alone are held back")
+        var room = StoreBatch()
+        room.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
+        writer.enqueue(room, then: [Outgoing("homegate/response/room/add", "{}")])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while published.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let answered = try #require(published.withLock { $0.first }, "the answer went out with the room")
+        #expect(answered - start < .seconds(5))
+        #expect(store.written.withLock { $0.first?.values.count } == 1, "the waiting value went along in the same transaction")
+        writer.close()
+        await running.value
+    }
 }
