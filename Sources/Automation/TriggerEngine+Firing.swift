@@ -86,7 +86,7 @@ extension TriggerEngine {
         guard var trigger = triggers[id], trigger.enabled else { return nil }
         if let conditions = trigger.conditions, !conditions.holds(now: now, clock: clock, value: lookup) { return nil }
         runtime[id, default: TriggerRuntime(since: now)].lastFired = now
-        dirty.insert(id)
+        fired.insert(id)
         var disabled = false
         if trigger.executeOnce {
             trigger.enabled = false

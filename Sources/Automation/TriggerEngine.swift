@@ -26,6 +26,8 @@ public struct TriggerEngine: Sendable {
     public let missedGrace: TimeInterval
     /// Triggers whose runtime changed since the owner last drained them (to store).
     public internal(set) var dirty: Set<String> = []
+    /// Triggers whose only change is when they last fired: worth storing, not worth hurrying for.
+    public internal(set) var fired: Set<String> = []
     /// Characteristic events looked at: for benchmarks.
     public internal(set) var evaluations = 0
 
@@ -38,9 +40,13 @@ public struct TriggerEngine: Sendable {
         self.missedGrace = missedGrace
     }
 
-    public mutating func drainDirty() -> Set<String> {
-        defer { dirty = [] }
-        return dirty
+    /// What to store: runtimes that changed (deadlines, schedules), and triggers that only fired.
+    public mutating func drainDirty() -> (changed: Set<String>, fired: Set<String>) {
+        defer {
+            dirty = []
+            fired = []
+        }
+        return (dirty, fired.subtracting(dirty))
     }
 
     /// When the next timer, sun event or deadline is due.

@@ -41,13 +41,15 @@ final class StoreWriter: Sendable {
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// Queues a batch; the writer is woken only when it has something that must not wait.
     func enqueue(_ batch: StoreBatch, then messages: [Outgoing]) {
         guard !batch.isEmpty || !messages.isEmpty else { return }
-        queue.withLock {
-            $0.batch.merge(batch)
-            $0.messages += messages
+        let ready = queue.withLock { state in
+            state.batch.merge(batch)
+            state.messages += messages
+            return state.ready
         }
-        wake.yield()
+        if ready { wake.yield() }
     }
 
     /// Writes until `close()`; then writes what is left. A ticker lets waiting values go.
@@ -57,7 +59,7 @@ final class StoreWriter: Sendable {
                 while !queue.withLock({ $0.closed }) {
                     try? await Task.sleep(for: valuesDelay)
                     let due = queue.withLock { state in
-                        state.valuesDue = !state.batch.values.isEmpty
+                        state.valuesDue = !state.batch.isEmpty
                         return state.valuesDue
                     }
                     if due { wake.yield() }

@@ -87,6 +87,12 @@ extension SQLiteHomeStore {
                                arguments: [id, index, deadline.timeIntervalSince1970])
             }
         }
+        for (id, date) in batch.lastFired {
+            try db.execute(sql: "UPDATE trigger_states SET last_fired = ? WHERE trigger_id = ?", arguments: [date.timeIntervalSince1970, id])
+        }
+        for (id, date) in batch.lastExecuted {
+            try db.execute(sql: "UPDATE action_sets SET last_executed = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, id])
+        }
         if !batch.values.isEmpty {
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO characteristic_values (accessory, service, characteristic, value, updated) VALUES (?, ?, ?, ?, ?)

@@ -44,17 +44,20 @@ public struct StoreBatch: Sendable, Equatable {
     public var triggers = Changes<Trigger>()
     public var runtimes = Changes<TriggerRuntime>()
     public var values: [CharacteristicPath: CharacteristicValue] = [:]
+    /// When triggers last fired and action sets last ran, where nothing else about them changed:
+    /// like values, these may wait.
+    public var lastFired: [String: Date] = [:]
+    public var lastExecuted: [String: Date] = [:]
     /// When the values were reported (one time for the batch: it is only for people reading the file).
     public var valuesTime = Date()
 
     public init() {}
 
     public var isEmpty: Bool {
-        homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
-            && triggers.isEmpty && runtimes.isEmpty && values.isEmpty
+        !hasStructure && values.isEmpty && lastFired.isEmpty && lastExecuted.isEmpty
     }
 
-    /// Anything but characteristic values: these are written promptly, values may wait a little.
+    /// Anything but values and last-fired times: these are written promptly, the others may wait.
     public var hasStructure: Bool {
         !(homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
             && triggers.isEmpty && runtimes.isEmpty)
@@ -70,6 +73,11 @@ public struct StoreBatch: Sendable, Equatable {
         triggers.merge(later.triggers)
         runtimes.merge(later.runtimes)
         values.merge(later.values) { _, new in new }
+        // A whole row written later already carries the newer time.
+        for (id, _) in later.runtimes { lastFired[id] = nil }
+        for (id, _) in later.actionSets { lastExecuted[id] = nil }
+        lastFired.merge(later.lastFired) { _, new in new }
+        lastExecuted.merge(later.lastExecuted) { _, new in new }
         valuesTime = later.valuesTime
     }
 }

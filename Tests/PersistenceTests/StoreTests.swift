@@ -105,6 +105,29 @@ struct StoreTests {
         #expect(first.hasStructure)
     }
 
+    @Test("last-fired and last-run times written on their own; a whole row written later wins over an earlier time")
+    func lazyTimes() async throws {
+        let store = try SQLiteHomeStore(path: temporaryDatabase())
+        try store.replaceAll(with: try sampleHome())
+        let t1 = Date(timeIntervalSince1970: 1_795_100_000), t2 = t1.addingTimeInterval(60)
+        var times = StoreBatch()
+        times.lastFired["night"] = t1
+        times.lastExecuted["evening"] = t1
+        #expect(!times.hasStructure, "these may wait for company")
+        try await store.write(times)
+        var loaded = try #require(try store.load())
+        #expect(loaded.runtimes["night"]?.lastFired == t1 && loaded.actionSets[0].lastExecuted == t1)
+
+        var merged = StoreBatch()
+        merged.lastFired["night"] = t1
+        var later = StoreBatch()
+        later.runtimes["night"] = TriggerRuntime(lastFired: t2, since: t2)
+        merged.merge(later)
+        try await store.write(merged)
+        loaded = try #require(try store.load())
+        #expect(loaded.runtimes["night"]?.lastFired == t2)
+    }
+
     @Test("a second homegate on the same database is refused, naming the holder; a reader is not")
     func exclusive() throws {
         let path = temporaryDatabase()

@@ -145,7 +145,7 @@ extension GatewayCore {
             }
             set.lastExecuted = now
             actionSets[set.id] = set
-            store.actionSets[set.id] = set
+            store.lastExecuted[set.id] = now
             automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "home": .string(set.home), "source": .string(initiator.description),
                                                               "results": .array(outcome.results)])
             outcomes.append(outcome)

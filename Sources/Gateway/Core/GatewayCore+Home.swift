@@ -134,6 +134,8 @@ extension GatewayCore {
 
     /// Trigger runtimes (fires, deadlines) that changed go to the store with the rest.
     mutating func collectStoreChanges() {
-        for id in engine.drainDirty() { store.runtimes[id] = engine.runtime[id] }
+        let (changed, fired) = engine.drainDirty()
+        for id in changed { store.runtimes[id] = engine.runtime[id] }
+        for id in fired { if let date = engine.runtime[id]?.lastFired { store.lastFired[id] = date } }
     }
 }
