@@ -78,16 +78,17 @@ public struct TriggerEngine: Sendable {
         var heldDue: Firing.Cause?
         for (index, deadline) in runtime[trigger.id]!.held.sorted(by: { $0.key < $1.key }) {
             guard index < trigger.events.count, case .characteristic(let path, let match, let duration?) = trigger.events[index] else {
-                runtime[trigger.id]!.held[index] = nil
+                runtime[trigger.id]!.held[index] = nil  // the definition changed under it
+                dirty.insert(trigger.id)
                 continue
             }
             if deadline > now {
                 schedule(SlotKey(trigger: trigger.id, slot: index), at: deadline)
             } else {
                 runtime[trigger.id]!.held[index] = nil
+                dirty.insert(trigger.id)
                 if match.matches(value(path)) { heldDue = .held(path, value: value(path), duration: duration, since: deadline.addingTimeInterval(-duration)) }
             }
-            dirty.insert(trigger.id)
         }
         scheduleNext(trigger, after: now)
         if decided || heldDue != nil {
