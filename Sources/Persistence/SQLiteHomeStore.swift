@@ -12,27 +12,37 @@ public final class SQLiteHomeStore: HomeStore {
     let database: DatabaseQueue
     private let lock: DatabaseLock?
 
-    /// Opens (creating the file and its folder if needed) and migrates. With `exclusive`, takes the
-    /// lock that keeps a second homegate off the same database.
-    public init(path: String, exclusive: Bool = true) throws(PersistenceError) {
+    public enum Access: Sendable {
+        /// The one process that writes: takes the lock, creates and migrates the file.
+        case owner
+        /// Reads only, next to a running gateway (`homegate export`): no lock, no migration, and a
+        /// file that is not a homegate database is refused rather than changed.
+        case reader
+    }
+
+    /// Opens (as owner: creating the file and its folder if needed, and migrating).
+    public init(path: String, access: Access = .owner) throws(PersistenceError) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+        if access == .owner, !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 throw .cannotOpen(path: path, reason: "cannot create the folder \(folder): \(error.localizedDescription)")
             }
         }
-        lock = exclusive ? try DatabaseLock(databasePath: path) : nil
+        lock = access == .owner ? try DatabaseLock(databasePath: path) : nil
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        configuration.readonly = access == .reader
         configuration.prepareDatabase { db in
             // WAL lets `homegate export` read while the gateway writes; with NORMAL a commit is in
             // the log before it returns, so a killed process loses nothing it was told was stored.
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if access == .owner {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
             try db.execute(sql: "PRAGMA cache_size = -1024")
         }
         do {
@@ -43,7 +53,11 @@ public final class SQLiteHomeStore: HomeStore {
         let migrator = Schema.migrator
         do {
             if try database.read({ try migrator.hasBeenSuperseded($0) }) { throw PersistenceError.newerSchema(path: path) }
-            try migrator.migrate(database)
+            if access == .owner {
+                try migrator.migrate(database)
+            } else if try !database.read({ try migrator.hasCompletedMigrations($0) }) {
+                throw PersistenceError.cannotOpen(path: path, reason: "not a homegate database (or one no homegate has opened yet)")
+            }
         } catch let error as PersistenceError {
             throw error
         } catch {

@@ -76,7 +76,7 @@ struct BenchAutomations {
 
     /// Writes the home to the file `homegate run` will open; the store is closed again on return.
     func write(to url: URL) throws {
-        let store = try SQLiteHomeStore(path: url.path, exclusive: false)
+        let store = try SQLiteHomeStore(path: url.path)
         try store.replaceAll(with: stored)
     }
 
@@ -85,7 +85,7 @@ struct BenchAutomations {
     func timeLoad(from url: URL) throws -> (store: Double, engine: Double) {
         let clock = ContinuousClock()
         let began = clock.now
-        let loaded = try SQLiteHomeStore(path: url.path, exclusive: false).load()
+        let loaded = try SQLiteHomeStore(path: url.path, access: .reader).load()
         let read = clock.now
         var engine = TriggerEngine(clock: ClockContext(timeZone: TimeZone(identifier: "UTC")!, location: nil))
         let now = Date()

@@ -27,7 +27,7 @@ struct Export: AsyncParsableCommand {
         }
         let text: String
         do {
-            let store = try SQLiteHomeStore(path: path, exclusive: false)
+            let store = try SQLiteHomeStore(path: path, access: .reader)
             guard let home = try store.load() else {
                 printError("homegate: the database \(path) holds no home yet")
                 throw ExitCode(1)

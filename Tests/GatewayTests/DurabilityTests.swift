@@ -77,8 +77,8 @@ struct DurabilityTests {
         #expect(try homegate(["import", file, "--database", copy, "--replace"]).status == 0)
         #expect(try homegate(["import", file, "--database", house.broker.database]).output.contains("is in use by another homegate"))
 
-        let original = try #require(try SQLiteHomeStore(path: house.broker.database, exclusive: false).load())
-        let copied = try #require(try SQLiteHomeStore(path: copy, exclusive: false).load())
+        let original = try #require(try SQLiteHomeStore(path: house.broker.database, access: .reader).load())
+        let copied = try #require(try SQLiteHomeStore(path: copy, access: .reader).load())
         #expect(copied.structure == original.structure && copied.actionSets.map(\.actions) == original.actionSets.map(\.actions))
         #expect(copied.triggers == original.triggers)
 

@@ -133,17 +133,27 @@ struct StoreTests {
         let path = temporaryDatabase()
         let store = try SQLiteHomeStore(path: path)
         #expect { try SQLiteHomeStore(path: path) } throws: { "\($0)".contains("is in use by another homegate (pid \(getpid()))") }
-        _ = try SQLiteHomeStore(path: path, exclusive: false)
+        _ = try SQLiteHomeStore(path: path, access: .reader)
         withExtendedLifetime(store) {}
     }
 
     @Test("a database from a newer homegate is refused rather than misread")
     func newerSchema() throws {
         let path = temporaryDatabase()
-        _ = try SQLiteHomeStore(path: path, exclusive: false)
+        _ = try SQLiteHomeStore(path: path)
         let queue = try DatabaseQueue(path: path)
         try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('99: from the future')") }
-        #expect { try SQLiteHomeStore(path: path, exclusive: false) } throws: { "\($0)".contains("was written by a newer homegate") }
+        #expect { try SQLiteHomeStore(path: path, access: .reader) } throws: { "\($0)".contains("was written by a newer homegate") }
+    }
+
+    @Test("a reader refuses a file that is not a homegate database and leaves it as it was")
+    func foreignFile() throws {
+        let path = temporaryDatabase()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let other = try DatabaseQueue(path: path)
+        try other.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        #expect { try SQLiteHomeStore(path: path, access: .reader) } throws: { "\($0)".contains("not a homegate database") }
+        #expect(try other.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") } == ["notes"])
     }
 
     @Test("a trigger whose stored definition cannot be read is skipped with the reason; the rest loads")
