@@ -72,7 +72,7 @@ public enum TimeOfDay: Sendable, Hashable, CustomStringConvertible {
         for event in SunEvent.allCases where text.hasPrefix(event.rawValue) {
             let rest = text.dropFirst(event.rawValue.count)
             if rest.isEmpty { self = .sun(event, offset: 0); return }
-            guard rest.first == "+" || rest.first == "-", let offset = DurationText.parse(String(rest)) else { return nil }
+            guard rest.first == "+" || rest.first == "-", let offset = DurationText.parse(String(rest)), abs(offset) < 86_400 else { return nil }
             self = .sun(event, offset: offset)
             return
         }

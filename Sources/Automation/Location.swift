@@ -56,6 +56,7 @@ public enum DurationText {
 
     /// `600` → `10m`, `5400` → `1h30m`, `-1800` → `-30m`, `0` → `0s`.
     public static func format(_ seconds: TimeInterval) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds)" }
         var rest = Int(abs(seconds).rounded())
         guard rest > 0 else { return "0s" }
         var text = seconds < 0 ? "-" : ""

@@ -201,7 +201,7 @@ extension Condition {
                 guard let value = window[key] else { return nil }
                 let text = try Read.string(value, at: Read.join(path, "time.\(key)"))
                 guard let time = TimeOfDay(text) else {
-                    throw AutomationError(at: Read.join(path, "time.\(key)"), "expected a clock time like 22:30, or sunrise/sunset with an offset like sunset-30m")
+                    throw AutomationError(at: Read.join(path, "time.\(key)"), "expected a clock time like 22:30, or sunrise/sunset with an offset within a day like sunset-30m")
                 }
                 return time
             }

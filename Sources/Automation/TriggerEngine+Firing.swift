@@ -10,11 +10,11 @@ extension TriggerEngine {
         guard let ids = watchers[path] else { return [] }
         var firings: [Firing] = []
         for id in ids {
+            evaluations += 1
             guard let trigger = triggers[id], trigger.enabled else { continue }
             var cause: Firing.Cause?
             for (index, event) in trigger.events.enumerated() {
                 guard case .characteristic(let eventPath, let match, let held) = event, eventPath == path else { continue }
-                evaluations += 1
                 let matches = match.matches(value)
                 let matched = match == .anyChange ? false : match.matches(previous)
                 let key = SlotKey(trigger: id, slot: index)

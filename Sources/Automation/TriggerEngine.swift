@@ -28,7 +28,7 @@ public struct TriggerEngine: Sendable {
     public internal(set) var dirty: Set<String> = []
     /// Triggers whose only change is when they last fired: worth storing, not worth hurrying for.
     public internal(set) var fired: Set<String> = []
-    /// Characteristic events looked at: for benchmarks.
+    /// Triggers looked at for characteristic changes: for benchmarks, and to show the index works.
     public internal(set) var evaluations = 0
 
     var watchers: [CharacteristicPath: [String]] = [:]

@@ -30,6 +30,11 @@ actor GatewayRuntime {
         publish(core.tick(now: now()))
     }
 
+    /// The whole home in place of the writer's queued changes, after one of them failed.
+    func resync() {
+        writer.replacePending(with: core.snapshot())
+    }
+
     /// How long until a timer, sun event or deadline is due (at most `limit`).
     func untilNextDue(limit: Duration) -> Duration {
         guard let next = core.nextDue() else { return limit }

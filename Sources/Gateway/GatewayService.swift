@@ -60,7 +60,7 @@ public struct GatewayService: ServiceLifecycle.Service {
                 }
                 group.addTask { await tick(runtime) }
                 group.addTask { await watchMappings(runtime) }
-                group.addTask { await writer.run() }
+                group.addTask { await writer.run { await runtime.resync() } }
             }
         } onGracefulShutdown: { [client, configuration, logger] in
             logger.info("shutting down: publishing offline and disconnecting")

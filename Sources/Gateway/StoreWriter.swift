@@ -21,8 +21,8 @@ final class StoreWriter: Sendable {
         }
     }
 
-    /// Failed writes in a row and when one was last logged: a full disk is reported, not spammed.
-    private let failures = Mutex((count: 0, logged: Date.distantPast))
+    /// Failed writes in a row, since when, and when one was last logged: a full disk is reported, not spammed.
+    private let failures = Mutex((count: 0, since: ContinuousClock.now, logged: Date.distantPast))
 
     private let queue = Mutex(Queue())
     private let wakeups: AsyncStream<Void>
@@ -32,10 +32,14 @@ final class StoreWriter: Sendable {
     private let logger: Logger
     /// How long values alone may wait for company.
     private let valuesDelay: Duration
+    /// How long answers and fires wait for a failing disk before they go out anyway.
+    private let patience: Duration
 
-    init(store: any HomeStore, logger: Logger, valuesDelay: Duration = .seconds(1), publish: @escaping @Sendable ([Outgoing]) -> Void) {
+    init(store: any HomeStore, logger: Logger, valuesDelay: Duration = .seconds(1), patience: Duration = .seconds(5),
+         publish: @escaping @Sendable ([Outgoing]) -> Void) {
         self.store = store
         self.valuesDelay = valuesDelay
+        self.patience = patience
         self.logger = logger
         self.publish = publish
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -52,8 +56,16 @@ final class StoreWriter: Sendable {
         if ready { wake.yield() }
     }
 
-    /// Writes until `close()`; then writes what is left. A ticker lets waiting values go.
-    func run() async {
+    /// Puts a whole home in place of what is queued (messages stay queued): after a failed write the
+    /// queued changes may not apply in order any more, but the owner's whole state always does.
+    func replacePending(with whole: StoreBatch) {
+        queue.withLock { $0.batch = whole }
+        wake.yield()
+    }
+
+    /// Writes until `close()`; then writes what is left. A ticker lets waiting values go. After a
+    /// failed write, `resync` is asked to put the whole home in the queue.
+    func run(resync: @escaping @Sendable () async -> Void) async {
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
                 while !queue.withLock({ $0.closed }) {
@@ -65,8 +77,8 @@ final class StoreWriter: Sendable {
                     if due { wake.yield() }
                 }
             }
-            for await _ in wakeups { await drain() }
-            await drain()
+            for await _ in wakeups { await drain(resync) }
+            await drain(resync)
             group.cancelAll()  // the ticker need not finish its sleep
         }
     }
@@ -84,7 +96,10 @@ final class StoreWriter: Sendable {
         }
     }
 
-    private func drain() async {
+    /// Writes what is ready; its messages go out once it is stored. A failed write is retried
+    /// every second from the whole home; its messages wait for that, but not longer than
+    /// `patience`: devices must not stop because a disk did.
+    private func drain(_ resync: @Sendable () async -> Void) async {
         while let work = take() {
             do {
                 try await store.write(work.batch)
@@ -93,24 +108,27 @@ final class StoreWriter: Sendable {
                     return state.count
                 }
                 if recovered > 0 { logger.notice("the home is stored again after \(recovered) failed writes") }
+                publish(work.messages)
             } catch {
-                let (count, shouldLog) = failures.withLock { state -> (Int, Bool) in
+                let (count, failing, shouldLog) = failures.withLock { state -> (Int, Duration, Bool) in
+                    if state.count == 0 { state.since = .now }
                     state.count += 1
                     let due = Date().timeIntervalSince(state.logged) >= 60
                     if due { state.logged = Date() }
-                    return (state.count, due)
+                    return (state.count, .now - state.since, due)
                 }
                 if shouldLog { logger.error("cannot store the home; retrying every second", metadata: ["error": "\(error)", "failed_writes": "\(count)"]) }
-                let closed = queue.withLock { current in
-                    var retry = work.batch
-                    retry.merge(current.batch)
-                    current.batch = retry
-                    return current.closed
+                let closed = queue.withLock { $0.closed }
+                if failing >= patience || closed {
+                    if !work.messages.isEmpty { logger.error("publishing \(work.messages.count) messages whose changes are not stored") }
+                    publish(work.messages)
+                } else {
+                    queue.withLock { $0.messages = work.messages + $0.messages }
                 }
+                await resync()
                 if closed { return }
                 try? await Task.sleep(for: .seconds(1))
             }
-            publish(work.messages)
         }
     }
 }

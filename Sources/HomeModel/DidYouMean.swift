@@ -1,5 +1,9 @@
-/// The nearest of `candidates` to `word`, as " (did you mean 'x'?)", or "".
+/// The nearest of `candidates` to `word`, as " (did you mean 'x'?)", or "". Only names of ordinary
+/// length are compared, against the first 2,000 candidates: a request carrying a 60,000-character
+/// name must not hold the gateway up.
 public func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
+    guard word.count <= 64 else { return "" }
+    let candidates = Array(candidates.prefix(2_000)).filter { $0.count <= 64 }
     var best: (String, Int)?
     for candidate in candidates.sorted() {
         let distance = levenshtein(word.lowercased(), candidate.lowercased())

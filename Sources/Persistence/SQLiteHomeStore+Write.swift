@@ -7,13 +7,21 @@ import JSON
 extension SQLiteHomeStore {
     /// One batch in one transaction. Foreign keys are checked at commit, so the order of the
     /// statements does not matter, only that the result is whole.
+    /// Every upsert sets every column: a thing removed and added again under the same id (its name
+    /// reused) within one batch is written whole, in its new home.
     static func apply(_ batch: StoreBatch, to db: Database) throws {
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        if batch.replacesAll {
+            for table in ["characteristic_values", "held_deadlines", "trigger_states", "trigger_action_sets", "triggers", "actions",
+                          "action_sets", "accessories", "zone_rooms", "zones", "rooms", "homes"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+        }
         for (id, home) in batch.homes {
             guard let home else { try db.execute(sql: "DELETE FROM homes WHERE id = ?", arguments: [id]); continue }
             try db.execute(sql: """
                 INSERT INTO homes (id, name, default_room, position) VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM homes))
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name
+                ON CONFLICT(id) DO UPDATE SET name = excluded.name, default_room = excluded.default_room
                 """, arguments: [id, home.name, home.defaultRoom])
         }
         if let primary = batch.primaryHome {
@@ -30,7 +38,7 @@ extension SQLiteHomeStore {
             guard let zone else { try db.execute(sql: "DELETE FROM zones WHERE id = ?", arguments: [id]); continue }
             try db.execute(sql: """
                 INSERT INTO zones (id, home_id, name, position) VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM zones))
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name
+                ON CONFLICT(id) DO UPDATE SET name = excluded.name, home_id = excluded.home_id
                 """, arguments: [id, zone.home, zone.name])
             try db.execute(sql: "DELETE FROM zone_rooms WHERE zone_id = ?", arguments: [id])
             for (position, room) in zone.rooms.enumerated() {
@@ -50,7 +58,7 @@ extension SQLiteHomeStore {
             try db.execute(sql: """
                 INSERT INTO action_sets (id, home_id, name, last_executed, position)
                 VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM action_sets))
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name, last_executed = excluded.last_executed
+                ON CONFLICT(id) DO UPDATE SET home_id = excluded.home_id, name = excluded.name, last_executed = excluded.last_executed
                 """, arguments: [id, set.home, set.name, set.lastExecuted?.timeIntervalSince1970])
             try db.execute(sql: "DELETE FROM actions WHERE action_set_id = ?", arguments: [id])
             for (position, action) in set.actions.enumerated() {
@@ -65,7 +73,8 @@ extension SQLiteHomeStore {
             try db.execute(sql: """
                 INSERT INTO triggers (id, home_id, name, enabled, definition, position)
                 VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM triggers))
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name, enabled = excluded.enabled, definition = excluded.definition
+                ON CONFLICT(id) DO UPDATE SET home_id = excluded.home_id, name = excluded.name, enabled = excluded.enabled,
+                    definition = excluded.definition
                 """, arguments: [id, trigger.home, trigger.name, trigger.enabled, JSONValue.object(trigger.definitionJSON).serialized()])
             try db.execute(sql: "DELETE FROM trigger_action_sets WHERE trigger_id = ?", arguments: [id])
             for (position, set) in trigger.actionSets.enumerated() {

@@ -86,13 +86,7 @@ public final class SQLiteHomeStore: HomeStore {
     /// Replaces everything with `home` in one transaction (an import).
     public func replaceAll(with home: StoredHome) throws(PersistenceError) {
         do {
-            try database.write { db in
-                for table in ["characteristic_values", "held_deadlines", "trigger_states", "trigger_action_sets", "triggers", "actions",
-                              "action_sets", "accessories", "zone_rooms", "zones", "rooms", "homes"] {
-                    try db.execute(sql: "DELETE FROM \(table)")
-                }
-                try Self.apply(home.batch, to: db)
-            }
+            try database.write { db in try Self.apply(home.batch, to: db) }
         } catch {
             throw .failed(path: path, operation: "import", reason: "\(error)")
         }

@@ -50,6 +50,8 @@ public struct StoreBatch: Sendable, Equatable {
     public var lastExecuted: [String: Date] = [:]
     /// When the values were reported (one time for the batch: it is only for people reading the file).
     public var valuesTime = Date()
+    /// Everything stored is replaced by this batch: a whole home, not changes to one.
+    public var replacesAll = false
 
     public init() {}
 
@@ -59,11 +61,15 @@ public struct StoreBatch: Sendable, Equatable {
 
     /// Anything but values and last-fired times: these are written promptly, the others may wait.
     public var hasStructure: Bool {
-        !(homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
+        replacesAll || !(homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
             && triggers.isEmpty && runtimes.isEmpty)
     }
 
     public mutating func merge(_ later: StoreBatch) {
+        if later.replacesAll {  // a whole home supersedes every change before it
+            self = later
+            return
+        }
         homes.merge(later.homes)
         primaryHome = later.primaryHome ?? primaryHome
         rooms.merge(later.rooms)
@@ -102,9 +108,10 @@ public struct StoredHome: Sendable, Equatable {
         self.skipped = skipped
     }
 
-    /// Everything as one batch, for an import into an empty database.
+    /// Everything as one batch that replaces what is stored (an import, or a resync).
     public var batch: StoreBatch {
         var batch = StoreBatch()
+        batch.replacesAll = true
         for home in structure.homes { batch.homes[home.id] = home }
         batch.primaryHome = structure.primaryHome
         for room in structure.rooms { batch.rooms[room.id] = room }

@@ -101,6 +101,7 @@ struct ActionSetAndTriggerAPITests {
         #expect(triggers["total"] == 3 && triggers["triggers"]?.arrayValue?.map { $0["id"] } == ["three"])
         #expect(triggers["triggers"]?[0]?["next_fire"]?.stringValue != nil)
         #expect(try await house.refused("trigger/list", ["limit": -1]) == "\"limit\" must be a whole number, 0 or more")
+        #expect(try await house.ok("action_set/list", ["offset": 1, "limit": .integer(Int.max)])["action_sets"]?.arrayValue?.count == 2, "no overflow")
     }
 
     @Test("triggers: bad definitions refused with where and why; sun events need the location; disabled ones do not fire; a button press fires every time")
@@ -126,8 +127,10 @@ struct ActionSetAndTriggerAPITests {
         #expect(try await refusal(["events": [["characteristic": "bulb/lightbulb/on", "value": true]],
                                    "conditions": ["all": [["characteristic": "bulb/lightbulb/on", "op": "<", "value": true]]]])
             == "conditions.all[0].op: < compares numbers; true is not one")
+        #expect(try await refusal(["events": [["characteristic": "bulb/lightbulb/on"]], "conditions": ["time": ["after": "sunset+1e20"]]])
+            == "conditions.time.after: expected a clock time like 22:30, or sunrise/sunset with an offset within a day like sunset-30m")
         #expect(try await refusal(["events": [["characteristic": "bulb/lightbulb/on"]], "conditions": ["time": ["after": "25:00"]]])
-            == "conditions.time.after: expected a clock time like 22:30, or sunrise/sunset with an offset like sunset-30m")
+            == "conditions.time.after: expected a clock time like 22:30, or sunrise/sunset with an offset within a day like sunset-30m")
         #expect(try await house.refused("trigger/add", ["name": "X", "action_sets": ["nope"], "events": [["characteristic": "bulb/lightbulb/on"]]])
             == "no action set 'nope'")
 

@@ -24,14 +24,22 @@ final class FlakyStore: HomeStore {
 
 @Suite("The store writer: in order, off the message path, nothing dropped when a write fails")
 struct StoreWriterTests {
-    @Test("a failed write is retried together with what came after it; nothing is dropped and the answers are not held back")
+    /// The owner's whole home, as the runtime would hand it over after a failed write.
+    static func home(_ rooms: [String]) -> StoreBatch {
+        var whole = StoreBatch()
+        whole.replacesAll = true
+        for room in rooms { whole.rooms[room] = Room(id: room, name: room.capitalized, home: "home") }
+        return whole
+    }
+
+    @Test("after a failed write the whole home is written in its place; the answer waits for it")
     func retries() async throws {
         let store = FlakyStore(failures: 2)
         let published = Mutex<[String]>([])
         let writer = StoreWriter(store: store, logger: Logger(label: "test")) { messages in
             published.withLock { $0 += messages.map(\.topic) }
         }
-        let running = Task { await writer.run() }
+        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic", "cellar"])) } }
         var first = StoreBatch()
         first.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
         writer.enqueue(first, then: [Outgoing("homegate/response/room/add", "{}")])
@@ -39,12 +47,33 @@ struct StoreWriterTests {
         second.rooms["cellar"] = Room(id: "cellar", name: "Cellar", home: "home")
         writer.enqueue(second, then: [])
         let deadline = ContinuousClock.now + .seconds(10)
-        while store.written.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while published.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let written = store.written.withLock { $0 }
+        #expect(written.count == 1 && written.first?.replacesAll == true, "one write, of the whole home")
+        #expect(Set(written.first?.rooms.map(\.0) ?? []) == ["attic", "cellar"])
+        #expect(published.withLock { $0 } == ["homegate/response/room/add"], "answered once it was stored")
         writer.close()
         await running.value
-        let rooms = store.written.withLock { $0.flatMap { $0.rooms.map(\.0) } }
-        #expect(Set(rooms) == ["attic", "cellar"], "both batches reached the store once it worked again")
-        #expect(published.withLock { $0 } == ["homegate/response/room/add"])
+    }
+
+    @Test("a disk that keeps failing holds answers and fires back only so long: devices do not wait on it")
+    func patience() async throws {
+        let store = FlakyStore(failures: 1_000)
+        let published = Mutex<[String]>([])
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), patience: .milliseconds(1500)) { messages in
+            published.withLock { $0 += messages.map(\.topic) }
+        }
+        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic"])) } }
+        var change = StoreBatch()
+        change.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
+        let start = ContinuousClock.now
+        writer.enqueue(change, then: [Outgoing("zigbee2mqtt/bulb/set", "{}")])
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(published.withLock { $0.isEmpty }, "held while the write may still succeed")
+        while published.withLock({ $0.isEmpty }), ContinuousClock.now - start < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(published.withLock { $0 } == ["zigbee2mqtt/bulb/set"])
+        writer.close()
+        await running.value
     }
 
     @Test("values wait up to a second to share a transaction; an answer does not wait for them")
@@ -55,7 +84,7 @@ struct StoreWriterTests {
         let writer = StoreWriter(store: store, logger: Logger(label: "test"), valuesDelay: .seconds(60)) { messages in
             if !messages.isEmpty { published.withLock { $0.append(ContinuousClock.now) } }
         }
-        let running = Task { await writer.run() }
+        let running = Task { await writer.run {} }
         var values = StoreBatch()
         values.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(40)
         let start = ContinuousClock.now

@@ -103,3 +103,14 @@ struct StructureTests {
         #expect(home.placements["sensor"]?.room == "default_room")
     }
 }
+
+@Suite("Did you mean", .timeLimit(.minutes(1)))
+struct DidYouMeanTests {
+    @Test("a near name is suggested; a huge one is not compared at all, so it cannot hold the gateway up")
+    func suggestions() {
+        #expect(didYouMean("kitchn", ["kitchen", "hallway"]) == " (did you mean 'kitchen'?)")
+        // Compared, this took minutes; the time limit fails it if it ever is again.
+        let names = (0..<10_000).map { "action_set_\($0)" }
+        #expect(didYouMean(String(repeating: "x", count: 60_000), names) == "")
+    }
+}

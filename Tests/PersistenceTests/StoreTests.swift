@@ -91,6 +91,28 @@ struct StoreTests {
         #expect(try store.integrityCheck() == "ok")
     }
 
+    @Test("a thing removed and added again under the same id in one batch is written whole, in its new home")
+    func reusedIDs() async throws {
+        let store = try SQLiteHomeStore(path: temporaryDatabase())
+        var home = try sampleHome()
+        home.actionSets.append(ActionSet(id: "night", name: "Night", home: "cabin"))
+        try store.replaceAll(with: home)
+        var batch = StoreBatch()
+        batch.actionSets["night"] = nil
+        batch.actionSets["night"] = ActionSet(id: "night", name: "Night", home: "home")
+        batch.zones["downstairs"] = Zone(id: "downstairs", name: "Downstairs", home: "cabin", rooms: [home.structure.home(id: "cabin")!.defaultRoom])
+        try await store.write(batch)
+        let loaded = try #require(try store.load())
+        #expect(loaded.actionSets.first { $0.id == "night" }?.home == "home")
+        #expect(loaded.structure.zone(id: "downstairs")?.home == "cabin")
+        // Removing the old home no longer takes them along.
+        var removal = StoreBatch()
+        removal.homes["cabin"] = nil
+        removal.zones["downstairs"] = nil
+        try await store.write(removal)
+        #expect(try #require(try store.load()).actionSets.contains { $0.id == "night" })
+    }
+
     @Test("batches merge: the later state of a thing wins, and the order things first changed is kept")
     func merging() {
         var first = StoreBatch()

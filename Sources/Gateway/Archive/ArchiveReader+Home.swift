@@ -37,7 +37,8 @@ extension ArchiveReader {
                 guard let z = fields(zoneItem, zonePath, allowed: ["id", "name", "rooms"], required: ["id", "name"]),
                       let zoneID = self.id(z["id"], "\(zonePath).id", taken: &structureIDs),
                       let zoneName = self.name(z["name"], "\(zonePath).name", kind: "zone", unique: &zoneNames, scope: "in \(name)") else { continue }
-                let members = list(z["rooms"], "\(zonePath).rooms").compactMap(\.stringValue)
+                var members: [String] = []
+                for member in list(z["rooms"], "\(zonePath).rooms").compactMap(\.stringValue) where !members.contains(member) { members.append(member) }
                 for member in members where !rooms.contains(where: { $0.id == member && $0.home == id }) {
                     problem("\(zonePath).rooms", "'\(member)' is not one of this home's rooms")
                 }
@@ -105,7 +106,8 @@ extension ArchiveReader {
                 continue
             }
             guard let name = name(f["name"], "\(path).name", kind: "trigger", unique: &names[home, default: []], scope: "in \(home)") else { continue }
-            let sets = list(f["action_sets"], "\(path).action_sets").compactMap(\.stringValue)
+            var sets: [String] = []
+            for set in list(f["action_sets"], "\(path).action_sets").compactMap(\.stringValue) where !sets.contains(set) { sets.append(set) }
             for set in sets where !actionSets.contains(where: { $0.id == set && $0.home == home }) {
                 problem("\(path).action_sets", "'\(set)' is not an action set of home '\(home)'")
             }

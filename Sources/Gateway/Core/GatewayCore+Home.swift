@@ -132,6 +132,23 @@ extension GatewayCore {
         if fields["change"] == "reachability" { out.append(message) } else { deferredOut.append(message) }
     }
 
+    /// The whole home as one batch that replaces what is stored: how the store is brought back in
+    /// line when a batch of changes could not be written.
+    func snapshot() -> StoreBatch {
+        var values = storedValues
+        for accessory in accessories {
+            for service in accessory.services {
+                for characteristic in service.characteristics where characteristic.type != .programmable_switch_event {
+                    if let value = characteristic.value {
+                        values[CharacteristicPath(accessory: accessory.id, service: service.id, characteristic: characteristic.name)] = value
+                    }
+                }
+            }
+        }
+        return StoredHome(structure: structure, actionSets: actionSetOrder.compactMap { actionSets[$0] },
+                          triggers: triggerOrder.compactMap { engine.triggers[$0] }, runtimes: engine.runtime, values: values).batch
+    }
+
     /// Trigger runtimes (fires, deadlines) that changed go to the store with the rest.
     mutating func collectStoreChanges() {
         let (changed, fired) = engine.drainDirty()

@@ -60,6 +60,7 @@ extension GatewayCore {
                 core.engine.modify(trigger.id) { $0 = trigger }
             }
             core.store.triggers[trigger.id] = trigger
+            core.startupFirings.removeAll { $0.trigger == trigger.id }  // a fire held back at start is the old definition's
             core.automationEvent("trigger", trigger.id, "updated", ["name": .string(trigger.name), "home": .string(trigger.home)])
             return core.triggerJSON(trigger, next: core.engine.nextFires(for: trigger.id))
         },
@@ -70,6 +71,7 @@ extension GatewayCore {
             if enabled != trigger.enabled {
                 core.engine.setEnabled(trigger.id, enabled, now: core.now)
                 core.store.triggers[trigger.id] = core.engine.triggers[trigger.id]
+                if !enabled { core.startupFirings.removeAll { $0.trigger == trigger.id } }
                 core.automationEvent("trigger", trigger.id, enabled ? "enabled" : "disabled", ["name": .string(trigger.name), "home": .string(trigger.home)])
             }
             return core.triggerJSON(core.engine.triggers[trigger.id]!, next: core.engine.nextFires(for: trigger.id))
@@ -128,6 +130,7 @@ extension GatewayCore {
     mutating func removeTrigger(_ id: String) {
         guard let trigger = engine.remove(id) else { return }
         triggerOrder.removeAll { $0 == id }
+        startupFirings.removeAll { $0.trigger == id }
         store.triggers[id] = nil
         automationEvent("trigger", id, "removed", ["name": .string(trigger.name), "home": .string(trigger.home)])
     }
@@ -178,7 +181,15 @@ extension GatewayCore {
             }
             let firings = firingQueue
             firingQueue = []
-            run(firings)
+            run(firings.filter { !$0.disabledItself })
+            // An execute-once trigger's writes wait until it is stored as disabled: a crash cannot make it fire again.
+            let once = firings.filter(\.disabledItself)
+            if !once.isEmpty {
+                let was = deferring
+                deferring = true
+                run(once)
+                deferring = was
+            }
         }
     }
 

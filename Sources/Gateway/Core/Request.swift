@@ -40,7 +40,7 @@ struct Request {
         let offset = try count("offset") ?? 0
         let limit = try count("limit") ?? items.count
         let start = min(offset, items.count)
-        return items[start..<min(items.count, start + limit)]
+        return items[start..<(start + min(limit, items.count - start))]
     }
 
     private func count(_ key: String) throws(RequestError) -> Int? {
