@@ -135,10 +135,6 @@ struct AutomationBench: AsyncParsableCommand {
         }
     }
 
-    private func loadAverage() -> String {
-        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
-    }
-
     private func verdict(_ met: Bool, _ target: String) -> String { met ? "meets the target (\(target))" : "MISSES the target (\(target))" }
 }
 

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import MosquittoTesting
+
+/// The tail of the automation path under steady background load, next to a broker-only echo in the
+/// same run; then how many readings per second homegate turns into events, next to the broker alone.
+struct TailBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Tail latency of sensor publish → trigger → action set → /set under background load, next to an echo client (the floor); "
+            + "p50 to p99.9, max, stalls with their times, RSS and CPU; then the ingest ceiling next to the broker alone.")
+
+    @Option(help: "Devices in the simulated house; every other one is a temperature sensor that carries the background load.") var devices = 400
+    @Option var triggers = 300
+    @Option(help: "Background readings per second: one run for each, comma separated.") var rates = "0,1000,2000"
+    @Option(help: "Seconds per run.") var seconds = 60.0
+    @Option(help: "Milliseconds between probes on each path.") var gap = 50
+    @Option(name: .customLong("stall-ms"), help: "A sample at least this late is listed as a stall.") var stallMs = 5.0
+    @Option(name: .customLong("step-seconds"), help: "Seconds per step of the ingest ceiling; 0 skips it.") var stepSeconds = 3.0
+    @Option(name: .customLong("max-rate"), help: "The ingest ceiling's highest step.") var maxRate = 512_000
+    @Option(name: .customLong("max-behind"), help: "Seconds a step may end behind and still count as kept.") var maxDrain = 0.25
+
+    func run() async throws {
+        let rateList = try rates.split(separator: ",").map { part -> Int in
+            guard let rate = Int(part.trimmingCharacters(in: .whitespaces)), rate >= 0 else { throw ValidationError("--rates: '\(part)' is not a rate") }
+            return rate
+        }
+        say("machine load average at start (other work on the machine skews tails): \(loadAverage())")
+        let broker = try TestBroker(.init(extraConfiguration: ["max_queued_messages 0", "max_queued_bytes 0", "set_tcp_nodelay true"], verboseLog: false))
+        defer { withExtendedLifetime(broker) {} }
+        let house = try await House(broker: broker, devices: devices)
+        let automations = try BenchAutomations(devices: house.devices, triggers: triggers, actionSets: 100, timers: 10)
+        try automations.write(to: house.database)
+        _ = try await house.startGateway(logLevel: "info")
+        say("house: \(devices) devices (\(house.sensors.count) temperature sensors carry the background), \(triggers) triggers; "
+            + "probe: \(automations.motion) occupancy → trigger → action set → \(automations.light)/set, every \(gap) ms, floor the same through an echo client")
+
+        let probe = TailProbe(house: house, motion: automations.motion, light: automations.light, seconds: seconds, gap: .milliseconds(gap), stallMs: stallMs)
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
+        let echo = try spawn([executable, "echo", "--port", "\(broker.port)", "--from", probe.floorIn, "--to", probe.floorOut],
+                             output: house.directory.appendingPathComponent("echo.log").path)
+        defer { kill(echo, SIGTERM); var status: Int32 = 0; waitpid(echo, &status, 0) }
+        try await probe.waitForEcho()
+        try await Task.sleep(for: .seconds(2))  // start-up's own writes settle first
+
+        var runs: [TailRun] = []
+        for rate in rateList {
+            let run = try await probe.run(background: rate)
+            runs.append(run)
+            say("")
+            TailReport.run(run, seconds: seconds, gap: gap, stallMs: stallMs)
+        }
+
+        var ingest: (gateway: IngestStep?, broker: IngestStep?) = (nil, nil)
+        if stepSeconds > 0 {
+            let ceiling = IngestCeiling(house: house, stepSeconds: stepSeconds, maxDrain: maxDrain)
+            try await ceiling.prime()
+            let gatewaySteps = try await ceiling.climb(gateway: true, from: 2_000, limit: maxRate)
+            let brokerSteps = try await ceiling.climb(gateway: false, from: 2_000, limit: maxRate)
+            ingest = (gatewaySteps.ceiling, brokerSteps.ceiling)
+            say("")
+            TailReport.ingest(gateway: gatewaySteps.steps, broker: brokerSteps.steps, stepSeconds: stepSeconds)
+        }
+        let final = ProcessStats(pid: house.gateway)
+        house.stop()
+        say("")
+        TailReport.targets(runs, ingest: ingest, devices: devices, final: final)
+        say("machine load average at the end: \(loadAverage())")
+    }
+}
+
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
+}
