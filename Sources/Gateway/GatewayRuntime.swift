@@ -23,7 +23,7 @@ actor GatewayRuntime {
     }
 
     func handle(_ batch: [MQTTMessage]) {
-        publish(core.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload) }, now: now()))
+        publish(core.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
     }
 
     func tick() {
@@ -63,7 +63,8 @@ actor GatewayRuntime {
         let wanted = core.subscriptions
         for filter in wanted.subtracting(subscribed).sorted() {
             do {
-                try await client.subscribe(filter, qos: .atLeastOnce)
+                // Our own command topics keep the retain flag even live, so a retained one never acts.
+                try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: core.isCommandFilter(filter))
                 subscribed.insert(filter)
             } catch {
                 logger.error("cannot subscribe", metadata: ["filter": "\(filter)", "error": "\(error)"])

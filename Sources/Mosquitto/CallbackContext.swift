@@ -11,8 +11,8 @@ struct MosquittoHandle: @unchecked Sendable {
 final class CallbackContext: Sendable {
     struct Shared: ~Copyable {
         var state: ConnectionState = .connecting
-        /// Filters to hold, re-sent on every CONNACK.
-        var subscriptions: [String: QoS] = [:]
+        /// Filters to hold with their MQTT 5 subscription options, re-sent on every CONNACK.
+        var subscriptions: [String: (qos: QoS, options: Int32)] = [:]
         /// SUBACK/PUBACK/UNSUBACK waiters by message id.
         var acknowledgements: [Int32: CheckedContinuation<[Int32]?, Never>] = [:]
         var stateWaiters: [CheckedContinuation<Void, Never>] = []

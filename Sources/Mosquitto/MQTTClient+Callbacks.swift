@@ -56,8 +56,8 @@ extension CallbackContext {
         // connected, and under the lock a publish takes to choose between sending and queueing.
         shared.withLock { shared in
             shared.lastLoggedError = nil
-            for (filter, qos) in shared.subscriptions.sorted(by: { $0.key < $1.key }) {
-                mosquitto_subscribe_v5(mosq, nil, filter, qos.rawValue, 0, nil)
+            for (filter, subscription) in shared.subscriptions.sorted(by: { $0.key < $1.key }) {
+                mosquitto_subscribe_v5(mosq, nil, filter, subscription.qos.rawValue, subscription.options, nil)
             }
             if let birth {
                 publish(mosq, MQTTMessage(topic: birth.topic, payload: birth.payload, qos: birth.qos.rawValue, retain: birth.retain))

@@ -7,10 +7,13 @@ import Glibc
 
 extension MQTTClient {
     /// Holds `filter` from now on (made again on every reconnect). When connected, waits for the SUBACK.
-    public func subscribe(_ filter: String, qos: QoS = .atLeastOnce) async throws(MQTTError) {
+    /// `retainAsPublished` (MQTT 5 only; ignored on 3.1.1) keeps the retain flag on messages that were
+    /// published retained while we were subscribed, so a receiver can tell them from live ones.
+    public func subscribe(_ filter: String, qos: QoS = .atLeastOnce, retainAsPublished: Bool = false) async throws(MQTTError) {
+        let options: Int32 = retainAsPublished && configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         let result = await sendAndAwait { shared, raw, mid in
-            shared.subscriptions[filter] = qos
-            return mosquitto_subscribe_v5(raw, &mid, filter, qos.rawValue, 0, nil)
+            shared.subscriptions[filter] = (qos, options)
+            return mosquitto_subscribe_v5(raw, &mid, filter, qos.rawValue, options, nil)
         }
         try verify(result, "subscribing to '\(filter)'")
         if let granted = result.acknowledgement, granted.contains(where: { $0 >= 0x80 }) {

@@ -148,20 +148,29 @@ final class House: @unchecked Sendable {
     /// Stops the gateway and the simulator and waits for them (SIGTERM, then SIGKILL after 5 s), so
     /// no process outlives its test; the broker stops when the house is released.
     func stop() {
-        for pid in [gateway, simulator] where pid > 0 && waitpid(pid, nil, WNOHANG) == 0 {
-            kill(pid, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while waitpid(pid, nil, WNOHANG) == 0 {
-                if Date() > deadline {
-                    kill(pid, SIGKILL)
-                    waitpid(pid, nil, 0)
-                    break
-                }
-                usleep(5_000)
-            }
-        }
-        gateway = 0
+        stopGateway()
+        Self.end(simulator)
         simulator = 0
+    }
+
+    /// Stops the gateway alone, as SIGTERM does, and waits until it has exited.
+    func stopGateway() {
+        Self.end(gateway)
+        gateway = 0
+    }
+
+    private static func end(_ pid: pid_t) {
+        guard pid > 0, waitpid(pid, nil, WNOHANG) == 0 else { return }
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while waitpid(pid, nil, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+                break
+            }
+            usleep(5_000)
+        }
     }
 
     deinit { stop() }

@@ -138,6 +138,9 @@ public struct GatewayCore: Sendable {
         return filters
     }
 
+    /// Whether `filter` is one of the gateway's own `set/` or `request/` subscriptions.
+    public func isCommandFilter(_ filter: String) -> Bool { topics.subscriptions.contains(filter) }
+
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
     public func accessory(_ id: String) -> Accessory? { entries[id]?.accessory }
 
@@ -219,6 +222,18 @@ public struct GatewayCore: Sendable {
         if deferring { deferredOut.append(message) } else { out.append(message) }
     }
 
+    /// A retained write or request would act again on every reconnect ("open the garage" at each
+    /// restart), so it never acts: a request is answered with why, a write is logged.
+    mutating func refuseRetained(_ message: Incoming, isRequest: Bool) {
+        counters.retainedCommands += 1
+        let why = "\(message.topic) was published retained; writes and requests must not be retained (they would act again on every "
+            + "reconnect), so it was not acted on. Publish it without retain, and clear the stored one with: mosquitto_pub -r -n -t '\(message.topic)'"
+        guard isRequest else { return notice(.warning, why) }
+        let command = String(message.topic.dropFirst(topics.requestPrefix.count))
+        let transaction = (try? JSONValue(parsing: message.payload))?["transaction"]
+        respond(command, transaction, .failure(WriteProblem(description: why)))
+    }
+
     /// A bridge's device list grows with the network; the payload limit is for device messages.
     func isBridgeInventory(_ topic: String) -> Bool {
         bridges.contains { topic == "\($0.source.baseTopic)/bridge/devices" }
@@ -226,8 +241,10 @@ public struct GatewayCore: Sendable {
 
     mutating func route(_ message: Incoming) {
         let topic = message.topic
-        if topic.hasPrefix(topics.setPrefix) { return handleSet(message) }
-        if topic.hasPrefix(topics.requestPrefix) { return handleRequest(message) }
+        let isSet = topic.hasPrefix(topics.setPrefix), isRequest = topic.hasPrefix(topics.requestPrefix)
+        if (isSet || isRequest) && message.retained { return refuseRetained(message, isRequest: isRequest) }
+        if isSet { return handleSet(message) }
+        if isRequest { return handleRequest(message) }
         for index in bridges.indices where topic.hasPrefix(bridges[index].source.baseTopic + "/") {
             return handleZigbee2MQTT(message, bridge: index)
         }

@@ -45,10 +45,13 @@ public struct GatewayOutput: Sendable {
 public struct Incoming: Sendable {
     public var topic: String
     public var payload: [UInt8]
+    /// Published retained: a stored message replayed (or, on MQTT 5, kept as published), not a live one.
+    public var retained: Bool
 
-    public init(topic: String, payload: [UInt8]) {
+    public init(topic: String, payload: [UInt8], retained: Bool = false) {
         self.topic = topic
         self.payload = payload
+        self.retained = retained
     }
 }
 
@@ -59,4 +62,6 @@ public struct GatewayCounters: Sendable, Equatable {
     public var invalid = 0
     public var events = 0
     public var deviceWrites = 0
+    /// Retained messages on `set/` and `request/` topics, refused.
+    public var retainedCommands = 0
 }
