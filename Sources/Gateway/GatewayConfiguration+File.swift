@@ -1,4 +1,5 @@
 import Foundation
+import Mosquitto
 import HomeModel
 import Mappings
 import Yams
@@ -25,7 +26,7 @@ extension GatewayConfiguration {
         if errors.isEmpty, let file = configuration.mqtt.passwordFile {
             do {
                 let text = try String(contentsOfFile: file, encoding: .utf8)
-                configuration.mqtt.password = String(text.trimmingCharacters(in: .newlines))
+                configuration.mqtt.password = Secret(String(text.trimmingCharacters(in: .newlines)))
             } catch {
                 errors.append(ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
             }

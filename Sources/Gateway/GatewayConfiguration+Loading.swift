@@ -1,5 +1,6 @@
 import Automation
 import Foundation
+import Mosquitto
 import Yams
 
 extension GatewayConfiguration {
@@ -18,7 +19,7 @@ extension GatewayConfiguration {
         text("mqtt.url") { $0.mqtt.url = $1 },
         text("mqtt.client_id") { $0.mqtt.clientID = $1 },
         text("mqtt.username") { $0.mqtt.username = $1 },
-        text("mqtt.password") { $0.mqtt.password = $1 },
+        text("mqtt.password") { $0.mqtt.password = Secret($1) },
         text("mqtt.password_file") { $0.mqtt.passwordFile = $1 },
         text("mqtt.ca_file") { $0.mqtt.caFile = $1 },
         text("mqtt.cert_file") { $0.mqtt.certFile = $1 },

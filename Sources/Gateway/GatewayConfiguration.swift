@@ -1,5 +1,6 @@
 public import Automation
 public import Foundation
+public import Mosquitto
 
 /// What `homegate run` needs, from `homegate.yaml` with `HOMEGATE_*` environment overrides.
 public struct GatewayConfiguration: Sendable, Equatable {
@@ -7,7 +8,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var url = "mqtt://127.0.0.1:1883"
         public var clientID = "homegate"
         public var username: String?
-        public var password: String?
+        public var password: Secret?
         public var passwordFile: String?
         public var caFile: String?
         public var certFile: String?
@@ -17,6 +18,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
         /// `5` or `3.1.1`.
         public var protocolVersion = "5"
         public var cleanSession = true
+
+        public init(password: Secret? = nil) { self.password = password }
     }
 
     public struct Location: Sendable, Equatable {

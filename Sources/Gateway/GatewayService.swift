@@ -9,7 +9,7 @@ public import ServiceLifecycle
 
 /// The running gateway: one broker connection, the home kept current from device topics,
 /// events and state published, writes sent back to devices, mapping edits applied live.
-public struct GatewayService: ServiceLifecycle.Service {
+public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible {
     public let configuration: GatewayConfiguration
     let client: MQTTClient
     let logger: Logger
@@ -37,6 +37,9 @@ public struct GatewayService: ServiceLifecycle.Service {
             throw .mqtt(error)
         }
     }
+
+    /// What ServiceGroup logs at debug: the service, not a dump of its settings and mappings.
+    public var description: String { "GatewayService(broker: \(client.configuration.broker), database: \(configuration.database))" }
 
     public func run() async throws {
         let core = try makeCore()

@@ -43,7 +43,7 @@ public final class MQTTClient: Sendable {
     private func apply(_ configuration: MQTTConfiguration) throws(MQTTError) {
         let raw = handle.raw
         if let username = configuration.username {
-            try check(mosquitto_username_pw_set(raw, username, configuration.password), "username")
+            try check(mosquitto_username_pw_set(raw, username, configuration.password?.reveal), "username")
         }
         if let will = configuration.will {
             let rc = will.payload.withUnsafeBytes {

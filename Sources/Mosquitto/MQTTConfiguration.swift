@@ -38,7 +38,7 @@ public struct MQTTConfiguration: Sendable {
     public var broker: BrokerAddress
     public var clientID: String
     public var username: String?
-    public var password: String?
+    public var password: Secret?
     public var tls: TLS?
     public var keepAlive: Int32
     public var protocolVersion: ProtocolVersion
@@ -59,7 +59,7 @@ public struct MQTTConfiguration: Sendable {
         broker: BrokerAddress,
         clientID: String,
         username: String? = nil,
-        password: String? = nil,
+        password: Secret? = nil,
         tls: TLS? = nil,
         keepAlive: Int32 = 30,
         protocolVersion: ProtocolVersion = .v5,

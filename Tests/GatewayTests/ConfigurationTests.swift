@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Mosquitto
 import MosquittoTesting
 import Testing
 
