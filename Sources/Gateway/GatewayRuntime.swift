@@ -92,7 +92,7 @@ actor GatewayRuntime {
             do {
                 try client.publish(message.topic, message.payload, qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, retain: message.retain)
             } catch {
-                logger.error("cannot publish", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+                logger.error("cannot publish: \(error)")
             }
         }
     }

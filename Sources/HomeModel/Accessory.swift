@@ -36,15 +36,6 @@ public struct Accessory: Sendable, Hashable {
         self.services = services
     }
 
-    /// `Living Room Light!` → `living_room_light_`: lower case, anything but a-z 0-9 _ - becomes `_`.
-    public static func topicSafeID(_ text: String) -> String {
-        String(text.lowercased().unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "a"..."z", "0"..."9", "_", "-": Character(scalar)
-            default: "_"
-            }
-        })
-    }
 
     public func serviceIndex(_ service: String) -> Int? { services.firstIndex { $0.id == service } }
 

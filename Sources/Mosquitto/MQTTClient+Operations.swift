@@ -10,6 +10,7 @@ extension MQTTClient {
     /// `retainAsPublished` (MQTT 5 only; ignored on 3.1.1) keeps the retain flag on messages that were
     /// published retained while we were subscribed, so a receiver can tell them from live ones.
     public func subscribe(_ filter: String, qos: QoS = .atLeastOnce, retainAsPublished: Bool = false) async throws(MQTTError) {
+        if let problem = MQTTTopic.problem(filter: filter) { throw .invalidTopic(filter, reason: problem) }
         let options: Int32 = retainAsPublished && configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         let result = await sendAndAwait { shared, raw, mid in
             shared.subscriptions[filter] = (qos, options)
@@ -32,6 +33,7 @@ extension MQTTClient {
 
     /// Queues a publish. QoS 1 and 2 messages published while the broker is away go out once it is back.
     public func publish(_ topic: String, _ payload: [UInt8], qos: QoS = .atMostOnce, retain: Bool = false) throws(MQTTError) {
+        if let problem = MQTTTopic.problem(publishing: topic) { throw .invalidTopic(topic, reason: problem) }
         if qos > .atMostOnce, !context.state.isConnected {
             let message = MQTTMessage(topic: topic, payload: payload, qos: qos.rawValue, retain: retain)
             return try check(context.queue(handle.raw, message), "publishing to '\(topic)'")

@@ -15,6 +15,9 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The client was shut down while the operation waited.
     case shutDown
     case timedOut(String)
+    /// A topic or filter that would not reach what it names: a NUL cuts it short, a wildcard in a
+    /// publish, an empty one, one over MQTT's length limit.
+    case invalidTopic(String, reason: String)
 
     public var description: String {
         switch self {
@@ -25,6 +28,7 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
         case .subscriptionRefused(let filter): "the broker refused the subscription to '\(filter)'"
         case .shutDown: "the MQTT client was shut down"
         case .timedOut(let what): "timed out waiting for \(what)"
+        case .invalidTopic(let topic, let reason): "not sent to \(String(reflecting: topic)): \(reason)"
         }
     }
 

@@ -95,7 +95,7 @@ struct ValidationTests {
     func ids() {
         #expect(Accessory.topicSafeID("Living Room Light!") == "living_room_light_")
         #expect(Accessory.topicSafeID("0x00158d0001a2b3c4") == "0x00158d0001a2b3c4")
-        #expect(Accessory.topicSafeID("Küche/Decke") == "k_che_decke")
+        #expect(Accessory.topicSafeID("Küche/Decke") == "kuche_decke")
     }
 
     @Test("state JSON carries reachability and the known values")

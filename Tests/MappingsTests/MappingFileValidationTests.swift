@@ -110,3 +110,19 @@ struct MappingFileValidationTests {
         ])
     }
 }
+
+@Suite("Mapping files: topics follow MQTT's rules at load time")
+struct MappingTopicValidationTests {
+    @Test("a set topic with a NUL, control characters or wildcards is an error at its position, quoted safely", arguments: [
+        (#"cmnd/plug\0/../other"#, "t.yaml:8:27: on set topic \"cmnd/plug\\0/../other\" contains a NUL character, which would cut the topic short"),
+        (#"cmnd/plug\a"#, "t.yaml:8:27: on set topic \"cmnd/plug\\u{07}\" contains control characters or is not valid UTF-8"),
+        ("cmnd/+/POWER", "t.yaml:8:27: on set topic 'cmnd/+/POWER' must not contain wildcards"),
+    ])
+    func badTopics(topic: String, expected: String) {
+        var set = MappingSet()
+        let text = "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: outlet\n        characteristics:\n"
+            + "          \"on\":\n            set: { topic: \"\(topic)\" }\n"
+        let errors = set.add(file: "t.yaml", text: text).map(\.description)
+        #expect(errors == [expected])
+    }
+}

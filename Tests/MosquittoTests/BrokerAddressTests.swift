@@ -22,3 +22,28 @@ struct BrokerAddressTests {
         #expect(throws: MQTTError.invalidURL(url, reason: reason)) { try BrokerAddress(url: url) }
     }
 }
+
+@Suite("Topics are checked before they reach libmosquitto")
+struct TopicRuleTests {
+    @Test("publish topics: no NUL, no wildcards, not empty, valid UTF-8, at most 65,535 bytes", arguments: [
+        ("zigbee2mqtt/lamp\u{0}evil/set", "NUL"), ("zigbee2mqtt/+/set", "wildcards"), ("a/#", "wildcards"), ("", "empty"),
+        ("bad\u{FFFD}", "UTF-8"), (String(repeating: "x", count: 65_536), "longer"),
+    ])
+    func publishTopics(topic: String, reason: String) {
+        #expect(MQTTTopic.problem(publishing: topic)?.contains(reason) == true)
+    }
+
+    @Test("filters: wildcards only as whole levels, '#' only last")
+    func filters() {
+        for good in ["a/+/c", "a/#", "#", "+", "zigbee2mqtt/kitchen/ceiling"] { #expect(MQTTTopic.problem(filter: good) == nil, "\(good)") }
+        for bad in ["a/b+/c", "a/#/c", "a#", "x\u{0}y", ""] { #expect(MQTTTopic.problem(filter: bad) != nil, "\(bad)") }
+    }
+
+    @Test("a publish to a topic with a NUL is refused, not cut short to another device's topic")
+    func publishRefused() throws {
+        let client = try MQTTClient(MQTTConfiguration(broker: try BrokerAddress(url: "mqtt://127.0.0.1:1"), clientID: "topic-check"))
+        #expect(throws: MQTTError.invalidTopic("zigbee2mqtt/lamp\u{0}evil/set", reason: "it contains a NUL character, which would cut the topic short")) {
+            try client.publish("zigbee2mqtt/lamp\u{0}evil/set", "{}")
+        }
+    }
+}

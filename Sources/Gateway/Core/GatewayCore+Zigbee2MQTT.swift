@@ -86,7 +86,7 @@ extension GatewayCore {
             if case .zigbee2mqtt(let b, _) = entry.source, b == index { remove(id) }
         }
         let newlySkipped = skipped.filter { !bridges[index].skipped.contains($0) }
-        for reason in newlySkipped { notice(.info, "no accessory for \(source.baseTopic) device \(reason)") }
+        for reason in newlySkipped { notice(reason.needsAttention ? .warning : .info, "no accessory for \(source.baseTopic) device \(reason)") }
         bridges[index].skipped = skipped
         bridges[index].byFriendlyName = byName
         treeChanged = true

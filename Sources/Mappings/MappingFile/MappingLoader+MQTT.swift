@@ -71,8 +71,22 @@ extension FileReader {
             offline: string(f["offline"]?.value, "availability offline") ?? "offline")
     }
 
+    /// A topic by MQTT's rules: what libmosquitto would cut short or refuse is an error here, at its line.
     mutating func topic(_ node: Node?, _ what: String, wildcards: Bool = false) -> String? {
         guard let text = nonEmpty(node, what) else { return nil }
+        let shown = String(reflecting: text)
+        if text.unicodeScalars.contains("\u{0}") {
+            error(node, "\(what) \(shown) contains a NUL character, which would cut the topic short")
+            return nil
+        }
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{FFFD}" }) {
+            error(node, "\(what) \(shown) contains control characters or is not valid UTF-8")
+            return nil
+        }
+        if text.utf8.count > 65_535 {
+            error(node, "\(what) is \(text.utf8.count) bytes long; MQTT allows at most 65,535")
+            return nil
+        }
         if !wildcards, text.contains("+") || text.contains("#") {
             error(node, "\(what) '\(text)' must not contain wildcards")
             return nil

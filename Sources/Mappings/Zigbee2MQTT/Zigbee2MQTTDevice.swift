@@ -47,6 +47,7 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
 
     /// Why this device gets no accessory, or nil when it gets one.
     public var skipReason: String? {
+        if let nameProblem { return "\(nameProblem); rename it in Zigbee2MQTT" }
         if type == "Coordinator" { return "the coordinator" }
         if !hasDefinition { return interviewState == "FAILED" ? "its interview failed" : "still being interviewed" }
         // A failed re-interview keeps the definition from before, and the device keeps working.
@@ -55,6 +56,26 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
         if disabled { return "disabled in Zigbee2MQTT" }
         return nil
     }
+
+    /// Why the friendly name cannot be part of a topic, or nil: `<base>/<name>/set` must reach this
+    /// device and no other, and `<base>/<name>` must be a topic its state can arrive on.
+    public var nameProblem: String? {
+        let name = friendlyName
+        if name.isEmpty { return "its friendly name is empty" }
+        if name.unicodeScalars.contains("\u{0}") { return "its friendly name contains a NUL character, which would cut its topics short" }
+        if name.contains("+") || name.contains("#") { return "its friendly name contains '+' or '#', which are MQTT wildcards" }
+        if name.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            return "its friendly name has an empty topic level (a '/' at the start or end, or two in a row)"
+        }
+        if name.unicodeScalars.contains("\u{FFFD}") { return "its friendly name is not valid UTF-8" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "its friendly name contains control characters"
+        }
+        return nil
+    }
+
+    /// The friendly name as a log line can show it: quoted and escaped when it is not safe.
+    public var loggableName: String { nameProblem == nil ? friendlyName : String(reflecting: friendlyName) }
 
     /// Parses a whole `bridge/devices` payload; entries without an address or name are dropped.
     public static func list(from payload: JSONValue) -> [Zigbee2MQTTDevice] {

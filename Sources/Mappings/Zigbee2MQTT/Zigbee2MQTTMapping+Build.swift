@@ -5,10 +5,12 @@ extension Zigbee2MQTTMapping {
     /// `id` keeps an accessory's id when the device was renamed in Zigbee2MQTT.
     public static func build(_ device: Zigbee2MQTTDevice, override: Zigbee2MQTTOverride = .init(), id: String? = nil,
                              bridge: String = "zigbee2mqtt") -> Result<Zigbee2MQTTMapping, SkippedDevice> {
-        if let reason = device.skipReason { return .failure(SkippedDevice(device: device.friendlyName, reason: reason)) }
+        if let reason = device.skipReason {
+            return .failure(SkippedDevice(device: device.loggableName, reason: reason, needsAttention: device.nameProblem != nil))
+        }
         if override.exclude { return .failure(SkippedDevice(device: device.friendlyName, reason: "excluded by the mapping file")) }
         let accessory = Accessory(
-            id: id ?? Accessory.topicSafeID(device.friendlyName), name: override.name ?? device.friendlyName,
+            id: id ?? Accessory.topicSafeID(device.friendlyName, fallback: device.ieeeAddress), name: override.name ?? device.friendlyName,
             manufacturer: device.vendor, model: device.model, firmware: device.softwareBuildID,
             bridge: bridge, requestedRoom: override.room, services: [])
         var builder = Builder(mapping: Zigbee2MQTTMapping(accessory: accessory, ieeeAddress: device.ieeeAddress, friendlyName: device.friendlyName),
@@ -39,6 +41,8 @@ extension Zigbee2MQTTMapping {
 public struct SkippedDevice: Error, Sendable, Hashable, CustomStringConvertible {
     public var device: String
     public var reason: String
+    /// Something the user must fix (a name that cannot be a topic), logged as a warning, not as news.
+    public var needsAttention = false
     public var description: String { "\(device): \(reason)" }
 }
 
