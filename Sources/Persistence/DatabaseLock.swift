@@ -10,7 +10,8 @@ final class DatabaseLock: Sendable {
     private let descriptor: Int32
 
     init(databasePath: String) throws(PersistenceError) {
-        let path = databasePath + ".lock"
+        // Beside the real file: a symlink, `..` or another spelling of the path must find the same lock.
+        let path = Self.realPath(databasePath) + ".lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotOpen(path: databasePath, reason: "cannot create \(path): \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
@@ -25,4 +26,16 @@ final class DatabaseLock: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// The file's path with every symlink resolved; for a file not made yet, its folder's.
+    static func realPath(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let url = URL(fileURLWithPath: path)
+        guard let folder = realpath(url.deletingLastPathComponent().path, nil) else { return path }
+        defer { free(folder) }
+        return URL(fileURLWithPath: String(cString: folder)).appendingPathComponent(url.lastPathComponent).path
+    }
 }

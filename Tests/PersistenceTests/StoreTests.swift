@@ -159,6 +159,22 @@ struct StoreTests {
         withExtendedLifetime(store) {}
     }
 
+    @Test("the lock holds however the file is named: through a symlink to it, a symlinked folder, or `..`")
+    func exclusiveThroughOtherPaths() throws {
+        let path = temporaryDatabase()
+        let store = try SQLiteHomeStore(path: path)
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        let linkToFile = folder.appendingPathComponent("link-\(UUID().uuidString).sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: linkToFile, withDestinationPath: path)
+        let linkToFolder = FileManager.default.temporaryDirectory.appendingPathComponent("folder-link-\(UUID().uuidString)").path
+        try FileManager.default.createSymbolicLink(atPath: linkToFolder, withDestinationPath: folder.path)
+        for other in [linkToFile, "\(linkToFolder)/\(url.lastPathComponent)", "\(folder.path)/./../\(folder.lastPathComponent)/\(url.lastPathComponent)"] {
+            #expect { try SQLiteHomeStore(path: other) } throws: { "\($0)".contains("is in use by another homegate (pid \(getpid()))") }
+        }
+        withExtendedLifetime(store) {}
+    }
+
     @Test("a database from a newer homegate is refused rather than misread")
     func newerSchema() throws {
         let path = temporaryDatabase()
