@@ -69,6 +69,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             logger.info("shutting down: publishing offline and disconnecting")
             Task { await client.shutdown(finalMessage: configuration.bridgeStatus("offline")) }
         }
+        store.close()  // the writer is done: everything it was given is written or was reported
         logger.info("stopped")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,6 +9,7 @@ import Glibc
 /// when the process dies, even by kill -9.
 final class DatabaseLock: Sendable {
     private let descriptor: Int32
+    private let released = Atomic<Bool>(false)
 
     init(databasePath: String) throws(PersistenceError) {
         // Beside the real file: a symlink, `..` or another spelling of the path must find the same lock.
@@ -25,7 +27,13 @@ final class DatabaseLock: Sendable {
         descriptor = fd
     }
 
-    deinit { close(descriptor) }
+    /// Lets go of the lock now, so a gateway started next in this process finds it free. Once.
+    func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        close(descriptor)
+    }
+
+    deinit { release() }
 
     /// The file's path with every symlink resolved; for a file not made yet, its folder's.
     static func realPath(_ path: String) -> String {

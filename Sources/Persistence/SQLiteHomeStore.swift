@@ -65,6 +65,13 @@ public final class SQLiteHomeStore: HomeStore {
         }
     }
 
+    /// Closes the database and lets go of the lock, when the gateway stops: whoever opens it next,
+    /// in this process or another, finds it free without waiting for this object to be released.
+    public func close() {
+        try? database.close()
+        lock?.release()
+    }
+
     /// SQLite's own check of the file: "ok" or what is wrong.
     public func integrityCheck() throws(PersistenceError) -> String {
         do {

@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Mosquitto
 import MosquittoTesting
+import Persistence
 import Testing
 
 /// 2026-11-23 (a Monday) at a wall time in Amsterdam.
@@ -127,6 +128,19 @@ struct AutomationEndToEndTests {
         try await r.wait(for: "homegate/event/trigger/once", after: mark) { $0["change"] == "fired" }
         #expect(try await house.ok("trigger/update", ["trigger": "once", "name": "Once, done"])["next_fire"] == .null)
         await gateway.stop()
+    }
+
+    @Test("a stopped gateway has let go of its database by the time stop returns, while its object still lives")
+    func stopReleasesTheDatabase() async throws {
+        let house = try await House(startGateway: false)
+        defer { house.stop() }
+        let gateway = try InProcessGateway(house: house, clock: ManualClock(amsterdam(20, 0)))
+        try await house.settled()
+        await gateway.stop()
+        let store = try SQLiteHomeStore(path: house.broker.database)  // throws "in use" if the lock were still held
+        #expect(try store.integrityCheck() == "ok")
+        store.close()
+        withExtendedLifetime(gateway) {}
     }
 
     @Test("a restart with a pending deadline: the new gateway fires it once, on time")

@@ -18,6 +18,9 @@ final class ManualClock: Sendable {
 final class InProcessGateway: Sendable {
     let group: ServiceGroup
     let task: Task<Void, any Error>
+    /// Held for as long as this object lives, as a program holds its service: what `run()` lets go
+    /// of when it ends must not depend on the service being released.
+    let service: GatewayService
 
     init(house: House, clock: ManualClock, database: String? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }) throws {
         var configuration = GatewayConfiguration()
@@ -33,6 +36,7 @@ final class InProcessGateway: Sendable {
         logger.logLevel = .warning
         let service = try GatewayService(configuration: configuration, logger: logger, now: { clock.now })
         let group = ServiceGroup(configuration: .init(services: [service], logger: logger))
+        self.service = service
         self.group = group
         task = Task { try await group.run() }
     }
