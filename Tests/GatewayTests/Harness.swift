@@ -32,18 +32,29 @@ final class Recorder: Sendable {
 
     func since(_ mark: Int) -> [MQTTMessage] { seen.withLock { Array($0[min(mark, $0.count)...]) } }
 
-    /// Waits for a message on `topic` (after `mark`) whose JSON payload satisfies `predicate`.
+    /// Waits for a message on `topic` (after `mark`) whose JSON payload satisfies `predicate`;
+    /// `topic` may be a filter with `+` and `#`.
     @discardableResult
     func wait(for topic: String, after mark: Int = 0, timeout: Duration = .seconds(10),
               _ predicate: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            for message in since(mark).reversed() where message.topic == topic {
+            for message in since(mark).reversed() where Self.matches(topic, message.topic) {
                 if let json = try? JSONValue(parsing: message.payload), predicate(json) { return json }
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError("no message on \(topic) matched within \(timeout); last: \(messages(on: topic).last.map(\.payloadString) ?? "none")")
+    }
+
+    /// MQTT's matching: `+` is one level, `#` the rest.
+    static func matches(_ filter: String, _ topic: String) -> Bool {
+        let f = filter.split(separator: "/", omittingEmptySubsequences: false), t = topic.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, level) in f.enumerated() {
+            if level == "#" { return true }
+            guard index < t.count, level == "+" || level == t[index] else { return false }
+        }
+        return f.count == t.count
     }
 
     func publish(_ topic: String, _ payload: String) async throws {

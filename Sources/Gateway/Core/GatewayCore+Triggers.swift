@@ -127,6 +127,25 @@ extension GatewayCore {
         }
     }
 
+    /// Disables triggers caught in a loop (stored disabled, so a restart does not start it again),
+    /// drops their queued fires, says so once in the log and once per trigger as an event.
+    mutating func stopLoop(_ ids: Set<String>, because reason: String) {
+        let stopping = ids.filter { engine.triggers[$0]?.enabled == true }.sorted()
+        loopGuard.forget(ids)
+        guard !stopping.isEmpty else { return }
+        for id in stopping {
+            engine.setEnabled(id, false, now: now)
+            store.triggers[id] = engine.triggers[id]
+            startupFirings.removeAll { $0.trigger == id }
+            firingQueue.removeAll { $0.trigger == id }
+            let trigger = engine.triggers[id]!
+            automationEvent("trigger", id, "disabled", ["name": .string(trigger.name), "home": .string(trigger.home), "reason": "loop",
+                                                        "detail": .string(reason), "loop": .array(stopping.map { .string($0) })])
+        }
+        notice(.warning, "automation loop stopped: \(reason); disabled \(stopping.joined(separator: ", ")). "
+            + "Fix the triggers so they do not undo each other, then enable them again with trigger/enable")
+    }
+
     mutating func removeTrigger(_ id: String) {
         guard let trigger = engine.remove(id) else { return }
         triggerOrder.removeAll { $0 == id }
@@ -195,8 +214,19 @@ extension GatewayCore {
 
     mutating func run(_ firings: [Firing]) {
         for firing in firings {
-            guard let trigger = engine.triggers[firing.trigger] else { continue }
+            // A trigger stopped as a loop earlier in this batch does not run its queued fires.
+            guard let trigger = engine.triggers[firing.trigger], trigger.enabled || firing.disabledItself else { continue }
+            if loopGuard.fire(trigger.id, at: now) {
+                stopLoop([trigger.id], because: "'\(trigger.name)' fired more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                continue
+            }
             let outcomes = execute(firing.actionSets, by: .trigger(trigger.id))
+            for path in Set(firing.actionSets.flatMap { actionSets[$0]?.actions.map(\.path.description) ?? [] }).sorted() {
+                let writers = loopGuard.write(path, by: trigger.id, at: now)
+                if !writers.isEmpty {
+                    stopLoop(writers, because: "\(path) was written by automations more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                }
+            }
             var fields: [String: JSONValue] = ["name": .string(trigger.name), "home": .string(trigger.home), "cause": firing.causeJSON,
                                                "action_sets": .array(outcomes.map(\.json))]
             if firing.disabledItself {

@@ -82,6 +82,8 @@ public struct GatewayCore: Sendable {
     var departed: Set<String> = []
     /// Fires decided during this batch, run at its end.
     var firingQueue: [Firing] = []
+    /// Counts fires and writes over time to stop automations that set each other off.
+    var loopGuard = LoopGuard()
     let startedAt: Date
     static let startupSettle: TimeInterval = 30
 
