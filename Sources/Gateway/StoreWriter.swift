@@ -21,8 +21,17 @@ final class StoreWriter: Sendable {
         }
     }
 
-    /// Failed writes in a row, since when, and when one was last logged: a full disk is reported, not spammed.
-    private let failures = Mutex((count: 0, since: ContinuousClock.now, logged: Date.distantPast))
+    /// Failed writes in a row, since when, the last one and why, and when one was last logged: a
+    /// full disk is reported, not spammed, and not tried more than once a second.
+    private struct Failures {
+        var count = 0
+        var since = ContinuousClock.now
+        var last = ContinuousClock.now
+        var reason = ""
+        var logged = Date.distantPast
+    }
+
+    private let failures = Mutex(Failures())
 
     private let queue = Mutex(Queue())
     private let wakeups: AsyncStream<Void>
@@ -68,11 +77,18 @@ final class StoreWriter: Sendable {
     func run(resync: @escaping @Sendable () async -> Void) async {
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
+                // Values go every `valuesDelay`; a failed write is tried again every second.
+                let step = min(valuesDelay, .seconds(1))
+                var sinceValues = Duration.zero
                 while !queue.withLock({ $0.closed }) {
-                    try? await Task.sleep(for: valuesDelay)
+                    try? await Task.sleep(for: step)
+                    sinceValues += step
+                    let valuesDue = sinceValues >= valuesDelay
+                    if valuesDue { sinceValues = .zero }
+                    let retrying = failing != nil
                     let due = queue.withLock { state in
-                        state.valuesDue = !state.batch.isEmpty
-                        return state.valuesDue
+                        if valuesDue { state.valuesDue = !state.batch.isEmpty }
+                        return !state.batch.isEmpty && (state.valuesDue || retrying)
                     }
                     if due { wake.yield() }
                 }
@@ -97,38 +113,106 @@ final class StoreWriter: Sendable {
     }
 
     /// Writes what is ready; its messages go out once it is stored. A failed write is retried
-    /// every second from the whole home; its messages wait for that, but not longer than
+    /// every second from the whole home. Answers waiting for it go out at once as errors of kind
+    /// `storage` (an `ok` means stored); events and fires wait for the retry, but not longer than
     /// `patience`: devices must not stop because a disk did.
     private func drain(_ resync: @Sendable () async -> Void) async {
         while let work = take() {
+            if let reason = recentFailure(), !queue.withLock({ $0.closed }) {
+                // The disk failed under a second ago: answer now, and leave the next try to the ticker.
+                publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: reason) })
+                let others = work.messages.filter { !$0.isAnswer }
+                let failing = failing.map { ContinuousClock.now - $0.since } ?? .zero
+                if failing >= patience { publish(others) }
+                queue.withLock { pending in
+                    var batch = work.batch
+                    batch.merge(pending.batch)
+                    pending.batch = batch
+                    if failing < patience { pending.messages = others + pending.messages }
+                }
+                return
+            }
             do {
                 try await store.write(work.batch)
-                let recovered = failures.withLock { state in
-                    defer { state.count = 0 }
-                    return state.count
-                }
-                if recovered > 0 { logger.notice("the home is stored again after \(recovered) failed writes") }
+                noteSuccess()
                 publish(work.messages)
             } catch {
-                let (count, failing, shouldLog) = failures.withLock { state -> (Int, Duration, Bool) in
-                    if state.count == 0 { state.since = .now }
-                    state.count += 1
-                    let due = Date().timeIntervalSince(state.logged) >= 60
-                    if due { state.logged = Date() }
-                    return (state.count, .now - state.since, due)
-                }
-                if shouldLog { logger.error("cannot store the home; retrying every second", metadata: ["error": "\(error)", "failed_writes": "\(count)"]) }
+                let failing = noteFailure(error)
                 let closed = queue.withLock { $0.closed }
+                publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: "\(error)") })
+                let others = work.messages.filter { !$0.isAnswer }
                 if failing >= patience || closed {
-                    if !work.messages.isEmpty { logger.error("publishing \(work.messages.count) messages whose changes are not stored") }
-                    publish(work.messages)
+                    if !others.isEmpty { logger.error("publishing \(others.count) events and device writes whose changes are not stored yet") }
+                    publish(others)
                 } else {
-                    queue.withLock { $0.messages = work.messages + $0.messages }
+                    queue.withLock { $0.messages = others + $0.messages }
                 }
                 await resync()
-                if closed { return }
+                if closed { return await lastTries() }
+            }
+        }
+    }
+
+    /// Why the last write failed, if that was less than a second ago.
+    private func recentFailure() -> String? {
+        failures.withLock { $0.count > 0 && ContinuousClock.now - $0.last < .seconds(1) ? $0.reason : nil }
+    }
+
+    /// Stopping with a failing disk: a few more tries, then the log names what is lost.
+    private func lastTries() async {
+        let deadline = ContinuousClock.now + patience
+        while let work = take() {
+            do {
+                try await store.write(work.batch)
+                noteSuccess()
+                publish(work.messages)
+            } catch {
+                guard ContinuousClock.now < deadline else {
+                    logger.critical("stopping with changes that could not be stored; they are lost: \(work.batch.summary)",
+                                    metadata: ["error": "\(error)"])
+                    return publish(work.messages.map { $0.isAnswer ? $0.unstored(because: "\(error)") : $0 })
+                }
+                queue.withLock { pending in
+                    var batch = work.batch
+                    batch.merge(pending.batch)
+                    pending.batch = batch
+                    pending.messages = work.messages + pending.messages
+                }
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    private func noteSuccess() {
+        let recovered = failures.withLock { state in
+            defer { state.count = 0 }
+            return state.count
+        }
+        if recovered > 0 { logger.notice("the home is stored again after \(recovered) failed writes") }
+    }
+
+    /// Counts a failed write, logs it at most once a minute; how long writes have been failing.
+    private func noteFailure(_ error: any Error) -> Duration {
+        let (count, failing, shouldLog) = failures.withLock { state -> (Int, Duration, Bool) in
+            if state.count == 0 { state.since = .now }
+            state.count += 1
+            state.last = .now
+            state.reason = "\(error)"
+            let due = Date().timeIntervalSince(state.logged) >= 60
+            if due { state.logged = Date() }
+            return (state.count, .now - state.since, due)
+        }
+        if shouldLog {
+            logger.error("""
+                cannot store the home; changes are kept in memory and retried every second, and requests that change the home \
+                are answered with errors of kind storage until a write succeeds
+                """, metadata: ["error": "\(error)", "failed_writes": "\(count)"])
+        }
+        return failing
+    }
+
+    /// Whether writes are failing now, how many in a row, and since when: for health and status.
+    var failing: (count: Int, since: ContinuousClock.Instant)? {
+        failures.withLock { $0.count > 0 ? ($0.count, $0.since) : nil }
     }
 }

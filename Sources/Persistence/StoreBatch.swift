@@ -132,3 +132,21 @@ public protocol HomeStore: Sendable {
     /// Writes a batch in one transaction, off the caller's thread.
     func write(_ batch: StoreBatch) async throws(PersistenceError)
 }
+
+extension StoreBatch {
+    /// What this batch would have stored, for a person reading why it was not:
+    /// `rooms attic, cellar; action sets movie_night; 14 characteristic values`.
+    public var summary: String {
+        func ids<V>(_ changes: Changes<V>) -> [String] { changes.map(\.0) }
+        var parts: [String] = []
+        if replacesAll { parts.append("the whole home") }
+        for (name, list) in [("homes", ids(homes)), ("rooms", ids(rooms)), ("zones", ids(zones)), ("accessory placements", ids(placements)),
+                             ("action sets", ids(actionSets)), ("triggers", ids(triggers) + ids(runtimes).filter { !triggers.contains($0) })]
+        where !list.isEmpty {
+            parts.append("\(name) " + list.prefix(10).joined(separator: ", ") + (list.count > 10 ? " and \(list.count - 10) more" : ""))
+        }
+        if !values.isEmpty { parts.append("\(values.count) characteristic values") }
+        if !lastFired.isEmpty || !lastExecuted.isEmpty { parts.append("\(lastFired.count + lastExecuted.count) last-run times") }
+        return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")
+    }
+}

@@ -1,6 +1,7 @@
 @testable import Gateway
 import Foundation
 import HomeModel
+import JSON
 import Logging
 import Persistence
 import Synchronization
@@ -101,5 +102,49 @@ struct StoreWriterTests {
         #expect(store.written.withLock { $0.first?.values.count } == 1, "the waiting value went along in the same transaction")
         writer.close()
         await running.value
+    }
+
+    static func answer(_ transaction: Int) -> Outgoing {
+        var answer = Outgoing("homegate/response/room/add", #"{"data":{"id":"attic"},"status":"ok","transaction":\#(transaction)}"#, qos: 1)
+        answer.isAnswer = true
+        return answer
+    }
+
+    @Test("an answer to a change that cannot be stored goes out at once as an error of kind storage; the change is kept and stored later")
+    func unstoredAnswers() async throws {
+        let store = FlakyStore(failures: 2)
+        let published = Mutex<[Outgoing]>([])
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), patience: .seconds(60)) { messages in
+            published.withLock { $0 += messages }
+        }
+        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic"])) } }
+        var change = StoreBatch()
+        change.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
+        writer.enqueue(change, then: [Self.answer(7)])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while published.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let answer = try JSONValue(parsing: try #require(published.withLock { $0.first }).payload)
+        #expect(answer["status"] == "error" && answer["kind"] == "storage" && answer["transaction"] == 7, "\(answer)")
+        #expect(answer["error"]?.stringValue?.contains("could not be stored (") == true)
+        #expect(store.written.withLock { $0.isEmpty }, "answered before any write succeeded")
+        while store.written.withLock({ $0.isEmpty }), ContinuousClock.now < deadline + .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(store.written.withLock { $0.first?.rooms.contains("attic") } == true, "kept and stored once the disk allowed")
+        #expect(published.withLock { $0.count } == 1, "answered once")
+        writer.close()
+        await running.value
+    }
+
+    @Test("stopping while the disk keeps failing: a few more tries, then the log names what is lost")
+    func lostAtShutdown() async throws {
+        let store = FlakyStore(failures: 1_000)
+        let log = CapturedLog()
+        let writer = StoreWriter(store: store, logger: log.logger, patience: .milliseconds(1500)) { _ in }
+        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic", "cellar"])) } }
+        var change = StoreBatch()
+        change.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
+        writer.enqueue(change, then: [Self.answer(1)])
+        writer.close()
+        await running.value
+        #expect(log.text.contains("stopping with changes that could not be stored; they are lost: the whole home; rooms attic, cellar"), "\(log.text)")
     }
 }

@@ -68,7 +68,9 @@ extension GatewayCore {
         }
         if let data { payload["data"] = data }
         if let transaction { payload["transaction"] = transaction }
-        emit(Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1))
+        var answer = Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1)
+        answer.isAnswer = true
+        emit(answer)
     }
 
     /// `{"transaction":1,"writes":[{"accessory":"lamp","service":"lightbulb","characteristic":"on","value":true}]}`.

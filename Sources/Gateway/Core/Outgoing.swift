@@ -7,6 +7,8 @@ public struct Outgoing: Sendable, Equatable, CustomStringConvertible {
     public var retain: Bool
     /// 0 or 1: device writes and requests are QoS 1, events and state QoS 0.
     public var qos: Int
+    /// An answer on `response/<command>`: when what it answers cannot be stored, it says so.
+    public var isAnswer = false
 
     public init(_ topic: String, _ payload: [UInt8], retain: Bool = false, qos: Int = 0) {
         self.topic = topic
