@@ -55,6 +55,9 @@ extension GatewayConfiguration {
             return [ConfigurationError(location: path, key: "-", message: "not valid YAML: \(error)")]
         }
         guard let root else { return [] }  // an empty file: all defaults
+        if let problem = YAMLLimits.problem(root, maximumValues: 10_000) {
+            return [ConfigurationError(location: path, key: "-", message: problem)]
+        }
         var errors: [ConfigurationError] = []
         walk(root, prefix: "", file: path, errors: &errors)
         return errors

@@ -1,6 +1,7 @@
 import Automation
 public import Foundation
 import HomeModel
+import JSON
 public import Logging
 public import Mappings
 public import Mosquitto
@@ -14,18 +15,22 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
     let client: MQTTClient
     let logger: Logger
     let mappings: MappingSet
+    /// The mapping files as loaded at start: the broken ones are reported once running.
+    let loadedMappings: MappingSet.Loaded
     let store: SQLiteHomeStore
     let now: @Sendable () -> Date
 
-    /// Fails when the broker settings cannot be used, a mapping file has errors, or the database
-    /// cannot be opened (or another homegate holds it). `now` is the clock triggers run on.
+    /// Fails when the broker settings cannot be used, the mappings folder cannot be read, or the
+    /// database cannot be opened (or another homegate holds it). A mapping file with errors does not
+    /// stop it: it runs with the others and says which is broken. `now` is the clock triggers run on.
     public init(configuration: GatewayConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws(GatewayStartError) {
         self.configuration = configuration
         self.logger = logger
         self.now = now
-        let (mappings, diagnostics) = MappingSet.load(directory: configuration.mappings)
-        guard diagnostics.isEmpty else { throw .mappings(diagnostics) }
-        self.mappings = mappings
+        let loaded = MappingSet.load(directory: configuration.mappings, previous: [:])
+        guard !loaded.folderUnreadable else { throw .mappings(loaded.diagnostics) }
+        self.loadedMappings = loaded
+        self.mappings = loaded.set
         do {
             store = try SQLiteHomeStore(path: configuration.database)
         } catch {
@@ -53,6 +58,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
             "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
         ])
+        reportMappingProblems(loadedMappings, before: [:])
         try client.start()
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
@@ -117,22 +123,54 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
         }
     }
 
+    /// Applies edits in the mappings folder. A file with errors keeps its last good version in
+    /// force (or stays out, if it never loaded); the other files' edits apply all the same.
     private func watchMappings(_ runtime: GatewayRuntime) async {
         let watcher = MappingWatcher(directory: configuration.mappings)
         var last = watcher.snapshot()
+        var inForce = loadedMappings
         while client.state != .closed, !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             let current = watcher.snapshot()
             guard current != last else { continue }
             last = current
-            let (mappings, diagnostics) = MappingSet.load(directory: configuration.mappings)
-            guard diagnostics.isEmpty else {
-                for diagnostic in diagnostics { logger.error("\(diagnostic)") }
-                logger.error("mapping edit rejected; the previous mappings stay in force")
+            let loaded = MappingSet.load(directory: configuration.mappings, previous: inForce.texts)
+            guard !loaded.folderUnreadable else {
+                logger.error("cannot read the mappings folder \(configuration.mappings); the mappings in force stay")
                 continue
             }
-            await runtime.reload(mappings)
+            reportMappingProblems(loaded, before: inForce.broken)
+            let changed = loaded.texts != inForce.texts
+            inForce = loaded
+            if changed { await runtime.reload(loaded.set) }
         }
+    }
+
+    /// Logs each broken file's problems and publishes `<base>/event/mapping_file/<name>` when a
+    /// file breaks (`broken`) or loads again (`fixed`).
+    private func reportMappingProblems(_ loaded: MappingSet.Loaded, before: [String: Bool]) {
+        for (path, keptOld) in loaded.broken.sorted(by: { $0.key < $1.key }) {
+            let problems = loaded.diagnostics.filter { $0.file == path }
+            for problem in problems { logger.error("\(problem)") }
+            let effect = keptOld ? "its last good version stays in force" : "it is left out; its accessories are not mapped"
+            logger.error("mapping file \(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s"); \(effect)")
+            publishMappingEvent(path, "broken", ["errors": .array(problems.map { .string($0.description) }), "kept_previous": .bool(keptOld)])
+        }
+        for path in before.keys.sorted() where loaded.broken[path] == nil {
+            logger.notice("mapping file \(path) loads again")
+            publishMappingEvent(path, "fixed", [:])
+        }
+    }
+
+    private func publishMappingEvent(_ path: String, _ change: String, _ fields: [String: JSONValue]) {
+        let name = (path as NSString).lastPathComponent
+        var payload = fields
+        payload["type"] = "mapping_file"
+        payload["id"] = .string(name)
+        payload["file"] = .string(path)
+        payload["change"] = .string(change)
+        payload["time"] = .string(isoTime(now()))
+        try? client.publish("\(configuration.baseTopic)/event/mapping_file/\(name)", JSONValue.object(payload).serializedBytes(), qos: .atLeastOnce)
     }
 }
 

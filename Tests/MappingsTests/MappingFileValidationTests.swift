@@ -126,3 +126,55 @@ struct MappingTopicValidationTests {
         #expect(errors == [expected])
     }
 }
+
+@Suite("Mapping files: size limits, checked before anything is expanded", .timeLimit(.minutes(1)))
+struct MappingFileLimitTests {
+    /// Nine levels of nine aliases under a template one instance uses: 43 million values from 700 bytes.
+    static let aliasBomb: String = {
+        var lines = ["source: mqtt", "templates:", "  plug:", "    id: \"plug_{{n}}\"", "    manufacturer:",
+                     "      - &l0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]"]
+        for level in 1...8 { lines.append("      - &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 9).joined(separator: ",") + "]") }
+        lines += ["    services: [{type: outlet, characteristics: {\"on\": {state: {topic: \"x/{{n}}\"}}}}]", "instances:",
+                  "  - {template: plug, vars: {n: '1'}}"]
+        return lines.joined(separator: "\n") + "\n"
+    }()
+
+    @Test("a 700-byte file whose aliases expand to 43 million values is refused at once, with why")
+    func aliasBomb() {
+        #expect(Self.aliasBomb.utf8.count < 800)
+        var set = MappingSet()
+        let errors = set.add(file: "bomb.yaml", text: Self.aliasBomb).map(\.description)
+        #expect(errors == ["bomb.yaml:1:1: the file holds more than 100,000 values once its aliases (*name) are expanded; "
+            + "refused before reading it further (at most 100,000)"])
+        #expect(set.accessories.isEmpty)
+    }
+
+    @Test("aliases within the limit still work")
+    func modestAliases() {
+        var set = MappingSet()
+        let text = "source: mqtt\naccessories:\n  - id: a\n    services: &s [{type: outlet, characteristics: {\"on\": {state: {topic: a}}}}]\n"
+            + "  - id: b\n    services: *s\n"
+        #expect(set.add(file: "ok.yaml", text: text).isEmpty)
+        #expect(set.accessories.count == 2)
+    }
+}
+
+@Suite("Mapping files: a file that is not one is said so once, never echoed")
+struct NotAMappingFileTests {
+    @Test("a shadow-like file in the folder: one line saying it is not a mapping file, and none of its text")
+    func shadowFile() {
+        var set = MappingSet()
+        let text = "root:*:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\nsecretuser:$6$abcdefgh$longhashvalue1234567890:20228:0:99999:7:::\n"
+        let errors = set.add(file: "x.yaml", text: text).map(\.description)
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("x.yaml:1:1: not a mapping file: it has none of a mapping file's keys") == true, "\(errors)")
+        #expect(!errors.joined().contains("root") && !errors.joined().contains("longhash"))
+    }
+
+    @Test("an unknown key in a real mapping file is quoted by a short prefix")
+    func longUnknownKey() {
+        var set = MappingSet()
+        let errors = set.add(file: "t.yaml", text: "source: zigbee2mqtt\n" + String(repeating: "k", count: 200) + ": 1\n").map(\.description)
+        #expect(errors == ["t.yaml:2:1: unknown key 'kkkkkkkkkkkkkkkkkkkkkkk…' in a mapping file"])
+    }
+}

@@ -2,6 +2,7 @@ import Automation
 public import Foundation
 import HomeModel
 import JSON
+import Mappings
 public import Persistence
 import Yams
 
@@ -11,7 +12,13 @@ extension HomeArchive {
     public static func read(_ text: String, file: String, timeZone: TimeZone) throws(ArchiveError) -> StoredHome {
         let root: Node
         do {
+            if let problem = YAMLLimits.problem(bytes: text.utf8.count, maximum: YAMLLimits.importFileBytes) {
+                throw ArchiveError(problems: ["\(file): \(problem)"])
+            }
             guard let node = try Yams.compose(yaml: text) else { throw ArchiveError(problems: ["\(file): the file is empty"]) }
+            if let problem = YAMLLimits.problem(node, maximumValues: YAMLLimits.importFileValues) {
+                throw ArchiveError(problems: ["\(file): \(problem)"])
+            }
             root = node
         } catch let error as ArchiveError {
             throw error

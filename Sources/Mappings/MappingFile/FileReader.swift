@@ -30,13 +30,21 @@ struct FileReader {
             if allowed.contains(name) {
                 fields[name] = (key, value)
             } else {
-                error(key, "unknown key '\(name)' in \(what)\(didYouMean(name, allowed))")
+                error(key, "unknown key '\(Self.shown(name))' in \(what)\(didYouMean(name, allowed))")
             }
         }
         for name in required where fields[name] == nil {
             error(node, "\(what) needs '\(name)'")
         }
         return fields
+    }
+
+    /// Text from the file as an error message may quote it: a short prefix, control characters
+    /// escaped, so a file that is not a mapping file is not echoed into the log.
+    static func shown(_ text: String, limit: Int = 24) -> String {
+        let head = text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+        let escaped = String(reflecting: head)
+        return String(escaped.dropFirst().dropLast())
     }
 
     mutating func string(_ node: Node?, _ what: String) -> String? {

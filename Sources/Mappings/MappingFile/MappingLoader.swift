@@ -6,25 +6,72 @@ extension MappingSet {
     /// Reads every `*.yaml` and `*.yml` file in `directory`. Every problem in every file is reported;
     /// a file with problems contributes nothing, so a broken edit never half-applies.
     public static func load(directory: String) -> (MappingSet, [Diagnostic]) {
-        var set = MappingSet()
+        let loaded = load(directory: directory, previous: [:])
+        return (loaded.set, loaded.diagnostics)
+    }
+
+    /// What a folder of mapping files gives: the files that load, each broken one's problems, and
+    /// the text of every file in force. A broken file whose earlier text is in `previous` is read
+    /// as it was then, so a half-saved edit never takes a house's accessories away.
+    public struct Loaded: Sendable {
+        public var set = MappingSet()
+        public var diagnostics: [Diagnostic] = []
+        /// Files with problems, by path; true where their last good version stays in force.
+        public var broken: [String: Bool] = [:]
+        /// The text in force for every file that loaded (now or before).
+        public var texts: [String: String] = [:]
+        /// The folder itself cannot be read: nothing is known about the files in it.
+        public var folderUnreadable = false
+    }
+
+    public static func load(directory: String, previous: [String: String]) -> Loaded {
+        var loaded = Loaded()
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
                 .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
         } catch {
-            return (set, [Diagnostic(file: directory, line: 1, column: 1, message: "cannot read the mappings folder")])
+            loaded.folderUnreadable = true
+            loaded.diagnostics = [Diagnostic(file: directory, line: 1, column: 1, message: "cannot read the mappings folder")]
+            return loaded
         }
-        var diagnostics: [Diagnostic] = []
-        for name in names {
-            let path = (directory as NSString).appendingPathComponent(name)
+        for (path, text) in read(names.map { (directory as NSString).appendingPathComponent($0) }, into: &loaded.diagnostics) {
+            let problems = loaded.set.add(file: path, text: text)
+            guard !problems.isEmpty else {
+                loaded.texts[path] = text
+                continue
+            }
+            loaded.diagnostics += problems
+            if let old = previous[path], old != text, loaded.set.add(file: path, text: old).isEmpty {
+                loaded.texts[path] = old
+                loaded.broken[path] = true
+            } else {
+                loaded.broken[path] = false
+            }
+        }
+        for diagnostic in loaded.diagnostics where loaded.broken[diagnostic.file] == nil { loaded.broken[diagnostic.file] = false }
+        return loaded
+    }
+
+    /// Each file's text; a file that cannot be read, or is too large, is a diagnostic instead.
+    private static func read(_ paths: [String], into diagnostics: inout [Diagnostic]) -> [(String, String)] {
+        var texts: [(String, String)] = []
+        for path in paths {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            if let problem = YAMLLimits.problem(bytes: size, maximum: YAMLLimits.mappingFileBytes) {
+                diagnostics.append(Diagnostic(file: path, line: 1, column: 1, message: problem))
+                continue
+            }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 diagnostics.append(Diagnostic(file: path, line: 1, column: 1, message: "cannot read the file as UTF-8 text"))
                 continue
             }
-            diagnostics += set.add(file: path, text: text)
+            texts.append((path, text))
         }
-        return (set, diagnostics)
+        return texts
     }
+
+    static let topLevelKeys = ["source", "name", "base_topic", "devices", "accessories", "templates", "instances"]
 
     /// Adds one file's contents; returns its problems (and adds nothing if there are any).
     public mutating func add(file: String, text: String) -> [Diagnostic] {
@@ -38,6 +85,14 @@ extension MappingSet {
             return [Diagnostic(file: file, line: 1, column: 1, message: "not valid YAML: \(error)")]
         }
         guard let root else { return [] }  // an empty file is allowed: nothing to map yet
+        if let problem = YAMLLimits.problem(root, maximumValues: YAMLLimits.mappingFileValues) {
+            return [Diagnostic(file: file, line: 1, column: 1, message: problem)]
+        }
+        if let keys = root.mapping?.compactMap(\.key.string), !keys.contains("source"), !keys.contains(where: Self.topLevelKeys.contains) {
+            return [Diagnostic(file: file, line: 1, column: 1, message: "not a mapping file: it has none of a mapping file's keys "
+                + "(\(Self.topLevelKeys.joined(separator: ", "))); a mapping file starts with 'source: zigbee2mqtt' or 'source: mqtt'. "
+                + "Move other files out of the mappings folder")]
+        }
         guard let top = reader.fields(root, "a mapping file", allowed: ["source", "name", "base_topic", "devices", "accessories", "templates", "instances"],
                                       required: ["source"]) else { return reader.diagnostics }
         var copy = self
