@@ -1,5 +1,7 @@
-# homegate: build with the Swift toolchain, run on slim Debian with libmosquitto only.
-FROM swift:6.1-bookworm AS build
+# homegate: built with Swift, run on slim Debian with libmosquitto and SQLite only.
+# The Swift image must be at least as new as the newest swift-tools-version among the resolved
+# dependencies (6.2 today); scripts/check-image.sh checks that, and builds this context natively.
+FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -11,12 +13,17 @@ RUN swift build -c release --product homegate --static-swift-stdlib \
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 libsqlite3-0 ca-certificates tzdata \
-    && rm -rf /var/lib/apt/lists/* && useradd --system --home /data homegate && mkdir -p /data && chown homegate /data
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home-dir /data homegate && mkdir -p /data && chown homegate /data
 COPY --from=build /out/ /usr/local/bin/
-COPY mappings /etc/homegate/mappings
 COPY docker/homegate.yaml /etc/homegate/homegate.yaml
+COPY mappings /etc/homegate/mappings
 COPY simulator/devices.json /etc/homegate/devices.json
 USER homegate
 WORKDIR /data
+VOLUME /data
+# Ready means connected to the broker, the database written and every mapping file loaded.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+    CMD ["homegate", "health", "--config", "/etc/homegate/homegate.yaml", "--timeout", "8"]
 ENTRYPOINT ["homegate"]
 CMD ["run", "--config", "/etc/homegate/homegate.yaml"]

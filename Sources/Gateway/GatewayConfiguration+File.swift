@@ -14,14 +14,17 @@ extension GatewayConfiguration {
             errors += configuration.apply(file: path)
         }
         for key in keys {
-            guard let value = environment[key.environmentName] else { continue }
+            // Empty is unset: compose files pass `${VAR:-}` through as an empty string.
+            guard let value = environment[key.environmentName], !value.isEmpty else { continue }
             if let problem = key.apply(&configuration, value) {
                 errors.append(ConfigurationError(location: key.environmentName, key: key.name, message: problem))
             }
         }
         let known = Set(keys.map(\.environmentName) + ["HOMEGATE_CONFIG"])
+        // Platforms set HOMEGATE_* variables of their own (Kubernetes: HOMEGATE_PORT for a service
+        // named homegate): a warning, not a refusal. Unknown keys in the file stay errors.
         for name in environment.keys.sorted() where name.hasPrefix("HOMEGATE_") && !known.contains(name) {
-            errors.append(ConfigurationError(location: name, key: name, message: "not a setting\(suggestion(for: name, among: known))"))
+            configuration.warnings.append("\(name) is not a setting and is ignored\(suggestion(for: name, among: known))")
         }
         if errors.isEmpty, let file = configuration.mqtt.passwordFile {
             do {

@@ -40,6 +40,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var maxPayloadBytes = 256 * 1024
     /// How late a timer or sun event missed while the gateway was down may still fire at start.
     public var missedGrace: TimeInterval = 0
+    /// What loading noticed but did not refuse (an unknown HOMEGATE_* variable): logged at start.
+    public var warnings: [String] = []
 
     public init() {}
 }

@@ -18,6 +18,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
     /// The mapping files as loaded at start: the broken ones are reported once running.
     let loadedMappings: MappingSet.Loaded
     let store: SQLiteHomeStore
+    let health = GatewayHealth()
     let now: @Sendable () -> Date
 
     /// Fails when the broker settings cannot be used, the mappings folder cannot be read, or the
@@ -64,7 +65,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { try await watchConnection(runtime) }
                 group.addTask {
-                    await consume(runtime)
+                    await consume(runtime, writer: writer)
                     writer.close()
                 }
                 group.addTask { await tick(runtime) }
@@ -93,10 +94,12 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
         for await state in client.connectionEvents {
             switch state {
             case .connected:
+                health.connected()
                 logger.info("connected", metadata: ["broker": "\(client.configuration.broker)"])
                 await runtime.connected(first: first)
                 first = false
             case .disconnected(let reason):
+                health.disconnected("\(reason)")
                 logger.warning("broker connection lost, retrying with back-off", metadata: ["reason": "\(reason)"])
             case .refused(let error):
                 logger.critical("\(error); check mqtt.username and mqtt.password")
@@ -108,10 +111,22 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
         }
     }
 
-    private func consume(_ runtime: GatewayRuntime) async {
+    /// Device messages and requests go to the runtime; `request/health` is answered here, from
+    /// what each part last said, so it is answered even while the home is busy or the disk fails.
+    private func consume(_ runtime: GatewayRuntime, writer: StoreWriter) async {
+        let healthTopic = "\(configuration.baseTopic)/request/health"
         var iterator = client.messages.makeAsyncIterator()
-        while let batch = await iterator.nextBatch() {
-            await runtime.handle(batch)
+        while var batch = await iterator.nextBatch() {
+            if batch.contains(where: { $0.topic == healthTopic }) {
+                let counters = await runtime.counters
+                for request in batch where request.topic == healthTopic {
+                    var answer: [String: JSONValue] = ["status": "ok", "data": health.report(store: writer.failing, counters: counters)]
+                    answer["transaction"] = (try? JSONValue(parsing: request.payload))?["transaction"]
+                    try? client.publish("\(configuration.baseTopic)/response/health", JSONValue.object(answer).serializedBytes(), qos: .atLeastOnce)
+                }
+                batch.removeAll { $0.topic == healthTopic }
+            }
+            if !batch.isEmpty { await runtime.handle(batch) }
         }
     }
 
@@ -149,6 +164,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
     /// Logs each broken file's problems and publishes `<base>/event/mapping_file/<name>` when a
     /// file breaks (`broken`) or loads again (`fixed`).
     private func reportMappingProblems(_ loaded: MappingSet.Loaded, before: [String: Bool]) {
+        health.mappings(files: loaded.texts.count, broken: loaded.broken)
         for (path, keptOld) in loaded.broken.sorted(by: { $0.key < $1.key }) {
             let problems = loaded.diagnostics.filter { $0.file == path }
             for problem in problems { logger.error("\(problem)") }

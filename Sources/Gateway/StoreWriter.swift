@@ -211,8 +211,8 @@ final class StoreWriter: Sendable {
         return failing
     }
 
-    /// Whether writes are failing now, how many in a row, and since when: for health and status.
-    var failing: (count: Int, since: ContinuousClock.Instant)? {
-        failures.withLock { $0.count > 0 ? ($0.count, $0.since) : nil }
+    /// Whether writes are failing now, how many in a row, since when, and why: for health.
+    var failing: (count: Int, since: ContinuousClock.Instant, reason: String)? {
+        failures.withLock { $0.count > 0 ? ($0.count, $0.since, $0.reason) : nil }
     }
 }

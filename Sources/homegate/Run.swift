@@ -23,6 +23,7 @@ struct Run: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "homegate")
+        for warning in settings.warnings { logger.warning("\(warning)") }
         let gateway: GatewayService
         do {
             gateway = try GatewayService(configuration: settings, logger: logger)

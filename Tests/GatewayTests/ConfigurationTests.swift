@@ -64,9 +64,22 @@ struct ConfigurationTests {
                 "\(path):6:13: location.latitude: 123.0 is outside -90.0...90.0",
                 "\(path):6:28: location.time_zone: unknown time zone 'Mars/Olympus' (expected a name like Europe/Amsterdam)",
                 "HOMEGATE_MQTT_PROTOCOL: mqtt.protocol: expected 5 or 3.1.1, got '4'",
-                "HOMEGATE_MAPPING: HOMEGATE_MAPPING: not a setting (did you mean 'HOMEGATE_MAPPINGS'?)",
             ]
         }
+    }
+
+    @Test("unknown HOMEGATE_* variables (a platform's own) are warnings with a suggestion, not errors; empty ones are unset")
+    func platformVariables() throws {
+        let configuration = try GatewayConfiguration.load(path: nil, environment: [
+            "HOMEGATE_PORT": "tcp://10.0.0.1:8080", "HOMEGATE_SERVICE_HOST": "10.0.0.1", "HOMEGATE_MAPPING": "x",
+            "HOMEGATE_LOCATION_LATITUDE": "", "HOMEGATE_LOCATION_LONGITUDE": "",
+        ])
+        #expect(configuration.warnings == [
+            "HOMEGATE_MAPPING is not a setting and is ignored (did you mean 'HOMEGATE_MAPPINGS'?)",
+            "HOMEGATE_PORT is not a setting and is ignored",
+            "HOMEGATE_SERVICE_HOST is not a setting and is ignored",
+        ])
+        #expect(configuration.location.latitude == nil && configuration.mappings == "./mappings")
     }
 
     @Test("the password can come from a file, without its trailing newline")

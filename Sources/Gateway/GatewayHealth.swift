@@ -1,0 +1,50 @@
+import Foundation
+import JSON
+import Synchronization
+
+/// Whether the running gateway is ready, and if not why: connected to the broker, the database
+/// written, every mapping file loaded. Written by the parts that know, read by `request/health`.
+final class GatewayHealth: Sendable {
+    private struct State {
+        var connected = false
+        var brokerProblem: String? = "not connected yet"
+        var brokenMappings: [String: Bool] = [:]
+        var mappingFiles = 0
+    }
+
+    private let state = Mutex(State())
+
+    func connected() { state.withLock { $0.connected = true; $0.brokerProblem = nil } }
+    func disconnected(_ reason: String) { state.withLock { $0.connected = false; $0.brokerProblem = reason } }
+
+    func mappings(files: Int, broken: [String: Bool]) {
+        state.withLock { $0.mappingFiles = files; $0.brokenMappings = broken }
+    }
+
+    /// The answer's `data`: `ready`, the state of each part, and one line per problem.
+    func report(store: (count: Int, since: ContinuousClock.Instant, reason: String)?, counters: GatewayCounters) -> JSONValue {
+        let current = state.withLock { $0 }
+        var problems: [String] = []
+        if let problem = current.brokerProblem { problems.append("broker: \(problem)") }
+        if let store {
+            let seconds = Int((ContinuousClock.now - store.since).components.seconds)
+            problems.append("database: \(store.count) writes failed in the last \(seconds) s (\(store.reason)); changes are kept in memory")
+        }
+        for (file, kept) in current.brokenMappings.sorted(by: { $0.key < $1.key }) {
+            problems.append("mapping file \(file) has problems; \(kept ? "its last good version is in force" : "it is left out")")
+        }
+        return [
+            "ready": .bool(problems.isEmpty),
+            "broker": .string(current.connected ? "connected" : "disconnected"),
+            "database": .string(store == nil ? "ok" : "failing"),
+            "mapping_files": .integer(current.mappingFiles),
+            "broken_mapping_files": .array(current.brokenMappings.keys.sorted().map { .string($0) }),
+            "problems": .array(problems.map { .string($0) }),
+            "counters": [
+                "messages": .integer(counters.messages), "invalid": .integer(counters.invalid), "oversized": .integer(counters.oversized),
+                "events": .integer(counters.events), "device_writes": .integer(counters.deviceWrites),
+                "retained_commands": .integer(counters.retainedCommands),
+            ],
+        ]
+    }
+}
