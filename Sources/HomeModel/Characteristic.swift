@@ -77,9 +77,13 @@ public struct Characteristic: Sendable, Hashable {
     /// Whether `other` is the same value for this characteristic: floats within a hundredth of a step.
     public func isSame(_ a: CharacteristicValue?, _ b: CharacteristicValue?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        if case .float(let x) = a, case .float(let y) = b {
+        // 23 and 23.0 are the same setpoint: devices report whole numbers as integers.
+        switch (a, b) {
+        case (.float, .float), (.int, .float), (.float, .int):
+            guard let x = a.doubleValue, let y = b.doubleValue else { return false }
             return abs(x - y) <= (minStep ?? 0.0001) / 100
+        default:
+            return a == b
         }
-        return a == b
     }
 }

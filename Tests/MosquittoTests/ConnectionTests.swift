@@ -87,7 +87,7 @@ struct ConnectionTests {
         await watcher.shutdown()
     }
 
-    @Test("a wrong password is reported within 2 s and not retried", arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
+    @Test("a wrong password is reported as a refusal, not waited out, and not retried", arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
     func wrongPassword(version: MQTTConfiguration.ProtocolVersion) async throws {
         let broker = try TestBroker(.init(users: ["homegate": "right"]))
         defer { withExtendedLifetime(broker) {} }
@@ -96,10 +96,9 @@ struct ConnectionTests {
         configuration.reconnectDelay = (1, 1)
         let client = try MQTTClient(configuration)
         try client.start()
-        let clock = ContinuousClock()
-        let start = clock.now
-        await #expect(throws: MQTTError.self) { try await client.waitUntilConnected(timeout: .seconds(5)) }
-        #expect(clock.now - start < .seconds(2))
+        // The wait ends with the refusal, not with its own time-out (no clock: a loaded machine is slow).
+        let thrown = await #expect(throws: MQTTError.self) { try await client.waitUntilConnected(timeout: .seconds(30)) }
+        if case .timedOut = thrown { Issue.record("the refusal was not reported; the wait timed out") }
         guard case .refused(let error) = client.state else {
             Issue.record("expected refused, got \(client.state)")
             return

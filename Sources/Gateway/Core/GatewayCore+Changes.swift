@@ -14,11 +14,12 @@ extension GatewayCore {
             let key = CharacteristicKey(accessory: id, service: update.service, characteristic: update.characteristic)
             answerReads(for: key, value: update.value)
             var source = ChangeSource.device
-            if let pending = pendingWrites[key], pending.deadline >= now {
-                if entries[id]?.accessory[update.service]?[update.characteristic]?.isSame(pending.value, update.value) == true {
-                    source = pending.source
-                    pendingWrites[key] = nil
-                }
+            if let pending = pendingWrites[key], let characteristic = entries[id]?.accessory[update.service]?[update.characteristic],
+               let match = pending.firstIndex(where: { $0.deadline >= now && characteristic.isSame($0.value, update.value) }) {
+                source = pending[match].source
+                // The echo of this write: it and the writes before it are done.
+                let rest = pending.dropFirst(match + 1)
+                pendingWrites[key] = rest.isEmpty ? nil : Array(rest)
             }
             do {
                 if let change = try entries[id]!.accessory.update(service: update.service, characteristic: update.characteristic,

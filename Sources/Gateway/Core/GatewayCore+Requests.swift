@@ -160,7 +160,10 @@ extension GatewayCore {
     }
 
     mutating func expirePending() {
-        pendingWrites = pendingWrites.filter { $0.value.deadline >= now }
+        pendingWrites = pendingWrites.compactMapValues { writes in
+            let live = writes.filter { $0.deadline >= now }
+            return live.isEmpty ? nil : live
+        }
         let expired = pendingReads.filter { $0.deadline < now }
         pendingReads.removeAll { $0.deadline < now }
         for read in expired {

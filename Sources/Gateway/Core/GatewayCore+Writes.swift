@@ -98,8 +98,9 @@ extension GatewayCore {
     private mutating func send(_ updates: [CharacteristicUpdate], to id: String, source: ChangeSource) {
         guard let entry = entries[id] else { return }
         for update in updates {
-            pendingWrites[CharacteristicKey(accessory: id, service: update.service, characteristic: update.characteristic)] =
-                PendingWrite(value: update.value, source: source, deadline: now.addingTimeInterval(10))
+            let key = CharacteristicKey(accessory: id, service: update.service, characteristic: update.characteristic)
+            pendingWrites[key, default: []].append(PendingWrite(value: update.value, source: source, deadline: now.addingTimeInterval(10)))
+            if pendingWrites[key]!.count > 8 { pendingWrites[key]!.removeFirst() }
         }
         switch entry.source {
         case .zigbee2mqtt(let bridge, let mapping):

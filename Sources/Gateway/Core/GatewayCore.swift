@@ -56,7 +56,9 @@ public struct GatewayCore: Sendable {
     var bridges: [Bridge] = []
     var stateRoutes: [String: [(accessory: String, binding: Int)]] = [:]
     var availabilityRoutes: [String: [String]] = [:]
-    var pendingWrites: [CharacteristicKey: PendingWrite] = [:]
+    /// Writes waiting for the device to echo them, oldest first, a few per characteristic: two
+    /// writes in one moment are each credited to their writer.
+    var pendingWrites: [CharacteristicKey: [PendingWrite]] = [:]
     var pendingReads: [PendingRead] = []
     /// `/get` requests paced out over ticks after a reconnect.
     var refreshQueue: [Outgoing] = []
