@@ -64,18 +64,18 @@ struct DurabilityTests {
                                            "conditions": ["weekdays": "weekdays"]])
         let directory = house.broker.directory
         let file = directory.appendingPathComponent("home.yaml").path
-        let export = try homegate(["export", "--database", house.broker.database, "--output", file])
+        let export = try await homegate(["export", "--database", house.broker.database, "--output", file])
         #expect(export.status == 0, "\(export.output)")
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("name: Attic Climate") && text.contains("- {id: upstairs, name: Upstairs, rooms: [attic, office]}"))
 
         let copy = directory.appendingPathComponent("restored/home.sqlite").path
-        let restored = try homegate(["import", file, "--database", copy])
+        let restored = try await homegate(["import", file, "--database", copy])
         #expect(restored.status == 0 && restored.output.contains("imported 1 home(s)"), "\(restored.output)")
-        let again = try homegate(["import", file, "--database", copy])
+        let again = try await homegate(["import", file, "--database", copy])
         #expect(again.status == 1 && again.output.contains("already holds a home; import needs an empty database (or --replace)"))
-        #expect(try homegate(["import", file, "--database", copy, "--replace"]).status == 0)
-        #expect(try homegate(["import", file, "--database", house.broker.database]).output.contains("is in use by another homegate"))
+        #expect(try await homegate(["import", file, "--database", copy, "--replace"]).status == 0)
+        #expect(try await homegate(["import", file, "--database", house.broker.database]).output.contains("is in use by another homegate"))
 
         let original = try #require(try SQLiteHomeStore(path: house.broker.database, access: .reader).load())
         let copied = try #require(try SQLiteHomeStore(path: copy, access: .reader).load())
@@ -84,7 +84,7 @@ struct DurabilityTests {
 
         let broken = directory.appendingPathComponent("broken.yaml").path
         try text.replacingOccurrences(of: "range: {max: 20.0}", with: "range: {max: low}").write(toFile: broken, atomically: true, encoding: .utf8)
-        let refused = try homegate(["import", broken, "--database", directory.appendingPathComponent("other/home.sqlite").path])
+        let refused = try await homegate(["import", broken, "--database", directory.appendingPathComponent("other/home.sqlite").path])
         #expect(refused.status == 1 && refused.output.contains("broken.yaml:") && refused.output.contains("triggers[0].events[0].range.max: expected a number"),
                 "\(refused.output)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("other/home.sqlite").path), "nothing written")

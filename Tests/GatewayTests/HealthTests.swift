@@ -16,19 +16,19 @@ struct HealthTests {
         ])
         defer { house.stop() }
         let environment = ["HOMEGATE_MQTT_URL": house.broker.url]
-        let broken = try homegate(["health"], environment: environment)
+        let broken = try await homegate(["health"], environment: environment)
         #expect(broken.status == 1)
         #expect(broken.output.hasPrefix("not ready: mapping file ") && broken.output.contains("garage.yaml has problems; it is left out"), "\(broken.output)")
 
         let mark = house.recorder.mark
         try garage.write(to: house.mappings.appendingPathComponent("garage.yaml"), atomically: true, encoding: .utf8)
         try await house.recorder.wait(for: "homegate/event/mapping_file/garage.yaml", after: mark) { $0["change"] == "fixed" }
-        let ready = try homegate(["health"], environment: environment)
+        let ready = try await homegate(["health"], environment: environment)
         #expect(ready.status == 0)
         #expect(ready.output == "ready: broker connected, database ok, 2 mapping files loaded\n", "\(ready.output)")
 
         house.stopGateway()
-        let gone = try homegate(["health", "--timeout", "1"], environment: environment)
+        let gone = try await homegate(["health", "--timeout", "1"], environment: environment)
         #expect(gone.status == 2)
         #expect(gone.output.contains("no answer: homegate did not answer on homegate/request/health within 1.0 s"), "\(gone.output)")
     }

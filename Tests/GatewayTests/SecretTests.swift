@@ -42,7 +42,7 @@ struct SecretTests {
 
         let file = broker.directory.appendingPathComponent("mqtt_password")
         try "file-secret-9925\n".write(to: file, atomically: true, encoding: .utf8)
-        let refused = try homegate(["run"], environment: base.merging(["HOMEGATE_MQTT_PASSWORD_FILE": file.path]) { $1 })
+        let refused = try await homegate(["run"], environment: base.merging(["HOMEGATE_MQTT_PASSWORD_FILE": file.path]) { $1 })
         #expect(refused.status != 0)
         #expect(refused.output.contains("the broker refused the connection: Not authorized"), "\(refused.output)")
         #expect(!refused.output.contains("file-secret-9925"))
