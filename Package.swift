@@ -135,6 +135,7 @@ let testTargets: [Target] = [
         name: "GatewayTests",
         dependencies: [
             "Gateway", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings", "Simulator", "Automation", "Persistence",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],

@@ -42,11 +42,17 @@ enum Read {
         return number
     }
 
-    /// `"10m"`, `"1h30m"`, `"-30m"` or a number of seconds.
+    /// `"10m"`, `"1h30m"`, `"-30m"` or a number of seconds: whole seconds, since that is how a
+    /// duration is stored and read back; `0.4s` is refused rather than stored as `0s` (or `1s`).
     static func duration(_ json: JSONValue?, at path: String) throws(AutomationError) -> TimeInterval {
-        if let seconds = json?.doubleValue, seconds.isFinite { return seconds }
-        if case .string(let text)? = json, let seconds = DurationText.parse(text) { return seconds }
-        throw AutomationError(at: path, "expected a duration like 90s, 10m, 1h30m or -30m")
+        var seconds: TimeInterval?
+        if let number = json?.doubleValue, number.isFinite { seconds = number }
+        if case .string(let text)? = json { seconds = DurationText.parse(text) }
+        guard let seconds else { throw AutomationError(at: path, "expected a duration like 90s, 10m, 1h30m or -30m") }
+        guard seconds == seconds.rounded() else {
+            throw AutomationError(at: path, "\(json?.serialized() ?? "") is not a whole number of seconds; durations are kept in whole seconds (like 1s, 90s, 10m)")
+        }
+        return seconds
     }
 
     /// `"hall/lightbulb/on"`, or the parts as `accessory`, `service` and `characteristic` next to it.

@@ -53,6 +53,7 @@ extension TimerSchedule {
     init(json: JSONValue, at path: String, defaultTimeZone: TimeZone) throws(AutomationError) {
         let fields = try Read.object(json, at: path, allowed: ["fire_date", "time_zone", "recurrence"])
         timeZone = defaultTimeZone
+        followsHouseZone = fields["time_zone"] == nil
         if let name = fields["time_zone"] {
             let text = try Read.string(name, at: Read.join(path, "time_zone"))
             guard let zone = TimeZone(identifier: text) else {
@@ -67,8 +68,10 @@ extension TimerSchedule {
                 throw AutomationError(at: Read.join(path, "fire_date"), "expected a date and time like 2026-11-23T22:30 (local to time_zone) or with Z or +01:00")
             }
             if let offset {
+                // An instant (Z or +01:00) is pinned: it does not move when the house's zone changes.
                 let moment = Date(timeIntervalSince1970: Double(local.day * 86_400 + local.seconds - offset))
                 fireDate = LocalTime(moment, in: timeZone)
+                if followsHouseZone, fields["time_zone"] == nil { followsHouseZone = false }
             } else {
                 fireDate = local
             }
@@ -101,7 +104,7 @@ extension TimerSchedule {
     }
 
     var json: JSONValue {
-        var fields: [String: JSONValue] = ["time_zone": .string(timeZone.identifier)]
+        var fields: [String: JSONValue] = followsHouseZone ? [:] : ["time_zone": .string(timeZone.identifier)]
         if let fireDate { fields["fire_date"] = .string(Write.localTime(fireDate)) }
         switch recurrence {
         case nil: break

@@ -90,11 +90,27 @@ public struct TimerSchedule: Sendable, Hashable {
     public var fireDate: LocalTime?
     public var timeZone: TimeZone
     public var recurrence: Recurrence?
+    /// No zone was given: the timer keeps the house's (`location.time_zone`), also after it changes.
+    public var followsHouseZone: Bool
 
-    public init(fireDate: LocalTime?, timeZone: TimeZone, recurrence: Recurrence?) {
+    public init(fireDate: LocalTime?, timeZone: TimeZone, recurrence: Recurrence?, followsHouseZone: Bool = false) {
         self.fireDate = fireDate
         self.timeZone = timeZone
         self.recurrence = recurrence
+        self.followsHouseZone = followsHouseZone
+    }
+
+    /// The same definition: a timer that follows the house's zone is the same whatever zone it was read in.
+    public static func == (a: TimerSchedule, b: TimerSchedule) -> Bool {
+        a.fireDate == b.fireDate && a.recurrence == b.recurrence && a.followsHouseZone == b.followsHouseZone
+            && (a.followsHouseZone || a.timeZone == b.timeZone)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fireDate)
+        hasher.combine(recurrence)
+        hasher.combine(followsHouseZone)
+        if !followsHouseZone { hasher.combine(timeZone) }
     }
 }
 

@@ -61,6 +61,7 @@ public struct TriggerEngine: Sendable {
     /// within the grace window; "held for" deadlines that passed fire now if the value still holds.
     public mutating func load(_ trigger: Trigger, runtime stored: TriggerRuntime?, now: Date,
                               value: (CharacteristicPath) -> CharacteristicValue?) -> [Firing] {
+        let trigger = inHouseZone(trigger)
         install(trigger)
         runtime[trigger.id] = stored ?? TriggerRuntime(since: now)
         if stored == nil { dirty.insert(trigger.id) }
@@ -101,6 +102,7 @@ public struct TriggerEngine: Sendable {
 
     /// Adds a trigger, or replaces one (its schedule counts from now; pending deadlines are dropped).
     public mutating func put(_ trigger: Trigger, now: Date) {
+        let trigger = inHouseZone(trigger)
         let lastFired = runtime[trigger.id]?.lastFired
         if triggers[trigger.id] != nil { _ = remove(trigger.id) }
         install(trigger)
@@ -137,6 +139,15 @@ public struct TriggerEngine: Sendable {
         runtime[id]?.since = now
         dirty.insert(id)
         if enabled { scheduleNext(trigger, after: now) } else { clearPending(id) }
+    }
+
+    /// A timer that names no zone runs in the house's zone, whatever it was when it was made.
+    private func inHouseZone(_ trigger: Trigger) -> Trigger {
+        guard case .timer(var schedule) = trigger.kind, schedule.followsHouseZone else { return trigger }
+        var zoned = trigger
+        schedule.timeZone = clock.timeZone
+        zoned.kind = .timer(schedule)
+        return zoned
     }
 
     private mutating func install(_ trigger: Trigger) {

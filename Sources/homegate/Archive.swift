@@ -8,7 +8,10 @@ import Persistence
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write homes, rooms, zones, accessory placements, action sets and triggers as YAML.",
-        discussion: "Reads the database named by the configuration (or --database); safe while homegate runs. Restore with `homegate import`.")
+        discussion: """
+            Reads the database named by the configuration (or --database); safe while homegate runs. Restore with `homegate import`. \
+            Exits 1 when something stored cannot be read and was left out (each is named): the export is written, but it is not the whole home.
+            """)
 
     @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml); HOMEGATE_CONFIG names it too.")
     var config: String?
@@ -26,6 +29,7 @@ struct Export: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let text: String
+        let leftOut: Int
         do {
             let store = try SQLiteHomeStore(path: path, access: .reader)
             guard let home = try store.load() else {
@@ -33,6 +37,7 @@ struct Export: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             for skipped in home.skipped { printError("homegate: left out: \(skipped)") }
+            leftOut = home.skipped.count
             text = HomeArchive.export(home)
         } catch let error as PersistenceError {
             printError("homegate: \(error)")
@@ -47,6 +52,10 @@ struct Export: AsyncParsableCommand {
             }
         } else {
             print(text, terminator: "")
+        }
+        if leftOut > 0 {
+            printError("homegate: the export is not the whole home: \(leftOut) stored item\(leftOut == 1 ? "" : "s") could not be read and \(leftOut == 1 ? "was" : "were") left out")
+            throw ExitCode(1)
         }
     }
 }
