@@ -24,6 +24,10 @@ actor GatewayRuntime {
 
     func handle(_ batch: [MQTTMessage]) {
         publish(core.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
+        // After a burst, give what it took back to the system: glibc keeps freed memory otherwise.
+        #if os(Linux)
+        if batch.count >= 1_000 { _ = releaseFreedMemory(0) }
+        #endif
     }
 
     func tick() {
@@ -108,3 +112,9 @@ actor GatewayRuntime {
         if warningWindow.count <= 20 { logger.warning("\(message)") } else { warningWindow.suppressed += 1 }
     }
 }
+
+#if os(Linux)
+/// glibc's malloc_trim, which the Glibc module does not export: returns free heap pages to the system.
+@_silgen_name("malloc_trim")
+private func releaseFreedMemory(_ pad: Int) -> Int32
+#endif

@@ -52,9 +52,9 @@ extension GatewayCore {
     /// Reachability is the bridge's and the device's availability together.
     mutating func setReachable(_ id: String, _ reachable: Bool) {
         guard let entry = entries[id], entry.accessory.reachable != reachable else { return }
+        if reachabilityBefore[id] == nil { reachabilityBefore[id] = entry.accessory.reachable }
         entries[id]!.accessory.reachable = reachable
-        dirtyStates.insert(id)
-        publishAccessoryEvent(id, "reachability")
+        dirtyStates.insert(id)  // the event, if the batch ends with a change, and the state go out once, at its end
     }
 
     /// Adds or replaces an accessory: it is placed in its home and room, named uniquely in its

@@ -98,6 +98,9 @@ public struct GatewayCore: Sendable {
     /// While set, messages go to `deferredOut`.
     var deferring = false
     var store = StoreBatch()
+    /// Reachability at the start of the batch, for accessories whose reachability changed in it:
+    /// a bridge flapping 10,000 times in one batch is one event per accessory, not 10,000.
+    var reachabilityBefore: [String: Bool] = [:]
     var batchTime: String?
     var now = Date()
 
@@ -194,6 +197,10 @@ public struct GatewayCore: Sendable {
 
     mutating func finish() -> GatewayOutput {
         runQueuedFirings()
+        for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key }) where entries[id].map({ $0.accessory.reachable != before }) == true {
+            publishAccessoryEvent(id, "reachability")
+        }
+        reachabilityBefore = [:]
         publishStructureChanges()
         collectStoreChanges()
         for id in dirtyStates.sorted() {
