@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Mappings
 
 struct Validate: AsyncParsableCommand {
@@ -6,11 +7,22 @@ struct Validate: AsyncParsableCommand {
         abstract: "Check mapping files without starting anything.",
         discussion: "Prints every problem as file:line:column: message and exits 1, or prints a one-line summary and exits 0.")
 
-    @Argument(help: "The mappings folder.")
+    @Argument(help: "The mappings folder, or one mapping file.")
     var directory = "mappings"
 
     func run() async throws {
-        let (set, diagnostics) = MappingSet.load(directory: directory)
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
+        let (set, diagnostics): (MappingSet, [Diagnostic])
+        if exists, !isFolder.boolValue {
+            var single = MappingSet()
+            let text = (try? String(contentsOfFile: directory, encoding: .utf8))
+            diagnostics = text.map { single.add(file: directory, text: $0) }
+                ?? [Diagnostic(file: directory, line: 1, column: 1, message: "cannot read the file as UTF-8 text")]
+            set = single
+        } else {
+            (set, diagnostics) = MappingSet.load(directory: directory)
+        }
         guard diagnostics.isEmpty else {
             for diagnostic in diagnostics { print(diagnostic) }
             printError("\(diagnostics.count) problem\(diagnostics.count == 1 ? "" : "s") in \(directory)")

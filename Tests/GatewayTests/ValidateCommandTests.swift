@@ -33,4 +33,16 @@ struct ValidateCommandTests {
         #expect(output.contains("\(directory.path)/b.yaml:3:1: not valid YAML"), "\(output)")
         #expect(output.contains("2 problems in"))
     }
+
+    @Test("a single file is checked too, alone")
+    func singleFile() throws {
+        let good = try run(Self.repository.appendingPathComponent("mappings/zigbee2mqtt.yaml").path)
+        #expect(good.status == 0)
+        #expect(good.output.contains("zigbee2mqtt.yaml: 1 file valid: 1 Zigbee2MQTT bridge (7 device overrides), 0 MQTT accessories"), "\(good.output)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("single-\(UUID().uuidString).yaml")
+        try "source: zigbee2mqtt\nbase_topik: z2m\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try run(file.path)
+        #expect(bad.status == 1)
+        #expect(bad.output.contains("\(file.path):2:1: unknown key 'base_topik' in a mapping file (did you mean 'base_topic'?)"), "\(bad.output)")
+    }
 }
