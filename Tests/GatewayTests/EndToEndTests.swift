@@ -86,7 +86,7 @@ struct EndToEndTests {
             "weather_sensor/temperature_sensor/current_temperature: is read-only",
             "nobody: no such accessory",
             #"bulb/lightbulb/on: "yes" is not a bool"#,
-            "each write needs accessory, service, characteristic and value",
+            #"each write needs a value and either "characteristic": "accessory/service/characteristic" or accessory, service and characteristic"#,
         ])
         try await r.publish("homegate/request/characteristic/wrte", "{}")
         let unknown = try await r.wait(for: "homegate/response/characteristic/wrte", after: mark)

@@ -28,7 +28,14 @@ extension GatewayCore {
         switch command {
         case "characteristic/write": writeRequest(body, transaction)
         case "characteristic/read": readRequest(body, transaction)
-        case "accessories": respond(command, transaction, .success(["accessories": .array(accessories.map(\.treeJSON))]))
+        case "accessories":
+            do {
+                try Request(body: body).only([])
+                respond(command, transaction, .success(["accessories": .array(accessories.map(\.treeJSON))]))
+            } catch {
+                counters.invalid += 1
+                respond(command, transaction, .failure(WriteProblem(description: "\(error)")))
+            }
         default:
             guard let handler = Self.homeCommands[command] else {
                 counters.invalid += 1
@@ -76,24 +83,37 @@ extension GatewayCore {
     /// `{"transaction":1,"writes":[{"accessory":"lamp","service":"lightbulb","characteristic":"on","value":true}]}`.
     mutating func writeRequest(_ body: JSONValue, _ transaction: JSONValue?) {
         let command = "characteristic/write"
+        do {
+            try Request(body: body).only(["writes"])
+        } catch {
+            return respond(command, transaction, .failure(WriteProblem(description: "\(error)")))
+        }
         guard let items = body["writes"]?.arrayValue, !items.isEmpty else {
             return respond(command, transaction, .failure(WriteProblem(description: "expected \"writes\": a non-empty list of {accessory, service, characteristic, value}")))
         }
         var requests: [WriteRequest?] = []
+        var entryProblems: [String?] = []
         for item in items {
-            guard let a = item["accessory"]?.stringValue, let s = item["service"]?.stringValue,
-                  let c = item["characteristic"]?.stringValue, let v = item["value"] else { requests.append(nil); continue }
-            requests.append(WriteRequest(accessory: a, service: s, characteristic: c, value: v))
+            do {
+                try Request(body: item).only(["accessory", "service", "characteristic", "value"])
+                guard let (a, s, c) = Self.characteristicReference(item), let v = item["value"] else { throw RequestError("") }
+                requests.append(WriteRequest(accessory: a, service: s, characteristic: c, value: v))
+                entryProblems.append(nil)
+            } catch {
+                requests.append(nil)
+                entryProblems.append("\(error)".isEmpty ? nil : "\(error)")
+            }
         }
         var outcomes = write(requests.compactMap { $0 }, source: .api).makeIterator()
         var results: [JSONValue] = []
         var failures = 0
-        for (item, request) in zip(items, requests) {
+        for ((item, request), entryProblem) in zip(zip(items, requests), entryProblems) {
             var result: [String: JSONValue] = [:]
             for key in ["accessory", "service", "characteristic"] { if let v = item[key] { result[key] = v } }
             if request == nil {
                 result["status"] = "error"
-                result["error"] = "each write needs accessory, service, characteristic and value"
+                result["error"] = .string(entryProblem ?? "each write needs a value and either \"characteristic\": \"accessory/service/characteristic\" "
+                    + "or accessory, service and characteristic")
                 failures += 1
             } else {
                 let outcome = outcomes.next()!
@@ -114,8 +134,14 @@ extension GatewayCore {
     /// and answers when it reports; a device that cannot be asked gets the value as last known.
     mutating func readRequest(_ body: JSONValue, _ transaction: JSONValue?) {
         let command = "characteristic/read"
-        guard let a = body["accessory"]?.stringValue, let s = body["service"]?.stringValue, let c = body["characteristic"]?.stringValue else {
-            return respond(command, transaction, .failure(WriteProblem(description: "expected accessory, service and characteristic")))
+        do {
+            try Request(body: body).only(["accessory", "service", "characteristic"])
+        } catch {
+            return respond(command, transaction, .failure(WriteProblem(description: "\(error)")))
+        }
+        guard let (a, s, c) = Self.characteristicReference(body) else {
+            return respond(command, transaction, .failure(WriteProblem(
+                description: "expected \"characteristic\": \"accessory/service/characteristic\", or accessory, service and characteristic")))
         }
         guard let entry = entries[a] else { return respond(command, transaction, .failure(WriteProblem(description: "\(a): no such accessory"))) }
         guard let characteristic = entry.accessory[s]?[c] else {
@@ -124,12 +150,29 @@ extension GatewayCore {
             return respond(command, transaction, .failure(WriteProblem(description: problem.description)))
         }
         let key = CharacteristicKey(accessory: a, service: s, characteristic: c)
+        guard entry.accessory.reachable else {
+            // As a write is: at once, not after waiting for a device that cannot answer.
+            return respond(command, transaction, .failure(WriteProblem(description: "\(a): is not reachable; data has the last known value")),
+                           data: readResult(key, characteristic.value, fresh: false))
+        }
         if let request = deviceRead(entry, key) {
             emit(request)
             pendingReads.append(PendingRead(key: key, transaction: transaction, deadline: now.addingTimeInterval(3)))
         } else {
             respond(command, transaction, .success(readResult(key, characteristic.value, fresh: false)))
         }
+    }
+
+    /// `"characteristic": "lamp/lightbulb/on"` (the form action sets and triggers use), or
+    /// `accessory`, `service` and `characteristic` side by side.
+    static func characteristicReference(_ object: JSONValue) -> (String, String, String)? {
+        if object["accessory"] == nil, object["service"] == nil, let text = object["characteristic"]?.stringValue {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+            return (String(parts[0]), String(parts[1]), String(parts[2]))
+        }
+        guard let a = object["accessory"]?.stringValue, let s = object["service"]?.stringValue, let c = object["characteristic"]?.stringValue else { return nil }
+        return (a, s, c)
     }
 
     /// The `/get` (or get topic) that makes the device report this characteristic, if there is one.
