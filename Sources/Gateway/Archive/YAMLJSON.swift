@@ -50,7 +50,7 @@ enum YAMLJSON {
         case .double(let number): return Node(number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : String(number), Tag(.float), .plain)
         case .string(let text):
             let ambiguous = plain(text) != .string(text) || text.contains(":") || text.contains("#") || text != text.trimmingCharacters(in: .whitespaces)
-                || text.first.map { "[]{},&*!|>'\"%@`-?".contains($0) } == true
+                || text.first.map { "[]{},&*!|>'\"%@`-?=<~".contains($0) } == true || yaml11Special(text)
             return Node(text, Tag(.str), ambiguous ? .doubleQuoted : .plain)
         case .array(let items):
             let flat = items.allSatisfy(isScalar)
@@ -63,6 +63,15 @@ enum YAMLJSON {
             let flat = fields.values.allSatisfy { isScalar($0) || ($0.arrayValue?.allSatisfy(isScalar) ?? false) } && fields.count <= 5
             return Node(keys.map { (Node($0), node(fields[$0]!)) }, Tag(.map), flat ? .flow : .block)
         }
+    }
+
+    /// Plain words a YAML 1.1 reader (PyYAML's safe_load, yamllint) takes for something else: booleans,
+    /// null, `=` (the value key), and numbers in its forms (`1_000`, `0x1f`, `0o17`, `1:30`, `.5`).
+    static func yaml11Special(_ text: String) -> Bool {
+        let words: Set<String> = ["y", "n", "yes", "no", "on", "off", "true", "false", "null", "~", "=", "<<"]
+        if words.contains(text.lowercased()) { return true }
+        guard let first = text.unicodeScalars.first, "0123456789+-.".unicodeScalars.contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { "0123456789+-._:xobXOBabcdefABCDEFe".unicodeScalars.contains($0) }
     }
 
     static func isScalar(_ value: JSONValue) -> Bool {
