@@ -74,7 +74,7 @@ extension SimulatedBridge {
         }
         guard var entry = catalogue[model] else { return .failure(RequestError("Unknown model '\(model)'")) }
         guard index(of: name) == nil else { return .failure(RequestError("Device '\(name)' already exists")) }
-        let ieee = body["ieee_address"]?.stringValue ?? "0x\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
+        let ieee = body["ieee_address"]?.stringValue ?? "0x" + String(UInt64.random(in: 1...UInt64.max), radix: 16).leftPadded(to: 16)
         entry = entry.setting("friendly_name", to: .string(name)).setting("ieee_address", to: .string(ieee))
         devices.append(SimulatedDevice(entry: entry))
         out.append(devicesMessage())

@@ -119,4 +119,14 @@ struct SimulatedBridgeTests {
         #expect(Set(bridge.devices.map(\.friendlyName)).count == 1000)
         #expect(Set(bridge.devices.map(\.ieeeAddress)).count == 1000)
     }
+
+    @Test("a joined device's IEEE address is 0x and 16 hex digits, as the mapping files' keys require, every time")
+    func ieeeAddresses() throws {
+        var bridge = bridge()
+        for n in 0..<200 {
+            let answer = bridge.handle(topic: "zigbee2mqtt/bridge/request/simulator/add", payload: Array(#"{"model":"LED1545G12","friendly_name":"j\#(n)"}"#.utf8))
+            let ieee = try #require(try state(answer, "zigbee2mqtt/bridge/response/simulator/add")["data"]?["ieee_address"]?.stringValue)
+            #expect(ieee.count == 18 && ieee.hasPrefix("0x") && ieee.dropFirst(2).allSatisfy(\.isHexDigit), "\(ieee)")
+        }
+    }
 }
