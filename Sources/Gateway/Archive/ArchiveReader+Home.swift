@@ -53,6 +53,7 @@ extension ArchiveReader {
         let primary = root["primary_home"]?.stringValue ?? homes[0].id
         if !homes.contains(where: { $0.id == primary }) { problem("primary_home", "'\(primary)' is not one of the homes") }
         var placements: [String: Placement] = [:]
+        var accessoryNames: [String: [String: String]] = [:]  // home → lower-cased name → accessory
         for (id, item) in (root["accessories"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             let path = "accessories.\(id)"
             guard let f = fields(item, path, allowed: ["room", "name", "pinned", "requested_room"], required: ["room"]) else { continue }
@@ -60,6 +61,13 @@ extension ArchiveReader {
             guard rooms.contains(where: { $0.id == room }) else {
                 problem("\(path).room", "'\(room)' is not a room in this file")
                 continue
+            }
+            if let name = f["name"]?.stringValue, let home = rooms.first(where: { $0.id == room })?.home {
+                if let other = accessoryNames[home]?[name.lowercased()] {
+                    problem("\(path).name", "'\(name)' is already the name of accessory \(other) in home \(home); names are unique in a home, ignoring case")
+                    continue
+                }
+                accessoryNames[home, default: [:]][name.lowercased()] = id
             }
             placements[id] = Placement(room: room, name: f["name"]?.stringValue, pinned: f["pinned"]?.boolValue ?? false,
                                        requested: f["requested_room"]?.stringValue)

@@ -52,7 +52,15 @@ extension GatewayCore {
         let wanted = placement.name ?? mappingName(id) ?? accessory.name
         let taken = accessoryNames[room.home] ?? [:]
         let name = Naming.unique(wanted) { candidate in taken[candidate.lowercased()].map { $0 != id } ?? false }
-        if name != wanted { notice(.info, "\(id): the name '\(wanted)' is taken in this home; it is called '\(name)'") }
+        if name != wanted {
+            notice(.info, "\(id): the name '\(wanted)' is taken in this home; it is called '\(name)'")
+            // A name the user gave, made unique, is stored as it now is: otherwise the next start
+            // would hand the name to whichever accessory happened to be placed first.
+            if placement.name != nil {
+                structure.keep(name: name, forAccessory: id)
+                store.placements[id] = structure.placements[id]
+            }
+        }
         accessory.name = name
         accessory.home = room.home
         accessory.room = room.id

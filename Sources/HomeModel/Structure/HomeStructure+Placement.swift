@@ -47,6 +47,13 @@ extension HomeStructure {
         record(.accessory, id, .renamed)
     }
 
+    /// The name the accessory was given to keep it unique in its home (`Lamp 2`), kept as the
+    /// user's name so the next start gives every accessory the same name again. Not a change of
+    /// its own: the caller stores the placement.
+    public mutating func keep(name: String, forAccessory id: String) {
+        placements[id]?.name = name
+    }
+
     /// The accessory left (removed from its bridge or its mapping): its placement stays for a return.
     public mutating func departed(accessory id: String) {
         record(.accessory, id, .removed)
