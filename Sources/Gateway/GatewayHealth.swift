@@ -22,7 +22,8 @@ final class GatewayHealth: Sendable {
     }
 
     /// The answer's `data`: `ready`, the state of each part, and one line per problem.
-    func report(store: (count: Int, since: ContinuousClock.Instant, reason: String)?, counters: GatewayCounters) -> JSONValue {
+    func report(store: (count: Int, since: ContinuousClock.Instant, reason: String)?, counters: GatewayCounters,
+                dropped: (incoming: Int, outgoing: Int) = (0, 0)) -> JSONValue {
         let current = state.withLock { $0 }
         var problems: [String] = []
         if let problem = current.brokerProblem { problems.append("broker: \(problem)") }
@@ -44,6 +45,7 @@ final class GatewayHealth: Sendable {
                 "messages": .integer(counters.messages), "invalid": .integer(counters.invalid), "oversized": .integer(counters.oversized),
                 "events": .integer(counters.events), "device_writes": .integer(counters.deviceWrites),
                 "retained_commands": .integer(counters.retainedCommands),
+                "dropped_incoming": .integer(dropped.incoming), "dropped_while_disconnected": .integer(dropped.outgoing),
             ],
         ]
     }

@@ -70,6 +70,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
                 }
                 group.addTask { await tick(runtime) }
                 group.addTask { await watchMappings(runtime) }
+                group.addTask { await reportDrops(runtime) }
                 group.addTask { await writer.run { await runtime.resync() } }
             }
         } onGracefulShutdown: { [client, configuration, logger] in
@@ -120,7 +121,8 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             if batch.contains(where: { $0.topic == healthTopic }) {
                 let counters = await runtime.counters
                 for request in batch where request.topic == healthTopic {
-                    var answer: [String: JSONValue] = ["status": "ok", "data": health.report(store: writer.failing, counters: counters)]
+                    var answer: [String: JSONValue] = ["status": "ok", "data": health.report(store: writer.failing, counters: counters,
+                                                                                                dropped: (client.droppedIncoming, client.droppedWhileDisconnected))]
                     answer["transaction"] = (try? JSONValue(parsing: request.payload))?["transaction"]
                     try? client.publish("\(configuration.baseTopic)/response/health", JSONValue.object(answer).serializedBytes(), qos: .atLeastOnce)
                 }
@@ -135,6 +137,24 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             // On time for a trigger that is due sooner; otherwise four times a second.
             try? await Task.sleep(for: await runtime.untilNextDue(limit: .milliseconds(250)))
             await runtime.tick()
+        }
+    }
+
+    /// Once a minute, if messages were dropped or refused since the last look, one line says how many.
+    private func reportDrops(_ runtime: GatewayRuntime) async {
+        var last = (incoming: 0, outgoing: 0, oversized: 0, invalid: 0)
+        var seconds = 0
+        while client.state != .closed, !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))  // one second at a time: a stop must not wait a minute
+            seconds += 1
+            guard seconds % 60 == 0 else { continue }
+            let counters = await runtime.counters
+            let now = (client.droppedIncoming, client.droppedWhileDisconnected, counters.oversized, counters.invalid)
+            let parts = [("dropped because the gateway fell behind", now.0 - last.incoming), ("dropped while the broker was away", now.1 - last.outgoing),
+                         ("over max_payload_bytes", now.2 - last.oversized), ("refused as invalid", now.3 - last.invalid)]
+                .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+            if !parts.isEmpty { logger.warning("in the last minute: \(parts.joined(separator: ", ")) (totals in homegate health)") }
+            last = (now.0, now.1, now.2, now.3)
         }
     }
 

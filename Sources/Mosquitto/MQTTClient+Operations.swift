@@ -46,6 +46,9 @@ extension MQTTClient {
         try check(rc, "publishing to '\(topic)'")
     }
 
+    /// Messages received but dropped because more than `inboxLimit` were waiting to be handled.
+    public var droppedIncoming: Int { context.inbox.droppedCount }
+
     /// QoS 1/2 publishes dropped because more than `outboxLimit` were waiting for the broker.
     public var droppedWhileDisconnected: Int { context.shared.withLock { $0.outboxDropped } }
 

@@ -146,6 +146,9 @@ extension GatewayCore {
             set.lastExecuted = now
             actionSets[set.id] = set
             store.lastExecuted[set.id] = now
+            if case .trigger = initiator {} else {
+                notice(.info, "action set '\(set.name)' ran (\(initiator)): \(outcome.results.count - outcome.failures) of \(outcome.results.count) writes sent")
+            }
             automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "home": .string(set.home), "source": .string(initiator.description),
                                                               "results": .array(outcome.results)])
             outcomes.append(outcome)

@@ -221,6 +221,10 @@ extension GatewayCore {
                 continue
             }
             let outcomes = execute(firing.actionSets, by: .trigger(trigger.id))
+            notice(.info, "trigger '\(trigger.name)' fired: ran " + outcomes.map { outcome in
+                let name = actionSets[outcome.actionSet]?.name ?? outcome.actionSet
+                return outcome.failures == 0 ? "'\(name)'" : "'\(name)' (\(outcome.failures) of \(outcome.results.count) writes failed)"
+            }.joined(separator: ", "))
             for path in Set(firing.actionSets.flatMap { actionSets[$0]?.actions.map(\.path.description) ?? [] }).sorted() {
                 let writers = loopGuard.write(path, by: trigger.id, at: now)
                 if !writers.isEmpty {

@@ -47,8 +47,18 @@ extension GatewayCore {
             notice(.warning, "\(bridges[index].source.baseTopic)/bridge/devices: expected a JSON array of devices")
             return
         }
+        let first = bridges[index].devices == nil
+        let before = Set(bridges[index].byFriendlyName.values)
         bridges[index].devices = devices
         rebuild(bridge: index, requestState: true)
+        let after = Set(bridges[index].byFriendlyName.values)
+        let base = bridges[index].source.baseTopic
+        if first {
+            notice(.info, "\(base): \(devices.count) devices, \(after.count) of them accessories")
+        } else {
+            for id in after.subtracting(before).sorted() { notice(.info, "\(base): a device joined: accessory \(id)") }
+            for id in before.subtracting(after).sorted() { notice(.info, "\(base): a device left: accessory \(id) is gone") }
+        }
     }
 
     /// Builds the bridge's accessories from its last device list and the current overrides.
@@ -145,6 +155,7 @@ extension GatewayCore {
     /// A bridge that goes offline takes all its accessories with it until it is back.
     mutating func bridgeStateChanged(_ payload: [UInt8], bridge index: Int) {
         guard !payload.isEmpty, let online = Self.availability(payload) else { return }
+        if bridgeOnlineBefore[index] == nil { bridgeOnlineBefore[index] = bridges[index].online }
         bridges[index].online = online
         for (id, entry) in entries {
             if case .zigbee2mqtt(let b, _) = entry.source, b == index { setReachable(id, online && entry.deviceOnline) }

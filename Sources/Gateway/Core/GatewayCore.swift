@@ -101,6 +101,8 @@ public struct GatewayCore: Sendable {
     /// Reachability at the start of the batch, for accessories whose reachability changed in it:
     /// a bridge flapping 10,000 times in one batch is one event per accessory, not 10,000.
     var reachabilityBefore: [String: Bool] = [:]
+    /// Each bridge's online state at the start of the batch, where it changed: logged once per batch.
+    var bridgeOnlineBefore: [Int: Bool] = [:]
     var batchTime: String?
     var now = Date()
 
@@ -201,6 +203,11 @@ public struct GatewayCore: Sendable {
             publishAccessoryEvent(id, "reachability")
         }
         reachabilityBefore = [:]
+        for (index, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[index].online != before {
+            notice(bridges[index].online ? .info : .warning, "Zigbee2MQTT bridge \(bridges[index].source.baseTopic) is \(bridges[index].online ? "online again" : "offline"); "
+                + "its accessories are \(bridges[index].online ? "reachable as their devices are" : "unreachable until it is back")")
+        }
+        bridgeOnlineBefore = [:]
         publishStructureChanges()
         collectStoreChanges()
         for id in dirtyStates.sorted() {
