@@ -92,15 +92,23 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
     /// Logs each change once; a refused connection ends the gateway with the broker's reason.
     private func watchConnection(_ runtime: GatewayRuntime) async throws {
         var first = true
+        // The same loss again and again (two gateways with one client id) is logged once a minute, with a count.
+        var repeated = (reason: "", since: ContinuousClock.now, count: 0)
         for await state in client.connectionEvents {
             switch state {
             case .connected:
                 health.connected()
-                logger.info("connected", metadata: ["broker": "\(client.configuration.broker)"])
+                if repeated.count == 0 { logger.info("connected", metadata: ["broker": "\(client.configuration.broker)"]) }
                 await runtime.connected(first: first)
                 first = false
             case .disconnected(let reason):
                 health.disconnected("\(reason)")
+                if reason == repeated.reason, ContinuousClock.now - repeated.since < .seconds(60) {
+                    repeated.count += 1
+                    continue
+                }
+                if repeated.count > 0 { logger.warning("the connection was lost \(repeated.count) more times for the same reason") }
+                repeated = (reason, .now, 0)
                 logger.warning("broker connection lost, retrying with back-off", metadata: ["reason": "\(reason)"])
             case .refused(let error):
                 logger.critical("\(error); check mqtt.username and mqtt.password")

@@ -22,12 +22,17 @@ final class CallbackContext: Sendable {
         /// libmosquitto's: it drops in-flight messages on a clean reconnect.
         var outbox: [MQTTMessage] = []
         var outboxDropped = 0
+        /// When the current connection was made, and how many in a row ended within seconds of it:
+        /// another client with our client id takes the session over each time we reconnect.
+        var connectedAt: ContinuousClock.Instant?
+        var quickDrops = 0
     }
 
     let shared = Mutex(Shared())
     let inbox: Inbox
     let events: AsyncStream<ConnectionState>.Continuation
     let birth: MQTTConfiguration.StatusMessage?
+    let clientID: String
     let isV5: Bool
     let outboxLimit: Int
 
@@ -35,6 +40,7 @@ final class CallbackContext: Sendable {
         self.inbox = inbox
         self.events = events
         self.birth = configuration.birth
+        self.clientID = configuration.clientID
         self.isV5 = configuration.protocolVersion == .v5
         self.outboxLimit = max(1, configuration.outboxLimit)
     }

@@ -67,6 +67,7 @@ extension CallbackContext {
             }
             shared.outbox = []
             shared.state = .connected
+            shared.connectedAt = .now
         }
         transition(to: .connected)
     }
@@ -120,6 +121,19 @@ extension CallbackContext {
             ? String(cString: strerror(errno))
             : MQTTError.libraryMessage(rc)
         if let logged { reason += " (\(logged))" }
+        let quickDrops = shared.withLock { shared -> Int in
+            let quick = shared.connectedAt.map { ContinuousClock.now - $0 < .seconds(3) } ?? false
+            shared.quickDrops = quick ? shared.quickDrops + 1 : 0
+            shared.connectedAt = nil
+            return shared.quickDrops
+        }
+        let takeover = "another client connected with the same client id '\(clientID)', and the broker keeps one connection per id: "
+            + "give each gateway its own mqtt.client_id (HOMEGATE_MQTT_CLIENT_ID)"
+        if rc == 0x8E {  // MQTT 5: session taken over
+            reason = "the broker took the session over: " + takeover
+        } else if quickDrops >= 3 {
+            reason += "; the connection was dropped right after it was made \(quickDrops) times in a row: probably " + takeover
+        }
         transition(to: .disconnected(reason: reason))
     }
 }

@@ -121,4 +121,34 @@ struct ConnectionTests {
         #expect(client.state == .connected)
         await client.shutdown()
     }
+
+    @Test("a second client with the same id: the first is told why, in words, on both protocol versions",
+          arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
+    func sessionTakenOver(version: MQTTConfiguration.ProtocolVersion) async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        func client() throws -> MQTTClient {
+            var configuration = MQTTConfiguration(broker: try BrokerAddress(url: broker.url), clientID: "same-id")
+            configuration.protocolVersion = version
+            configuration.reconnectDelay = (1, 1)
+            return try MQTTClient(configuration)
+        }
+        let first = try client()
+        try first.start()
+        try await first.waitUntilConnected()
+        let second = try client()
+        try second.start()
+        // The two take the id from each other at every reconnect; the first one's losses say why.
+        var reason = "", losses = 0
+        for await state in first.connectionEvents {
+            guard case .disconnected(let why) = state else { continue }
+            reason = why
+            losses += 1
+            if why.contains("same client id 'same-id'") || losses == 5 { break }
+        }
+        #expect(reason.contains("another client connected with the same client id 'same-id'"), "\(reason)")
+        #expect(reason.contains("mqtt.client_id"))
+        await second.shutdown()
+        await first.shutdown()
+    }
 }
