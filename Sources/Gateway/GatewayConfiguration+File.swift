@@ -34,9 +34,30 @@ extension GatewayConfiguration {
                 errors.append(ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
             }
         }
-        if (configuration.location.latitude == nil) != (configuration.location.longitude == nil) {
+        let placeRefused = errors.contains { $0.key == "location.latitude" || $0.key == "location.longitude" }
+        if !placeRefused, (configuration.location.latitude == nil) != (configuration.location.longitude == nil) {
             errors.append(ConfigurationError(location: path ?? "environment", key: "location",
                                              message: "set both location.latitude and location.longitude (for sunrise and sunset), or neither"))
+        }
+        guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
+        return configuration
+    }
+
+    /// What `homegate run` needs beyond valid settings, checked with them so every problem is
+    /// reported at once: the mappings folder exists.
+    public static func loadForRun(path: String?, environment: [String: String]) throws(ConfigurationErrors) -> GatewayConfiguration {
+        var errors: [ConfigurationError] = []
+        var configuration = GatewayConfiguration()
+        do {
+            configuration = try load(path: path, environment: environment)
+        } catch {
+            errors = error.errors
+        }
+        let mappings = environment["HOMEGATE_MAPPINGS"].flatMap { $0.isEmpty ? nil : $0 } ?? configuration.mappings
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: mappings, isDirectory: &isFolder) || !isFolder.boolValue {
+            errors.append(ConfigurationError(location: environment["HOMEGATE_MAPPINGS"] != nil ? "HOMEGATE_MAPPINGS" : (path ?? "default"),
+                                             key: "mappings", message: "no folder at '\(mappings)' (create it, or point mappings at your mapping files)"))
         }
         guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
         return configuration

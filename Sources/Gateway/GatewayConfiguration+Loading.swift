@@ -16,7 +16,16 @@ extension GatewayConfiguration {
     }
 
     static let keys: [Key] = [
-        text("mqtt.url") { $0.mqtt.url = $1 },
+        Key(name: "mqtt.url", kind: .string) { config, value in
+            // Checked with the rest, so a wrong scheme is not reported only after everything else is fixed.
+            do {
+                _ = try BrokerAddress(url: value)
+            } catch {
+                return "\(error)"
+            }
+            config.mqtt.url = value
+            return nil
+        },
         text("mqtt.client_id") { $0.mqtt.clientID = $1 },
         text("mqtt.username") { $0.mqtt.username = $1 },
         text("mqtt.password") { $0.mqtt.password = Secret($1) },

@@ -15,7 +15,7 @@ struct Run: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
-        let settings = try loadSettings(config)
+        let settings = try loadSettings(config, forRun: true)
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -43,10 +43,12 @@ struct Run: AsyncParsableCommand {
 }
 
 /// The configuration from the file (or HOMEGATE_CONFIG) and the environment; exit 78 if it has errors.
-func loadSettings(_ path: String?) throws -> GatewayConfiguration {
+func loadSettings(_ path: String?, forRun: Bool = false) throws -> GatewayConfiguration {
     do {
         let environment = ProcessInfo.processInfo.environment
-        return try GatewayConfiguration.load(path: path ?? environment["HOMEGATE_CONFIG"], environment: environment)
+        let file = path ?? environment["HOMEGATE_CONFIG"]
+        return forRun ? try GatewayConfiguration.loadForRun(path: file, environment: environment)
+            : try GatewayConfiguration.load(path: file, environment: environment)
     } catch {
         printError("homegate: the configuration has errors:\n\(error)")
         throw ExitCode(78)  // EX_CONFIG

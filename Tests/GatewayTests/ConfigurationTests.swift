@@ -114,4 +114,19 @@ struct ConfigurationFileTests {
         let log = try String(contentsOfFile: output, encoding: .utf8)
         #expect(log.contains("\(file):3:3: mqtt.keepalive: expected a whole number, got 'abc'"), "\(log)")
     }
+
+    @Test("homegate run's checks come all at once: a broker URL with the wrong scheme, a latitude out of range (not 'set both'), no mappings folder")
+    func allAtOnce() throws {
+        #expect {
+            try GatewayConfiguration.loadForRun(path: nil, environment: [
+                "HOMEGATE_MQTT_URL": "http://broker.lan", "HOMEGATE_LOCATION_LATITUDE": "152.37", "HOMEGATE_MAPPINGS": "/nonexistent/mappings",
+            ])
+        } throws: { error in
+            let lines = (error as? ConfigurationErrors)?.errors.map(\.description) ?? []
+            return lines.count == 3
+                && lines[0].hasPrefix("HOMEGATE_MQTT_URL: mqtt.url: invalid broker URL 'http://broker.lan'")
+                && lines[1] == "HOMEGATE_LOCATION_LATITUDE: location.latitude: 152.37 is outside -90.0...90.0"
+                && lines[2] == "HOMEGATE_MAPPINGS: mappings: no folder at '/nonexistent/mappings' (create it, or point mappings at your mapping files)"
+        }
+    }
 }
