@@ -118,11 +118,16 @@ extension GatewayCore {
         try r.optionalString("home").map { try structure.resolveHome($0).id }
     }
 
-    func knownAccessory(_ id: String) throws -> String {
-        guard entries[id] != nil || structure.placements[id] != nil else {
-            throw RequestError("no accessory '\(id)'\(didYouMean(id, order))")
+    /// An accessory by id, or by name where the name is one accessory's (names are unique only per home).
+    func knownAccessory(_ reference: String) throws -> String {
+        if entries[reference] != nil || structure.placements[reference] != nil { return reference }
+        let named = order.filter { entries[$0].map { Naming.same($0.accessory.name, reference) } ?? false }
+        if named.count == 1 { return named[0] }
+        if named.count > 1 {
+            let which = named.map { "\($0) (\(structure.home(id: entries[$0]?.accessory.home ?? "")?.name ?? "?"))" }.joined(separator: ", ")
+            throw RequestError("'\(reference)' is the name of several accessories: \(which); use an id")
         }
-        return id
+        throw RequestError("no accessory '\(reference)'\(didYouMean(reference, order + order.compactMap { entries[$0]?.accessory.name }))")
     }
 
     func checkAccessoryName(_ name: String, in home: String, for id: String) throws {

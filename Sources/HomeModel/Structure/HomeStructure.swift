@@ -57,6 +57,10 @@ public struct HomeStructure: Sendable, Hashable {
     public func resolveHome(_ reference: String?) throws(StructureError) -> Home {
         guard let reference else { return primary }
         if let home = home(id: reference) ?? homes.first(where: { Naming.same($0.name, reference) }) { return home }
+        // A renamed home keeps its id: say whose id it is rather than suggest it bare.
+        if let renamed = home(id: Accessory.topicSafeID(reference)) {
+            throw .notFound(kind: "home", reference, suggestion: "; '\(renamed.id)' is the id of the home now called '\(renamed.name)'")
+        }
         throw .notFound(kind: "home", reference, suggestion: didYouMean(reference, homes.map(\.id) + homes.map(\.name)))
     }
 
@@ -65,7 +69,11 @@ public struct HomeStructure: Sendable, Hashable {
         if let room = room(id: reference) { return room }
         let scope = home ?? primaryHome
         if let room = rooms.first(where: { $0.home == scope && Naming.same($0.name, reference) }) { return room }
-        throw .notFound(kind: "room", reference, suggestion: didYouMean(reference, rooms.map(\.id)))
+        if let elsewhere = rooms.first(where: { Naming.same($0.name, reference) }), let other = self.home(id: elsewhere.home) {
+            throw .notFound(kind: "room", reference, suggestion: " in \(self.home(id: scope)?.name ?? scope); a room '\(elsewhere.name)' is in home "
+                + "'\(other.name)': add \"home\": \"\(other.id)\", or use its id '\(elsewhere.id)'")
+        }
+        throw .notFound(kind: "room", reference, suggestion: didYouMean(reference, rooms.filter { $0.home == scope }.map(\.id)))
     }
 
     /// A zone by id, or by name in `home` (the primary home when nil).
