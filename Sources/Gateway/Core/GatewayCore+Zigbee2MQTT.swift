@@ -49,7 +49,9 @@ extension GatewayCore {
         }
         let first = bridges[index].devices == nil
         let before = Set(bridges[index].byFriendlyName.values)
+        warnAboutRenames(from: bridges[index].devices ?? [], to: devices, bridge: index)
         bridges[index].devices = devices
+        warnAboutUnmatchedOverrides(devices, bridge: index)
         rebuild(bridge: index, requestState: true)
         let after = Set(bridges[index].byFriendlyName.values)
         let base = bridges[index].source.baseTopic
@@ -151,6 +153,44 @@ extension GatewayCore {
         entries[id]!.deviceOnline = online
         setReachable(id, online && bridges[index].online)
     }
+
+    /// An override keyed by a friendly name that no device has (a typo, a device renamed since):
+    /// said once per key, with the closest name on the bridge.
+    mutating func warnAboutUnmatchedOverrides(_ devices: [Zigbee2MQTTDevice], bridge index: Int) {
+        let source = bridges[index].source
+        let keys = Set(devices.map(\.friendlyName) + devices.map(\.ieeeAddress))
+        for key in source.devices.keys.sorted() where !keys.contains(key) && !bridges[index].unmatchedWarned.contains(key) {
+            bridges[index].unmatchedWarned.insert(key)
+            notice(.warning, "\(source.file): the override '\(key)' matches no device on \(source.baseTopic)\(didYouMean(key, devices.map(\.friendlyName))); "
+                + "it does nothing until a device has that friendly name or IEEE address")
+        }
+    }
+
+    /// A device renamed in Zigbee2MQTT whose override is keyed by its old friendly name loses it.
+    mutating func warnAboutRenames(from old: [Zigbee2MQTTDevice], to new: [Zigbee2MQTTDevice], bridge index: Int) {
+        let source = bridges[index].source
+        let oldNames = Dictionary(old.map { ($0.ieeeAddress, $0.friendlyName) }, uniquingKeysWith: { a, _ in a })
+        for device in new {
+            guard let was = oldNames[device.ieeeAddress], was != device.friendlyName, source.devices[was] != nil,
+                  source.devices[device.ieeeAddress] == nil, source.devices[device.friendlyName] == nil else { continue }
+            bridges[index].unmatchedWarned.insert(was)
+            notice(.warning, "\(source.baseTopic): '\(was)' was renamed to '\(device.friendlyName)' in Zigbee2MQTT; its override in \(source.file) "
+                + "is keyed by the old name and no longer applies: key it by its IEEE address \(device.ieeeAddress), which does not change")
+        }
+    }
+
+    /// A base topic nothing answers on (a typo, or Zigbee2MQTT's own base_topic is another): said once.
+    mutating func warnAboutSilentBridges() {
+        guard now.timeIntervalSince(startedAt) >= Self.bridgeSilence else { return }
+        for index in bridges.indices where bridges[index].devices == nil && !bridges[index].silenceWarned {
+            bridges[index].silenceWarned = true
+            let source = bridges[index].source
+            notice(.warning, "\(source.file): nothing answers on base_topic '\(source.baseTopic)': no \(source.baseTopic)/bridge/devices in "
+                + "\(Int(Self.bridgeSilence)) s. Check that it is Zigbee2MQTT's base_topic, and that Zigbee2MQTT runs on this broker")
+        }
+    }
+
+    static let bridgeSilence: TimeInterval = 10
 
     /// A bridge that goes offline takes all its accessories with it until it is back.
     mutating func bridgeStateChanged(_ payload: [UInt8], bridge index: Int) {

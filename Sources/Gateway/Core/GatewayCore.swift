@@ -29,6 +29,10 @@ public struct GatewayCore: Sendable {
         /// Accessory ids by IEEE address: a rename in Zigbee2MQTT keeps the id.
         var idByIEEE: [String: String] = [:]
         var skipped: [SkippedDevice] = []
+        /// Override keys already warned about for matching no device: each is said once.
+        var unmatchedWarned: Set<String> = []
+        /// Whether the "nothing answers on this base topic" warning was given.
+        var silenceWarned = false
     }
 
     /// A write sent to a device, so the value it reports back is credited to whoever wrote it.
@@ -182,6 +186,7 @@ public struct GatewayCore: Sendable {
     public mutating func tick(now: Date = Date()) -> GatewayOutput {
         begin(now)
         expirePending()
+        warnAboutSilentBridges()
         let paced = refreshQueue.prefix(50)
         out += paced
         refreshQueue.removeFirst(paced.count)
