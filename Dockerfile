@@ -12,6 +12,9 @@ RUN swift build -c release --product homegate --static-swift-stdlib \
     && mkdir /out && cp .build/release/homegate .build/release/homegate-simulator /out/
 
 FROM debian:bookworm-slim
+# `docker build --build-arg HOMEGATE_COMMIT=$(git rev-parse --short HEAD) .` records the commit for `homegate --version`.
+ARG HOMEGATE_COMMIT=""
+RUN mkdir -p /usr/local/share/homegate && echo "$HOMEGATE_COMMIT" > /usr/local/share/homegate/commit
 RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 libsqlite3-0 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data homegate && mkdir -p /data && chown homegate /data

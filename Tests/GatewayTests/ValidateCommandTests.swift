@@ -45,4 +45,11 @@ struct ValidateCommandTests {
         #expect(bad.status == 1)
         #expect(bad.output.contains("\(file.path):2:1: unknown key 'base_topik' in a mapping file (did you mean 'base_topic'?)"), "\(bad.output)")
     }
+
+    @Test("homegate --version prints the release and exits 0")
+    func version() async throws {
+        let result = try await homegate(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("0.6.0"), "\(result.output)")
+    }
 }
