@@ -21,22 +21,25 @@ trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
 
 .build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices simulator/devices.json \
-  --sensor-interval "${DEMO_SENSOR_INTERVAL:-5}" 2> "$run_dir/simulator.log" &
+  --sensor-interval "${DEMO_SENSOR_INTERVAL:-5}" --still "${DEMO_STILL:-occupancy_sensor}" 2> "$run_dir/simulator.log" &
 pids+=($!)
 
 cat >&2 <<MSG
 
 mosquitto is on 127.0.0.1:$port with a simulated Zigbee2MQTT bridge. Watch the house:
   mosquitto_sub -h 127.0.0.1 -p $port -t 'homegate/#' -v
-Turn the desk lamp on at 80 % and see the simulated bulb follow:
-  mosquitto_pub -h 127.0.0.1 -p $port -t homegate/set/bulb/lightbulb/brightness -m 80
-  mosquitto_sub -h 127.0.0.1 -p $port -t zigbee2mqtt/bulb -C 1
-Make a scene and an automation (motion in the hallway turns the desk lamp on at 80 %):
-  mosquitto_pub -h 127.0.0.1 -p $port -t homegate/request/action_set/add -m '{"name":"Lamp On","actions":[{"characteristic":"bulb/lightbulb/on","value":true},{"characteristic":"bulb/lightbulb/brightness","value":80}]}'
-  mosquitto_pub -h 127.0.0.1 -p $port -t homegate/request/trigger/add -m '{"name":"Hallway motion","action_sets":["lamp_on"],"events":[{"characteristic":"occupancy_sensor/motion_sensor/motion_detected","value":true}]}'
-  mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":false}}'
+Watch the simulated bulb in another terminal, then set the desk lamp to 30 % and see it follow:
+  mosquitto_sub -h 127.0.0.1 -p $port -t zigbee2mqtt/bulb
+  mosquitto_pub -h 127.0.0.1 -p $port -t homegate/set/bulb/lightbulb/brightness -m 30
+Make a scene and an automation (motion in the hallway turns the desk lamp on at 80 %); requests are
+answered, so send them with mosquitto_rr:
+  mosquitto_rr -h 127.0.0.1 -p $port -t homegate/request/action_set/add -e homegate/response/action_set/add -m '{"name":"Lamp On","actions":[{"characteristic":"bulb/lightbulb/on","value":true},{"characteristic":"bulb/lightbulb/brightness","value":80}]}'
+  mosquitto_rr -h 127.0.0.1 -p $port -t homegate/request/trigger/add -e homegate/response/trigger/add -m '{"name":"Hallway motion","action_sets":["lamp_on"],"events":[{"characteristic":"occupancy_sensor/motion_sensor/motion_detected","value":true}]}'
+The motion sensor only moves when you say so (DEMO_STILL=occupancy_sensor); make it see motion:
   mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":true}}'
-Edit mappings/*.yaml while it runs: changes apply at once. The home is kept in ${HOMEGATE_DATABASE:-data/homegate.sqlite}.
+and no motion again (a "no motion for 10 minutes" trigger counts from here):
+  mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":false}}'
+Edit ${HOMEGATE_MAPPINGS:-mappings}/*.yaml while it runs: changes apply at once. The home is kept in ${HOMEGATE_DATABASE:-data/homegate.sqlite}.
 
 MSG
 export HOMEGATE_MQTT_URL="mqtt://127.0.0.1:$port"

@@ -3,7 +3,7 @@ import JSON
 extension SimulatedBridge {
     /// The devices that report by themselves: sensors, meters and remotes.
     public var reportingDevices: [String] {
-        devices.filter { $0.isServed && $0.reports }.map(\.friendlyName)
+        devices.filter { $0.isServed && $0.reports && !still.contains($0.friendlyName) }.map(\.friendlyName)
     }
 
     /// One new reading from `id`: temperatures drift, motion and contacts flip, remotes are pressed.

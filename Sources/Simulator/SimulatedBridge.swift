@@ -16,6 +16,9 @@ public struct SimulatedBridge: Sendable {
     }
 
     public let baseTopic: String
+    /// Devices that report only when told to (`simulator/report`), never by themselves: a demo's
+    /// motion sensor that does not set off its automations at random.
+    public var still: Set<String> = []
     /// Devices in `bridge/devices` order, the coordinator included.
     public internal(set) var devices: [SimulatedDevice]
     /// Device definitions by model, for `simulator/add`.

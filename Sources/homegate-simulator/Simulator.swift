@@ -24,6 +24,8 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(help: "Serve this many devices cloned from the file instead of the file's own.") var generate: Int?
     @Option(help: "Seconds between two readings of the same sensor (0 for none).") var sensorInterval = 30.0
     @Option(help: "Device messages per second in total, overriding --sensor-interval (load tests).") var rate: Double?
+    @Option(help: "Devices that report only when told to (zigbee2mqtt/bridge/request/simulator/report), comma separated.")
+    var still = ""
 
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -38,7 +40,8 @@ struct SimulatorCommand: AsyncParsableCommand {
             throw ValidationError("\(devices): expected a JSON array like Zigbee2MQTT's bridge/devices payload")
         }
         if let generate { entries = SimulatedBridge.generated(count: generate, from: entries) }
-        let bridge = SimulatedBridge(baseTopic: baseTopic, devices: entries)
+        var bridge = SimulatedBridge(baseTopic: baseTopic, devices: entries)
+        bridge.still = Set(still.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
         let service = SimulatorService(
             bridge: bridge,
             client: MQTTConfiguration(broker: try BrokerAddress(url: url), clientID: "homegate-simulator-\(UInt16.random(in: 0...UInt16.max))"),

@@ -129,4 +129,15 @@ struct SimulatedBridgeTests {
             #expect(ieee.count == 18 && ieee.hasPrefix("0x") && ieee.dropFirst(2).allSatisfy(\.isHexDigit), "\(ieee)")
         }
     }
+
+    @Test("a still device reports only when told to: it is not among those that report by themselves")
+    func stillDevices() throws {
+        var bridge = bridge()
+        #expect(bridge.reportingDevices.contains("occupancy_sensor"))
+        bridge.still = ["occupancy_sensor"]
+        #expect(!bridge.reportingDevices.contains("occupancy_sensor"))
+        #expect(bridge.reportingDevices.contains("weather_sensor"))
+        let told = bridge.handle(topic: "zigbee2mqtt/bridge/request/simulator/report", payload: Array(#"{"id":"occupancy_sensor","state":{"occupancy":true}}"#.utf8))
+        #expect(try state(told, "zigbee2mqtt/occupancy_sensor")["occupancy"] == true)
+    }
 }
