@@ -29,4 +29,17 @@ struct SilentMistakeTests {
 
         try await logged(house, "nothing answers on base_topic 'zigbee2mqt': no zigbee2mqt/bridge/devices in 10 s", within: 20)
     }
+
+    @Test("a mapping room changed for an accessory moved through the API: the move wins, and the log says so")
+    func pinnedRoom() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        try await house.ok("accessory/assign_room", ["accessory": "weather_sensor", "room": "Office"])
+        let file = house.mappings.appendingPathComponent("zigbee2mqtt.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "    room: Garden\n", with: "    room: Greenhouse\n")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        try await logged(house, "weather_sensor: its mapping now puts it in 'Greenhouse', but it was moved to 'Office' with accessory/assign_room")
+        let placed = try await house.ok("accessories")["accessories"]?.arrayValue?.first { $0["id"] == "weather_sensor" }
+        #expect(placed?["room"] == "office", "\(placed ?? .null)")
+    }
 }

@@ -7,6 +7,7 @@ extension GatewayCore {
     /// values; ones that are gone are removed; a bridge keeps what it knows about its devices.
     public mutating func reload(_ new: MappingSet, now: Date = Date()) -> GatewayOutput {
         begin(now)
+        let requestedBefore = entries.mapValues(\.accessory.requestedRoom)
         let oldBridges = Dictionary(bridges.map { ($0.source.baseTopic, $0) }, uniquingKeysWith: { a, _ in a })
         // Explicit accessories: routes are rebuilt from scratch, values carried by id.
         let explicitIDs = entries.compactMap { id, entry -> String? in
@@ -34,8 +35,21 @@ extension GatewayCore {
             entries[id]!.source = .zigbee2mqtt(bridge: index, mapping: mapping)
         }
         for index in bridges.indices { rebuild(bridge: index, requestState: true) }
+        warnAboutPinnedRooms(requestedBefore)
         mappings = new
         treeChanged = true
         return finish()
+    }
+
+    /// A mapping's room changed for an accessory moved with `accessory/assign_room`: the move wins,
+    /// which the edit alone would not show.
+    mutating func warnAboutPinnedRooms(_ before: [String: String?]) {
+        for id in order {
+            guard let entry = entries[id], let old = before[id], let wanted = entry.accessory.requestedRoom, wanted != old,
+                  let placement = structure.placements[id], placement.pinned else { continue }
+            let current = structure.room(id: placement.room)?.name ?? placement.room
+            notice(.warning, "\(id): its mapping now puts it in '\(wanted)', but it was moved to '\(current)' with accessory/assign_room, "
+                + "and it stays there; use accessory/assign_room to move it")
+        }
     }
 }
