@@ -21,7 +21,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 l
 COPY --from=build /out/ /usr/local/bin/
 COPY docker/homegate.yaml /etc/homegate/homegate.yaml
 COPY mappings /etc/homegate/mappings
-COPY simulator/devices.json /etc/homegate/devices.json
+COPY demo /etc/homegate/demo
 USER homegate
 WORKDIR /data
 VOLUME /data

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole house on this machine: a private mosquitto on 127.0.0.1 (port 1883, or a free one
-# if that is taken), the Zigbee2MQTT simulator with the devices in simulator/devices.json, and
-# homegate with the shipped mappings/. Installs what is missing, builds in release mode, and stops
+# if that is taken), the Zigbee2MQTT simulator with the devices in demo/devices.json, and
+# homegate with the demo house's mappings in demo/mappings/. Installs what is missing, builds in release mode, and stops
 # everything on Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ pids=($!)
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
 
-.build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices simulator/devices.json \
+.build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices demo/devices.json \
   --sensor-interval "${DEMO_SENSOR_INTERVAL:-5}" --still "${DEMO_STILL:-occupancy_sensor}" 2> "$run_dir/simulator.log" &
 pids+=($!)
 
@@ -39,11 +39,11 @@ The motion sensor only moves when you say so (DEMO_STILL=occupancy_sensor); make
   mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":true}}'
 and no motion again (a "no motion for 10 minutes" trigger counts from here):
   mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":false}}'
-Edit ${HOMEGATE_MAPPINGS:-mappings}/*.yaml while it runs: changes apply at once. The home is kept in ${HOMEGATE_DATABASE:-data/homegate.sqlite}.
+Edit ${HOMEGATE_MAPPINGS:-demo/mappings}/*.yaml while it runs: changes apply at once. The home is kept in ${HOMEGATE_DATABASE:-data/homegate.sqlite}.
 
 MSG
 export HOMEGATE_MQTT_URL="mqtt://127.0.0.1:$port"
-export HOMEGATE_MAPPINGS="${HOMEGATE_MAPPINGS:-mappings}"
+export HOMEGATE_MAPPINGS="${HOMEGATE_MAPPINGS:-demo/mappings}"
 export HOMEGATE_DATABASE="${HOMEGATE_DATABASE:-data/homegate.sqlite}"
 .build/release/homegate run &
 pids+=($!)

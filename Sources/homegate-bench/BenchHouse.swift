@@ -21,7 +21,7 @@ final class House: @unchecked Sendable {
     init(broker: TestBroker, devices count: Int) async throws {
         self.broker = broker
         deviceCount = count
-        let inventory = try Data(contentsOf: URL(fileURLWithPath: "simulator/devices.json"))
+        let inventory = try Data(contentsOf: URL(fileURLWithPath: "demo/devices.json"))
         let templates = try JSONValue(parsing: [UInt8](inventory)).arrayValue ?? []
         let weather = templates.filter { $0["friendly_name"] == "weather_sensor" }
         let others = templates.filter {

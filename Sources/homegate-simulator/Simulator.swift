@@ -20,7 +20,7 @@ struct SimulatorCommand: AsyncParsableCommand {
 
     @Option(help: "The broker.") var url = "mqtt://127.0.0.1:1883"
     @Option(help: "Zigbee2MQTT's base topic.") var baseTopic = "zigbee2mqtt"
-    @Option(help: "A bridge/devices payload (a JSON array) to serve.") var devices = "simulator/devices.json"
+    @Option(help: "A bridge/devices payload (a JSON array) to serve.") var devices = "demo/devices.json"
     @Option(help: "Serve this many devices cloned from the file instead of the file's own.") var generate: Int?
     @Option(help: "Seconds between two readings of the same sensor (0 for none).") var sensorInterval = 30.0
     @Option(help: "Device messages per second in total, overriding --sensor-interval (load tests).") var rate: Double?

@@ -8,7 +8,7 @@ import Testing
 struct BrokenMappingTests {
     @Test("a gateway started with a broken file runs with the others, says which is broken, applies edits elsewhere, and picks up the fix")
     func startsWithoutTheBrokenFile() async throws {
-        let shipped = House.repository.appendingPathComponent("mappings")
+        let shipped = House.repository.appendingPathComponent("demo/mappings")
         var files: [String: String] = [:]
         for name in ["zigbee2mqtt.yaml", "plugs.yaml", "dimmer.yaml"] {
             files[name] = try String(contentsOf: shipped.appendingPathComponent(name), encoding: .utf8)

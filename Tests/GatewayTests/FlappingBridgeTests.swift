@@ -13,7 +13,7 @@ struct FlappingBridgeTests {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
         var core = GatewayCore(baseTopic: "homegate", mappings: mappings)
-        let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("simulator/devices.json")))
+        let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         let devices = SimulatedBridge.generated(count: 201, from: inventory.arrayValue ?? [])
         _ = core.handle([Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
                          Incoming(topic: "zigbee2mqtt/bridge/devices", payload: JSONValue.array(devices).serializedBytes())])

@@ -86,7 +86,7 @@ final class House: @unchecked Sendable {
         URL(fileURLWithPath: homegateExecutable).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
-    /// `mappings` are file name → YAML; nil copies the shipped mappings/. Without `startGateway`,
+    /// `mappings` are file name → YAML; nil copies the demo house's demo/mappings/. Without `startGateway`,
     /// the test starts one itself (in this process, on a manual clock) and calls `settled()`.
     init(mappings files: [String: String]? = nil, environment: [String: String] = [:], sensorInterval: Double = 0,
          startGateway: Bool = true) async throws {
@@ -96,13 +96,13 @@ final class House: @unchecked Sendable {
         if let files {
             for (name, text) in files { try text.write(to: mappings.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         } else {
-            for name in try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("mappings").path) where name.hasSuffix(".yaml") {
-                try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("mappings/\(name)"), to: mappings.appendingPathComponent(name))
+            for name in try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("demo/mappings").path) where name.hasSuffix(".yaml") {
+                try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("demo/mappings/\(name)"), to: mappings.appendingPathComponent(name))
             }
         }
         recorder = try await Recorder(broker)
         simulator = try spawn([Self.executable("homegate-simulator"), "--url", broker.url, "--devices",
-                               Self.repository.appendingPathComponent("simulator/devices.json").path, "--sensor-interval", "\(sensorInterval)"],
+                               Self.repository.appendingPathComponent("demo/devices.json").path, "--sensor-interval", "\(sensorInterval)"],
                               output: broker.directory.appendingPathComponent("simulator.log").path)
         try await recorder.wait(for: "zigbee2mqtt/bridge/devices")
         guard startGateway else { return }

@@ -8,7 +8,7 @@ import Testing
 struct HealthTests {
     @Test("a broken mapping file makes it not ready with the file named; fixed, it is ready; stopped, there is no answer")
     func health() async throws {
-        let shipped = House.repository.appendingPathComponent("mappings")
+        let shipped = House.repository.appendingPathComponent("demo/mappings")
         let garage = try String(contentsOf: shipped.appendingPathComponent("garage.yaml"), encoding: .utf8)
         let house = try await House(mappings: [
             "zigbee2mqtt.yaml": try String(contentsOf: shipped.appendingPathComponent("zigbee2mqtt.yaml"), encoding: .utf8),

@@ -14,7 +14,7 @@ struct SilentMistakeTests {
 
     @Test("an override for no device, a rename that leaves a name-keyed override behind, a base topic nobody answers on")
     func warnings() async throws {
-        let shipped = try String(contentsOf: House.repository.appendingPathComponent("mappings/zigbee2mqtt.yaml"), encoding: .utf8)
+        let shipped = try String(contentsOf: House.repository.appendingPathComponent("demo/mappings/zigbee2mqtt.yaml"), encoding: .utf8)
         let house = try await House(mappings: [
             "zigbee2mqtt.yaml": shipped + "  livng_room_lamp: { name: Living Lamp }\n",
             "typo.yaml": "source: zigbee2mqtt\nbase_topic: zigbee2mqt\n",

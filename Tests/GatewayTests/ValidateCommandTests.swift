@@ -14,11 +14,14 @@ struct ValidateCommandTests {
         return (status >> 8, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     }
 
-    @Test("the shipped mappings pass with a one-line summary and exit 0")
+    @Test("the shipped mappings and the demo's pass with a one-line summary and exit 0")
     func shipped() throws {
-        let (status, output) = try run(Self.repository.appendingPathComponent("mappings").path)
+        let (status, output) = try run(Self.repository.appendingPathComponent("demo/mappings").path)
         #expect(status == 0)
         #expect(output.contains("4 files valid: 1 Zigbee2MQTT bridge (7 device overrides), 4 MQTT accessories"), "\(output)")
+        let plain = try run(Self.repository.appendingPathComponent("mappings").path)
+        #expect(plain.status == 0)
+        #expect(plain.output.contains("1 file valid: 1 Zigbee2MQTT bridge (0 device overrides), 0 MQTT accessories"), "\(plain.output)")
     }
 
     @Test("a broken folder lists every problem with file, line and column, and exits 1")
@@ -36,7 +39,7 @@ struct ValidateCommandTests {
 
     @Test("a single file is checked too, alone")
     func singleFile() throws {
-        let good = try run(Self.repository.appendingPathComponent("mappings/zigbee2mqtt.yaml").path)
+        let good = try run(Self.repository.appendingPathComponent("demo/mappings/zigbee2mqtt.yaml").path)
         #expect(good.status == 0)
         #expect(good.output.contains("zigbee2mqtt.yaml: 1 file valid: 1 Zigbee2MQTT bridge (7 device overrides), 0 MQTT accessories"), "\(good.output)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("single-\(UUID().uuidString).yaml")

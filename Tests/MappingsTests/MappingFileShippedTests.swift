@@ -7,9 +7,9 @@ import Testing
 @Suite("Mapping files: the shipped examples")
 struct MappingFileShippedTests {
     static let mappings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("mappings")
+        .deletingLastPathComponent().appendingPathComponent("demo/mappings")
 
-    @Test("every override in mappings/zigbee2mqtt.yaml names a device of the fixture bridge")
+    @Test("every override in demo/mappings/zigbee2mqtt.yaml names a device of the fixture bridge")
     func overridesNameRealDevices() throws {
         let (set, diagnostics) = MappingSet.load(directory: Self.mappings.path)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
@@ -35,9 +35,10 @@ struct MappingFileShippedTests {
         }
     }
 
-    @Test("the README's key tables mention every key the loader accepts")
+    @Test("mappings/README.md's key tables mention every key the loader accepts")
     func readmeDocumentsEveryKey() throws {
-        let readme = try String(contentsOf: Self.mappings.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.mappings.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("mappings/README.md"), encoding: .utf8)
         let keys = ["source", "base_topic", "name", "devices", "room", "exclude", "exclude_properties", "service",
                     "accessories", "templates", "instances", "vars", "template", "id", "manufacturer", "model", "category",
                     "availability", "online", "offline", "path", "services", "type", "primary", "characteristics",

@@ -14,9 +14,18 @@ struct MappingFileTests {
         return (set, diagnostics.map(\.description))
     }
 
-    @Test("the shipped mappings/ validate clean")
-    func shipped() throws {
+    @Test("the shipped mappings/ (the image's default) is the Zigbee2MQTT bridge alone, with no overrides and no demo devices")
+    func shippedDefault() throws {
         let (set, diagnostics) = MappingSet.load(directory: Self.repository.appendingPathComponent("mappings").path)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(set.zigbee2mqtt.map(\.baseTopic) == ["zigbee2mqtt"])
+        #expect(set.zigbee2mqtt.first?.devices.isEmpty == true)
+        #expect(set.accessories.isEmpty)
+    }
+
+    @Test("the demo house's demo/mappings/ validate clean")
+    func shipped() throws {
+        let (set, diagnostics) = MappingSet.load(directory: Self.repository.appendingPathComponent("demo/mappings").path)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         #expect(set.zigbee2mqtt.count == 1)
         #expect(Set(set.accessories.map(\.accessory.id)) == ["garage_door", "tv_plug", "heater_plug", "hallway_dimmer"])

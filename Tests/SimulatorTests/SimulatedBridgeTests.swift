@@ -7,7 +7,7 @@ import Testing
 struct SimulatedBridgeTests {
     static let entries: [JSONValue] = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("simulator/devices.json")
+            .appendingPathComponent("demo/devices.json")
         let data = try! Data(contentsOf: url)
         return try! JSONValue(parsing: [UInt8](data)).arrayValue!
     }()
