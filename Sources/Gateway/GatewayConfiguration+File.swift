@@ -109,6 +109,9 @@ extension GatewayConfiguration {
                 if let problem = key.apply(&self, scalar.string) {
                     errors.append(ConfigurationError(location: at, key: name, message: problem))
                 }
+            } else if prefix == "log_levels." {
+                let components = LogComponent.allCases.map(\.rawValue).joined(separator: ", ")
+                errors.append(ConfigurationError(location: at, key: name, message: "unknown component (expected one of \(components))"))
             } else {
                 let candidates = Set(Self.keys.map(\.name)).union(sections)
                 errors.append(ConfigurationError(location: at, key: name, message: "unknown key\(Self.suggestion(for: name, among: candidates))"))

@@ -1,5 +1,6 @@
 import Automation
 import Foundation
+import Logging
 import Mosquitto
 import Yams
 
@@ -59,11 +60,26 @@ extension GatewayConfiguration {
             return nil
         },
         Key(name: "log_level", kind: .string) { config, value in
-            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-            guard levels.contains(value) else { return "expected one of \(levels.joined(separator: ", ")), got '\(value)'" }
-            config.logLevel = value
+            guard let problem = levelProblem(value) else {
+                config.logLevel = value
+                return nil
+            }
+            return problem
+        },
+        Key(name: "log_format", kind: .string) { config, value in
+            guard let format = LogFormat(rawValue: value) else { return "expected text or json, got '\(value)'" }
+            config.logFormat = format
             return nil
         },
+    ] + LogComponent.allCases.map { component in
+        Key(name: "log_levels.\(component.rawValue)", kind: .string) { config, value in
+            guard let problem = levelProblem(value) else {
+                config.componentLogLevels[component] = value
+                return nil
+            }
+            return problem
+        }
+    } + [
         integer("max_payload_bytes", 1...(16 << 20)) { $0.maxPayloadBytes = $1 },
         Key(name: "automation.missed_grace", kind: .string) { config, value in
             guard let seconds = DurationText.parse(value), seconds >= 0, seconds <= 7 * 86_400 else {
@@ -73,6 +89,11 @@ extension GatewayConfiguration {
             return nil
         },
     ]
+
+    private static func levelProblem(_ value: String) -> String? {
+        let levels = Logger.Level.allCases.map(\.rawValue)
+        return levels.contains(value) ? nil : "expected one of \(levels.joined(separator: ", ")), got '\(value)'"
+    }
 
     private static func text(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, String) -> Void) -> Key {
         Key(name: name, kind: .string) { config, value in set(&config, value); return nil }

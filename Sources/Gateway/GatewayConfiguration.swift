@@ -36,6 +36,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var location = Location()
     /// trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
+    /// `text` (one line each) or `json` (one JSON object per line).
+    public var logFormat = LogFormat.text
+    /// A level for one part of the gateway, over `logLevel` (`log_levels.mqtt: debug`).
+    public var componentLogLevels: [LogComponent: String] = [:]
     /// Device payloads larger than this are dropped and counted.
     public var maxPayloadBytes = 256 * 1024
     /// How late a timer or sun event missed while the gateway was down may still fire at start.

@@ -8,17 +8,17 @@ import Mosquitto
 actor GatewayRuntime {
     private var core: GatewayCore
     private let client: MQTTClient
-    private let logger: Logger
+    private let log: ComponentLoggers
     private var subscribed: Set<String> = []
     private var warningWindow = (start: Date.distantPast, count: 0, suppressed: 0)
     private let writer: StoreWriter
     private let now: @Sendable () -> Date
 
-    init(core: GatewayCore, client: MQTTClient, writer: StoreWriter, logger: Logger, now: @escaping @Sendable () -> Date) {
+    init(core: GatewayCore, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, now: @escaping @Sendable () -> Date) {
         self.core = core
         self.client = client
         self.writer = writer
-        self.logger = logger
+        self.log = log
         self.now = now
     }
 
@@ -58,7 +58,7 @@ actor GatewayRuntime {
     func reload(_ mappings: MappingSet) async {
         publish(core.reload(mappings, now: now()))
         await syncSubscriptions()
-        logger.info("mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(core.accessories.count)"])
+        log[.mappings].info("mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(core.accessories.count)"])
     }
 
     var counters: GatewayCounters { core.counters }
@@ -71,7 +71,7 @@ actor GatewayRuntime {
                 try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: core.isCommandFilter(filter))
                 subscribed.insert(filter)
             } catch {
-                logger.error("cannot subscribe", metadata: ["filter": "\(filter)", "error": "\(error)"])
+                log[.mqtt].error("cannot subscribe", metadata: ["filter": "\(filter)", "error": "\(error)"])
             }
         }
         for filter in subscribed.subtracting(wanted).sorted() {
@@ -81,12 +81,12 @@ actor GatewayRuntime {
     }
 
     private func publish(_ output: GatewayOutput) {
-        Self.publish(output.messages, with: client, logger: logger)
+        Self.publish(output.messages, with: client, logger: log[.mqtt])
         writer.enqueue(output.store, then: output.afterCommit)
         for notice in core.drainNotices() {
             switch notice.level {
-            case .info: logger.info("\(notice.message)")
-            case .warning: warn(notice.message)
+            case .info: log[notice.component].info("\(notice.message)")
+            case .warning: warn(notice.message, notice.component)
             }
         }
     }
@@ -102,14 +102,14 @@ actor GatewayRuntime {
     }
 
     /// At most 20 warnings per 10 s: a device flooding bad payloads must not flood the log.
-    private func warn(_ message: String) {
+    private func warn(_ message: String, _ component: LogComponent) {
         let now = Date()
         if now.timeIntervalSince(warningWindow.start) > 10 {
-            if warningWindow.suppressed > 0 { logger.warning("\(warningWindow.suppressed) more warnings like these were not logged") }
+            if warningWindow.suppressed > 0 { log[.gateway].warning("\(warningWindow.suppressed) more warnings like these were not logged") }
             warningWindow = (now, 0, 0)
         }
         warningWindow.count += 1
-        if warningWindow.count <= 20 { logger.warning("\(message)") } else { warningWindow.suppressed += 1 }
+        if warningWindow.count <= 20 { log[component].warning("\(message)") } else { warningWindow.suppressed += 1 }
     }
 }
 

@@ -13,7 +13,8 @@ public import ServiceLifecycle
 public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible {
     public let configuration: GatewayConfiguration
     let client: MQTTClient
-    let logger: Logger
+    /// One logger per component (`log_levels`); `log[.gateway]` for the service itself.
+    let log: ComponentLoggers
     let mappings: MappingSet
     /// The mapping files as loaded at start: the broken ones are reported once running.
     let loadedMappings: MappingSet.Loaded
@@ -26,7 +27,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
     /// stop it: it runs with the others and says which is broken. `now` is the clock triggers run on.
     public init(configuration: GatewayConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws(GatewayStartError) {
         self.configuration = configuration
-        self.logger = logger
+        log = ComponentLoggers(logger, configuration: configuration)
         self.now = now
         let loaded = MappingSet.load(directory: configuration.mappings, previous: [:])
         guard !loaded.folderUnreadable else { throw .mappings(loaded.diagnostics) }
@@ -49,11 +50,11 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
 
     public func run() async throws {
         let core = try makeCore()
-        let writer = StoreWriter(store: store, logger: logger) { [client, logger] messages in
-            GatewayRuntime.publish(messages, with: client, logger: logger)
+        let writer = StoreWriter(store: store, logger: log[.store]) { [client, log] messages in
+            GatewayRuntime.publish(messages, with: client, logger: log[.mqtt])
         }
-        let runtime = GatewayRuntime(core: core, client: client, writer: writer, logger: logger, now: now)
-        logger.info("starting", metadata: [
+        let runtime = GatewayRuntime(core: core, client: client, writer: writer, log: log, now: now)
+        log[.gateway].info("starting", metadata: [
             "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
             "bridges": "\(mappings.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(mappings.accessories.count)",
             "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
@@ -73,12 +74,12 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
                 group.addTask { await reportDrops(runtime) }
                 group.addTask { await writer.run { await runtime.resync() } }
             }
-        } onGracefulShutdown: { [client, configuration, logger] in
-            logger.info("shutting down: publishing offline and disconnecting")
+        } onGracefulShutdown: { [client, configuration, log] in
+            log[.gateway].info("shutting down: publishing offline and disconnecting")
             Task { await client.shutdown(finalMessage: configuration.bridgeStatus("offline")) }
         }
         store.close()  // the writer is done: everything it was given is written or was reported
-        logger.info("stopped")
+        log[.gateway].info("stopped")
     }
 
     /// The core over what the database holds. The loaded home is let go once the core has it, so a
@@ -98,7 +99,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             switch state {
             case .connected:
                 health.connected()
-                if repeated.count == 0 { logger.info("connected", metadata: ["broker": "\(client.configuration.broker)"]) }
+                if repeated.count == 0 { log[.mqtt].info("connected", metadata: ["broker": "\(client.configuration.broker)"]) }
                 await runtime.connected(first: first)
                 first = false
             case .disconnected(let reason):
@@ -107,11 +108,11 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
                     repeated.count += 1
                     continue
                 }
-                if repeated.count > 0 { logger.warning("the connection was lost \(repeated.count) more times for the same reason") }
+                if repeated.count > 0 { log[.mqtt].warning("the connection was lost \(repeated.count) more times for the same reason") }
                 repeated = (reason, .now, 0)
-                logger.warning("broker connection lost, retrying with back-off", metadata: ["reason": "\(reason)"])
+                log[.mqtt].warning("broker connection lost, retrying with back-off", metadata: ["reason": "\(reason)"])
             case .refused(let error):
-                logger.critical("\(error); check mqtt.username and mqtt.password")
+                log[.mqtt].critical("\(error); check mqtt.username and mqtt.password")
                 await client.shutdown()
                 throw error
             case .connecting, .closed:
@@ -161,7 +162,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             let parts = [("dropped because the gateway fell behind", now.0 - last.incoming), ("dropped while the broker was away", now.1 - last.outgoing),
                          ("over max_payload_bytes", now.2 - last.oversized), ("refused as invalid", now.3 - last.invalid)]
                 .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
-            if !parts.isEmpty { logger.warning("in the last minute: \(parts.joined(separator: ", ")) (totals in homegate health)") }
+            if !parts.isEmpty { log[.gateway].warning("in the last minute: \(parts.joined(separator: ", ")) (totals in homegate health)") }
             last = (now.0, now.1, now.2, now.3)
         }
     }
@@ -179,7 +180,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
             last = current
             let loaded = MappingSet.load(directory: configuration.mappings, previous: inForce.texts)
             guard !loaded.folderUnreadable else {
-                logger.error("cannot read the mappings folder \(configuration.mappings); the mappings in force stay")
+                log[.mappings].error("cannot read the mappings folder \(configuration.mappings); the mappings in force stay")
                 continue
             }
             reportMappingProblems(loaded, before: inForce.broken)
@@ -195,13 +196,13 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
         health.mappings(files: loaded.texts.count, broken: loaded.broken)
         for (path, keptOld) in loaded.broken.sorted(by: { $0.key < $1.key }) {
             let problems = loaded.diagnostics.filter { $0.file == path }
-            for problem in problems { logger.error("\(problem)") }
+            for problem in problems { log[.mappings].error("\(problem)") }
             let effect = keptOld ? "its last good version stays in force" : "it is left out; its accessories are not mapped"
-            logger.error("mapping file \(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s"); \(effect)")
+            log[.mappings].error("mapping file \(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s"); \(effect)")
             publishMappingEvent(path, "broken", ["errors": .array(problems.map { .string($0.description) }), "kept_previous": .bool(keptOld)])
         }
         for path in before.keys.sorted() where loaded.broken[path] == nil {
-            logger.notice("mapping file \(path) loads again")
+            log[.mappings].notice("mapping file \(path) loads again")
             publishMappingEvent(path, "fixed", [:])
         }
     }

@@ -17,12 +17,8 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         let settings = try loadSettings(config, forRun: true)
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "homegate")
+        LoggingSystem.bootstrap { _ in GatewayLogHandler(format: settings.logFormat, level: level) }
+        let logger = Logger(label: "homegate").component(.gateway, in: settings)
         for warning in settings.warnings { logger.warning("\(warning)") }
         let gateway: GatewayService
         do {

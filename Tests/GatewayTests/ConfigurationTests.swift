@@ -68,6 +68,32 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("log_format and per-component log_levels: from the file and the environment, with mistakes named")
+    func logSettings() throws {
+        let good = try write("""
+            log_level: warning
+            log_format: json
+            log_levels: { mqtt: debug, automation: info }
+            """)
+        let configuration = try GatewayConfiguration.load(path: good, environment: ["HOMEGATE_LOG_LEVELS_STORE": "error"])
+        #expect(configuration.logFormat == .json)
+        #expect(configuration.componentLogLevels == [.mqtt: "debug", .automation: "info", .store: "error"])
+        let bad = try write("""
+            log_format: yaml
+            log_levels: { mqtt: loud, radio: debug }
+            """)
+        #expect {
+            try GatewayConfiguration.load(path: bad, environment: [:])
+        } throws: { error in
+            let lines = (error as? ConfigurationErrors)?.errors.map(\.description) ?? []
+            return lines == [
+                "\(bad):1:1: log_format: expected text or json, got 'yaml'",
+                "\(bad):2:15: log_levels.mqtt: expected one of trace, debug, info, notice, warning, error, critical, got 'loud'",
+                "\(bad):2:27: log_levels.radio: unknown component (expected one of gateway, mqtt, mappings, devices, api, automation, store)",
+            ]
+        }
+    }
+
     @Test("unknown HOMEGATE_* variables (a platform's own) are warnings with a suggestion, not errors; empty ones are unset")
     func platformVariables() throws {
         let configuration = try GatewayConfiguration.load(path: nil, environment: [

@@ -30,14 +30,14 @@ struct SecretTests {
         let pid = try spawn([homegateExecutable, "run"], output: log.path, environment: base.merging(["HOMEGATE_MQTT_PASSWORD": "env-secret-7731"]) { $1 })
         let deadline = ContinuousClock.now + .seconds(15)
         var text = ""
-        while !text.contains("] connected"), ContinuousClock.now < deadline {
+        while !text.contains("mqtt: connected"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
             text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         }
         kill(pid, SIGTERM)
         waitpid(pid, nil, 0)
         text = try String(contentsOf: log, encoding: .utf8)
-        #expect(text.contains("] connected"), "\(text)")
+        #expect(text.contains("mqtt: connected"), "\(text)")
         #expect(!text.contains("env-secret-7731"))
 
         let file = broker.directory.appendingPathComponent("mqtt_password")

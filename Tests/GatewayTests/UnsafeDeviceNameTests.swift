@@ -14,7 +14,7 @@ struct UnsafeDeviceNameTests {
         ])
         defer { house.stop() }
         let r = house.recorder
-        let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("simulator/devices.json")))
+        let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         var bulb = try #require(inventory.arrayValue?.first { $0["friendly_name"] == "bulb" }?.objectValue)
         func named(_ name: String, _ ieee: String) -> JSONValue {
             bulb["friendly_name"] = .string(name)
@@ -37,6 +37,6 @@ struct UnsafeDeviceNameTests {
         let log = house.gatewayLog
         #expect(log.contains(#""lamp\0evil": its friendly name contains a NUL character"#), "\(log.suffix(2000))")
         #expect(log.contains("its friendly name is empty"))
-        #expect(log.contains(#"warning homegate: [Gateway] no accessory for other device "a/+/b": its friendly name contains '+' or '#'"#))
+        #expect(log.contains(#"warning devices: no accessory for other device "a/+/b": its friendly name contains '+' or '#'"#))
     }
 }

@@ -147,7 +147,7 @@ extension GatewayCore {
             actionSets[set.id] = set
             store.lastExecuted[set.id] = now
             if case .trigger = initiator {} else {
-                notice(.info, "action set '\(set.name)' ran (\(initiator)): \(outcome.results.count - outcome.failures) of \(outcome.results.count) writes sent")
+                notice(.info, .automation, "action set '\(set.name)' ran (\(initiator)): \(outcome.results.count - outcome.failures) of \(outcome.results.count) writes sent")
             }
             automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "home": .string(set.home), "source": .string(initiator.description),
                                                               "results": .array(outcome.results)])

@@ -28,7 +28,7 @@ extension GatewayCore {
                 }
             } catch {
                 counters.invalid += 1
-                notice(.warning, "\(topic): \(error)")
+                notice(.warning, .devices, "\(topic): \(error)")
             }
         }
     }

@@ -39,7 +39,7 @@ extension GatewayCore {
                       to: route.accessory, origin: message.topic)
             case .failure(let problem):
                 counters.invalid += 1
-                notice(.warning, "\(message.topic): \(route.accessory)/\(binding.service)/\(binding.characteristic): \(problem)")
+                notice(.warning, .devices, "\(message.topic): \(route.accessory)/\(binding.service)/\(binding.characteristic): \(problem)")
             }
         }
     }
@@ -53,7 +53,7 @@ extension GatewayCore {
                 online = value
             case .failure(let problem):
                 counters.invalid += 1
-                notice(.warning, "\(message.topic): \(problem)")
+                notice(.warning, .devices, "\(message.topic): \(problem)")
                 continue
             }
             entries[id]!.deviceOnline = online

@@ -53,7 +53,7 @@ extension GatewayCore {
         let taken = accessoryNames[room.home] ?? [:]
         let name = Naming.unique(wanted) { candidate in taken[candidate.lowercased()].map { $0 != id } ?? false }
         if name != wanted {
-            notice(.info, "\(id): the name '\(wanted)' is taken in this home; it is called '\(name)'")
+            notice(.info, .api, "\(id): the name '\(wanted)' is taken in this home; it is called '\(name)'")
             // A name the user gave, made unique, is stored as it now is: otherwise the next start
             // would hand the name to whichever accessory happened to be placed first.
             if placement.name != nil {

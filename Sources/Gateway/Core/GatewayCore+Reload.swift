@@ -48,7 +48,7 @@ extension GatewayCore {
             guard let entry = entries[id], let old = before[id], let wanted = entry.accessory.requestedRoom, wanted != old,
                   let placement = structure.placements[id], placement.pinned else { continue }
             let current = structure.room(id: placement.room)?.name ?? placement.room
-            notice(.warning, "\(id): its mapping now puts it in '\(wanted)', but it was moved to '\(current)' with accessory/assign_room, "
+            notice(.warning, .mappings, "\(id): its mapping now puts it in '\(wanted)', but it was moved to '\(current)' with accessory/assign_room, "
                 + "and it stays there; use accessory/assign_room to move it")
         }
     }

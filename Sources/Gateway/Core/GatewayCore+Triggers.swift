@@ -142,7 +142,7 @@ extension GatewayCore {
             automationEvent("trigger", id, "disabled", ["name": .string(trigger.name), "home": .string(trigger.home), "reason": "loop",
                                                         "detail": .string(reason), "loop": .array(stopping.map { .string($0) })])
         }
-        notice(.warning, "automation loop stopped: \(reason); disabled \(stopping.joined(separator: ", ")). "
+        notice(.warning, .automation, "automation loop stopped: \(reason); disabled \(stopping.joined(separator: ", ")). "
             + "Fix the triggers so they do not undo each other, then enable them again with trigger/enable")
     }
 
@@ -194,7 +194,7 @@ extension GatewayCore {
         while !firingQueue.isEmpty {
             rounds += 1
             guard rounds <= 8 else {
-                notice(.warning, "triggers set each other off more than 8 times in a row; stopped: \(Set(firingQueue.map(\.trigger)).sorted().joined(separator: ", "))")
+                notice(.warning, .automation, "triggers set each other off more than 8 times in a row; stopped: \(Set(firingQueue.map(\.trigger)).sorted().joined(separator: ", "))")
                 firingQueue = []
                 return
             }
@@ -221,7 +221,7 @@ extension GatewayCore {
                 continue
             }
             let outcomes = execute(firing.actionSets, by: .trigger(trigger.id))
-            notice(.info, "trigger '\(trigger.name)' fired: ran " + outcomes.map { outcome in
+            notice(.info, .automation, "trigger '\(trigger.name)' fired: ran " + outcomes.map { outcome in
                 let name = actionSets[outcome.actionSet]?.name ?? outcome.actionSet
                 return outcome.failures == 0 ? "'\(name)'" : "'\(name)' (\(outcome.failures) of \(outcome.results.count) writes failed)"
             }.joined(separator: ", "))

@@ -24,7 +24,7 @@ extension GatewayCore {
         let path = message.topic.dropFirst(topics.setPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard path.count == 3, path.allSatisfy({ !$0.isEmpty }) else {
             counters.invalid += 1
-            notice(.warning, "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>")
+            notice(.warning, .api, "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>")
             return
         }
         let value: JSONValue
@@ -32,13 +32,13 @@ extension GatewayCore {
             value = try JSONValue(parsing: message.payload)
         } catch {
             counters.invalid += 1
-            notice(.warning, "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\"")
+            notice(.warning, .api, "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\"")
             return
         }
         let request = WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)
         if case .failure(let problem) = write([request], source: .api).first! {
             counters.invalid += 1
-            notice(.warning, "\(message.topic): \(problem)")
+            notice(.warning, .api, "\(message.topic): \(problem)")
         }
     }
 
@@ -119,7 +119,7 @@ extension GatewayCore {
                     // Nothing will report it back: take the write as the new state.
                     if binding.state == nil { optimistic.append(update) }
                 case .failure(let problem):
-                    notice(.warning, "\(id)/\(update.service)/\(update.characteristic): \(problem)")
+                    notice(.warning, .api, "\(id)/\(update.service)/\(update.characteristic): \(problem)")
                 }
             }
             if !optimistic.isEmpty { apply(optimistic, to: id, origin: "write") }

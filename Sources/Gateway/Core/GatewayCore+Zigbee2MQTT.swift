@@ -29,13 +29,13 @@ extension GatewayCore {
             payload = try JSONValue(parsing: message.payload)
         } catch {
             counters.invalid += 1
-            notice(.warning, "\(message.topic): not JSON: \(error)")
+            notice(.warning, .devices, "\(message.topic): not JSON: \(error)")
             return
         }
         let (updates, errors) = mapping.decode(payload)
         for problem in errors {
             counters.invalid += 1
-            notice(.warning, "\(message.topic): \(problem)")
+            notice(.warning, .devices, "\(message.topic): \(problem)")
         }
         apply(updates, to: id, origin: message.topic)
     }
@@ -44,7 +44,7 @@ extension GatewayCore {
     mutating func devicesChanged(_ payload: [UInt8], bridge index: Int) {
         guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else {
             counters.invalid += 1
-            notice(.warning, "\(bridges[index].source.baseTopic)/bridge/devices: expected a JSON array of devices")
+            notice(.warning, .devices, "\(bridges[index].source.baseTopic)/bridge/devices: expected a JSON array of devices")
             return
         }
         let first = bridges[index].devices == nil
@@ -56,10 +56,10 @@ extension GatewayCore {
         let after = Set(bridges[index].byFriendlyName.values)
         let base = bridges[index].source.baseTopic
         if first {
-            notice(.info, "\(base): \(devices.count) devices, \(after.count) of them accessories")
+            notice(.info, .devices, "\(base): \(devices.count) devices, \(after.count) of them accessories")
         } else {
-            for id in after.subtracting(before).sorted() { notice(.info, "\(base): a device joined: accessory \(id)") }
-            for id in before.subtracting(after).sorted() { notice(.info, "\(base): a device left: accessory \(id) is gone") }
+            for id in after.subtracting(before).sorted() { notice(.info, .devices, "\(base): a device joined: accessory \(id)") }
+            for id in before.subtracting(after).sorted() { notice(.info, .devices, "\(base): a device left: accessory \(id) is gone") }
         }
     }
 
@@ -98,7 +98,7 @@ extension GatewayCore {
             if case .zigbee2mqtt(let b, _) = entry.source, b == index { remove(id) }
         }
         let newlySkipped = skipped.filter { !bridges[index].skipped.contains($0) }
-        for reason in newlySkipped { notice(reason.needsAttention ? .warning : .info, "no accessory for \(source.baseTopic) device \(reason)") }
+        for reason in newlySkipped { notice(reason.needsAttention ? .warning : .info, .devices, "no accessory for \(source.baseTopic) device \(reason)") }
         bridges[index].skipped = skipped
         bridges[index].byFriendlyName = byName
         treeChanged = true
@@ -147,7 +147,7 @@ extension GatewayCore {
         guard !payload.isEmpty, let id = bridges[index].byFriendlyName[name], entries[id] != nil else { return }
         guard let online = Self.availability(payload) else {
             counters.invalid += 1
-            notice(.warning, "\(bridges[index].source.baseTopic)/\(name)/availability: expected online or offline")
+            notice(.warning, .devices, "\(bridges[index].source.baseTopic)/\(name)/availability: expected online or offline")
             return
         }
         entries[id]!.deviceOnline = online
@@ -161,7 +161,7 @@ extension GatewayCore {
         let keys = Set(devices.map(\.friendlyName) + devices.map(\.ieeeAddress))
         for key in source.devices.keys.sorted() where !keys.contains(key) && !bridges[index].unmatchedWarned.contains(key) {
             bridges[index].unmatchedWarned.insert(key)
-            notice(.warning, "\(source.file): the override '\(key)' matches no device on \(source.baseTopic)\(didYouMean(key, devices.map(\.friendlyName))); "
+            notice(.warning, .mappings, "\(source.file): the override '\(key)' matches no device on \(source.baseTopic)\(didYouMean(key, devices.map(\.friendlyName))); "
                 + "it does nothing until a device has that friendly name or IEEE address")
         }
     }
@@ -174,7 +174,7 @@ extension GatewayCore {
             guard let was = oldNames[device.ieeeAddress], was != device.friendlyName, source.devices[was] != nil,
                   source.devices[device.ieeeAddress] == nil, source.devices[device.friendlyName] == nil else { continue }
             bridges[index].unmatchedWarned.insert(was)
-            notice(.warning, "\(source.baseTopic): '\(was)' was renamed to '\(device.friendlyName)' in Zigbee2MQTT; its override in \(source.file) "
+            notice(.warning, .mappings, "\(source.baseTopic): '\(was)' was renamed to '\(device.friendlyName)' in Zigbee2MQTT; its override in \(source.file) "
                 + "is keyed by the old name and no longer applies: key it by its IEEE address \(device.ieeeAddress), which does not change")
         }
     }
@@ -185,7 +185,7 @@ extension GatewayCore {
         for index in bridges.indices where bridges[index].devices == nil && !bridges[index].silenceWarned {
             bridges[index].silenceWarned = true
             let source = bridges[index].source
-            notice(.warning, "\(source.file): nothing answers on base_topic '\(source.baseTopic)': no \(source.baseTopic)/bridge/devices in "
+            notice(.warning, .mappings, "\(source.file): nothing answers on base_topic '\(source.baseTopic)': no \(source.baseTopic)/bridge/devices in "
                 + "\(Int(Self.bridgeSilence)) s. Check that it is Zigbee2MQTT's base_topic, and that Zigbee2MQTT runs on this broker")
         }
     }

@@ -113,6 +113,7 @@ public struct GatewayCore: Sendable {
     public struct Notice: Sendable, CustomStringConvertible {
         public enum Level: Sendable { case info, warning }
         public var level: Level
+        public var component: LogComponent
         public var message: String
         public var description: String { message }
     }
@@ -128,7 +129,7 @@ public struct GatewayCore: Sendable {
         structure = stored?.structure ?? .initial()
         engine = TriggerEngine(clock: clock, missedGrace: missedGrace)
         storedValues = stored?.values ?? [:]
-        for skipped in stored?.skipped ?? [] { notice(.warning, "database: \(skipped)") }
+        for skipped in stored?.skipped ?? [] { notice(.warning, .store, "database: \(skipped)") }
         bridges = mappings.zigbee2mqtt.map { Bridge(source: $0) }
         for accessory in mappings.accessories { addExplicit(accessory) }
         for set in stored?.actionSets ?? [] {
@@ -157,8 +158,8 @@ public struct GatewayCore: Sendable {
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
     public func accessory(_ id: String) -> Accessory? { entries[id]?.accessory }
 
-    mutating func notice(_ level: Notice.Level, _ message: String) {
-        notices.append(Notice(level: level, message: message))
+    mutating func notice(_ level: Notice.Level, _ component: LogComponent, _ message: String) {
+        notices.append(Notice(level: level, component: component, message: message))
     }
 
     public mutating func drainNotices() -> [Notice] {
@@ -173,7 +174,7 @@ public struct GatewayCore: Sendable {
             counters.messages += 1
             guard message.payload.count <= maxPayloadBytes || isBridgeInventory(message.topic) else {
                 counters.oversized += 1
-                notice(.warning, "dropped a \(message.payload.count)-byte message on \(message.topic): over max_payload_bytes (\(maxPayloadBytes))")
+                notice(.warning, .devices, "dropped a \(message.payload.count)-byte message on \(message.topic): over max_payload_bytes (\(maxPayloadBytes))")
                 continue
             }
             route(message)
@@ -209,7 +210,7 @@ public struct GatewayCore: Sendable {
         }
         reachabilityBefore = [:]
         for (index, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[index].online != before {
-            notice(bridges[index].online ? .info : .warning, "Zigbee2MQTT bridge \(bridges[index].source.baseTopic) is \(bridges[index].online ? "online again" : "offline"); "
+            notice(bridges[index].online ? .info : .warning, .devices, "Zigbee2MQTT bridge \(bridges[index].source.baseTopic) is \(bridges[index].online ? "online again" : "offline"); "
                 + "its accessories are \(bridges[index].online ? "reachable as their devices are" : "unreachable until it is back")")
         }
         bridgeOnlineBefore = [:]
@@ -251,7 +252,7 @@ public struct GatewayCore: Sendable {
         counters.retainedCommands += 1
         let why = "\(message.topic) was published retained; writes and requests must not be retained (they would act again on every "
             + "reconnect), so it was not acted on. Publish it without retain, and clear the stored one with: mosquitto_pub -r -n -t '\(message.topic)'"
-        guard isRequest else { return notice(.warning, why) }
+        guard isRequest else { return notice(.warning, .api, why) }
         let command = String(message.topic.dropFirst(topics.requestPrefix.count))
         let transaction = (try? JSONValue(parsing: message.payload))?["transaction"]
         respond(command, transaction, .failure(WriteProblem(description: why)))
