@@ -20,39 +20,10 @@ struct Health: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        var mqtt = try settings.mqttConfiguration()
-        mqtt.clientID = "homegate-health-\(UInt32.random(in: 0...UInt32.max))"
-        mqtt.will = nil
-        mqtt.birth = nil
-        mqtt.cleanSession = true
-        let client = try MQTTClient(mqtt)
+        let client = try MQTTClient(settings.probeConfiguration(role: "health"))
         try client.start()
         defer { Task { await client.shutdown() } }
-        let deadline = Duration.milliseconds(Int64(timeout * 1000))
-        let transaction = "health-\(UInt32.random(in: 0...UInt32.max))"
-        let answer: JSONValue? = await withTaskGroup(of: JSONValue?.self) { group in
-            group.addTask {
-                do {
-                    try await client.waitUntilConnected(timeout: deadline)
-                    try await client.subscribe("\(settings.baseTopic)/response/health", qos: .atLeastOnce)
-                    try client.publish("\(settings.baseTopic)/request/health", #"{"transaction":"\#(transaction)"}"#, qos: .atLeastOnce)
-                } catch {
-                    printError("homegate health: \(error)")
-                    return nil
-                }
-                for await message in client.messages {
-                    if let json = try? JSONValue(parsing: message.payload), json["transaction"] == .string(transaction) { return json }
-                }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: deadline)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let answer = await askHealth(client, baseTopic: settings.baseTopic, timeout: timeout) { printError("homegate health: \($0)") }
         guard let data = answer?["data"] else {
             print("no answer: homegate did not answer on \(settings.baseTopic)/request/health within \(timeout) s "
                   + "(is it running, and is the broker at \(settings.mqtt.url) reachable?)")
@@ -65,5 +36,48 @@ struct Health: AsyncParsableCommand {
         }
         let files = data["mapping_files"]?.intValue ?? 0
         print("ready: broker connected, database ok, \(files) mapping file\(files == 1 ? "" : "s") loaded")
+    }
+}
+
+extension GatewayConfiguration {
+    /// The broker settings for a short look from the command line: a client id of its own, no
+    /// will or birth message (they would say the gateway went offline), a clean session.
+    func probeConfiguration(role: String) throws(MQTTError) -> MQTTConfiguration {
+        var mqtt = try mqttConfiguration()
+        mqtt.clientID = "homegate-\(role)-\(UInt32.random(in: 0...UInt32.max))"
+        mqtt.will = nil
+        mqtt.birth = nil
+        mqtt.cleanSession = true
+        return mqtt
+    }
+}
+
+/// Sends `<base>/request/health` and returns the answer, or nil if none came within `timeout`
+/// seconds (`failed` hears why, when the broker could not be used).
+func askHealth(_ client: MQTTClient, baseTopic: String, timeout: Double, failed: @escaping @Sendable (any Error) -> Void) async -> JSONValue? {
+    let deadline = Duration.milliseconds(Int64(timeout * 1000))
+    let transaction = "health-\(UInt32.random(in: 0...UInt32.max))"
+    return await withTaskGroup(of: JSONValue?.self) { group in
+        group.addTask {
+            do {
+                try await client.waitUntilConnected(timeout: deadline)
+                try await client.subscribe("\(baseTopic)/response/health", qos: .atLeastOnce)
+                try client.publish("\(baseTopic)/request/health", #"{"transaction":"\#(transaction)"}"#, qos: .atLeastOnce)
+            } catch {
+                failed(error)
+                return nil
+            }
+            for await message in client.messages {
+                if let json = try? JSONValue(parsing: message.payload), json["transaction"] == .string(transaction) { return json }
+            }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(for: deadline)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
     }
 }

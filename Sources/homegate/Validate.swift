@@ -28,9 +28,14 @@ struct Validate: AsyncParsableCommand {
             printError("\(diagnostics.count) problem\(diagnostics.count == 1 ? "" : "s") in \(directory)")
             throw ExitCode(1)
         }
-        let overrides = set.zigbee2mqtt.reduce(0) { $0 + $1.devices.count }
-        print("\(directory): \(set.files.count) file\(set.files.count == 1 ? "" : "s") valid: "
-              + "\(set.zigbee2mqtt.count) Zigbee2MQTT bridge\(set.zigbee2mqtt.count == 1 ? "" : "s") (\(overrides) device overrides), "
-              + "\(set.accessories.count) MQTT accessor\(set.accessories.count == 1 ? "y" : "ies")")
+        print(mappingSummary(set, directory: directory))
     }
+}
+
+/// `mappings/: 4 files valid: 1 Zigbee2MQTT bridge (7 device overrides), 4 MQTT accessories`.
+func mappingSummary(_ set: MappingSet, directory: String) -> String {
+    let overrides = set.zigbee2mqtt.reduce(0) { $0 + $1.devices.count }
+    return "\(directory): \(set.files.count) file\(set.files.count == 1 ? "" : "s") valid: "
+        + "\(set.zigbee2mqtt.count) Zigbee2MQTT bridge\(set.zigbee2mqtt.count == 1 ? "" : "s") (\(overrides) device overrides), "
+        + "\(set.accessories.count) MQTT accessor\(set.accessories.count == 1 ? "y" : "ies")"
 }
