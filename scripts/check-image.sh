@@ -6,8 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 
-docker-compose -f compose.yaml config -q
-echo "compose.yaml: valid (docker-compose config)"
+for file in compose.yaml compose.existing-broker.yaml; do
+  docker-compose -f "$file" config -q
+  docker-compose -f "$file" --profile demo config -q
+  echo "$file: valid (docker-compose config)"
+done
 
 swift package resolve >/dev/null
 python3 scripts/check-image.py toolchain .build/checkouts

@@ -2,7 +2,7 @@
 # Installs the Debian packages homegate builds, tests and runs with, if any are missing.
 set -euo pipefail
 # docker-compose only checks compose.yaml in the tests (no Docker engine is needed or used).
-packages=(libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev pkg-config docker-compose)
+packages=(libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev pkg-config docker-compose python3-yaml)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
