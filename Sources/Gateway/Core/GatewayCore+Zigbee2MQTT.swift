@@ -202,8 +202,11 @@ extension GatewayCore {
         }
     }
 
-    /// After a reconnect: ask every device that can answer for its state, paced over ticks.
+    /// After a reconnect: our retained messages again, and every device that can answer asked for its state, paced over ticks.
     public mutating func refreshAfterReconnect() {
+        // A broker that restarted without persistence has lost our retained messages: publish them again.
+        dirtyStates.formUnion(entries.keys)
+        treeChanged = true
         refreshQueue = []
         for id in order {
             guard let entry = entries[id] else { continue }
