@@ -1,14 +1,23 @@
 import ArgumentParser
 import Foundation
+import HomeModel
 import Mappings
 
 struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check mapping files without starting anything.",
-        discussion: "Prints every problem as file:line:column: message and exits 1, or prints a one-line summary and exits 0.")
+        discussion: """
+            Prints every problem as file:line:column: message and exits 1, or prints a one-line summary and exits 0.
+            With --devices, also shows what each device of a Zigbee2MQTT bridge/devices payload becomes \
+            (with the overrides of the mapping files) and every expose left out, with why.
+            """)
 
     @Argument(help: "The mappings folder, or one mapping file.")
     var directory = "mappings"
+
+    @Option(help: ArgumentHelp("A saved bridge/devices payload: print each device's accessory and what is left out.",
+                               discussion: "mosquitto_sub -t zigbee2mqtt/bridge/devices -C 1 > devices.json", valueName: "devices.json"))
+    var devices: String?
 
     func run() async throws {
         var isFolder: ObjCBool = false
@@ -29,6 +38,36 @@ struct Validate: AsyncParsableCommand {
             throw ExitCode(1)
         }
         print(mappingSummary(set, directory: directory))
+        if let devices { try report(devices: devices, set: set) }
+    }
+
+    /// One line per device: its accessory's services, or why it has none; then what is not shown.
+    func report(devices path: String, set: MappingSet) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            printError("cannot read \(path)")
+            throw ExitCode(1)
+        }
+        guard let list = Zigbee2MQTTDevice.list(parsing: Array(data)) else {
+            printError("\(path): not a bridge/devices payload (a JSON array of devices)")
+            throw ExitCode(1)
+        }
+        let source = set.zigbee2mqtt.first
+        var accessories = 0, skipped = 0, unmapped = 0
+        for device in list {
+            switch Zigbee2MQTTMapping.build(device, override: source?.override(for: device) ?? .init(), bridge: source?.baseTopic ?? "zigbee2mqtt") {
+            case .failure(let reason):
+                skipped += 1
+                print("\(device.loggableName): no accessory: \(reason.reason)")
+            case .success(let mapping):
+                accessories += 1
+                let services = mapping.accessory.services.filter { $0.type != .service_label }
+                    .map { "\($0.id) [\($0.characteristics.map(\.name).joined(separator: ", "))]" }
+                print("\(device.friendlyName) (\([device.vendor, device.model].compactMap { $0 }.joined(separator: " "))): \(services.joined(separator: "; "))")
+                for expose in mapping.unmapped { print("  not shown: \(expose)") }
+                unmapped += mapping.unmapped.count
+            }
+        }
+        print("\(path): \(list.count) devices: \(accessories) accessories, \(skipped) without one; \(unmapped) exposes not shown")
     }
 }
 

@@ -6,9 +6,9 @@ import Testing
 struct ValidateCommandTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func run(_ directory: String) throws -> (status: Int32, output: String) {
+    func run(_ arguments: String...) throws -> (status: Int32, output: String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID().uuidString).out").path
-        let pid = try spawn([homegateExecutable, "validate", directory], output: output)
+        let pid = try spawn([homegateExecutable, "validate"] + arguments, output: output)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return (status >> 8, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
@@ -22,6 +22,20 @@ struct ValidateCommandTests {
         let plain = try run(Self.repository.appendingPathComponent("mappings").path)
         #expect(plain.status == 0)
         #expect(plain.output.contains("1 file valid: 1 Zigbee2MQTT bridge (0 device overrides), 0 MQTT accessories"), "\(plain.output)")
+    }
+
+    @Test("--devices shows what each device of a bridge/devices payload becomes and every expose left out, with why")
+    func devices() throws {
+        let fixture = Self.repository.appendingPathComponent("Tests/MappingsTests/Fixtures/devices.json").path
+        let (status, output) = try run(Self.repository.appendingPathComponent("demo/mappings").path, "--devices", fixture)
+        #expect(status == 0)
+        #expect(output.contains("bulb (IKEA LED1545G12): lightbulb [on, brightness, color_temperature]"), "\(output)")
+        #expect(output.contains("  not shown: effect (an enum setting with no HomeKit characteristic)"))
+        #expect(output.contains("0x0017880104e45518: no accessory: not supported by Zigbee2MQTT"))
+        #expect(output.contains("  not shown: device_temperature (the device's own temperature; include_properties: [device_temperature] shows it)"))
+        #expect(output.contains("devices.json: 14 devices: 12 accessories, 2 without one;"))
+        let broken = try run(Self.repository.appendingPathComponent("mappings").path, "--devices", Self.repository.appendingPathComponent("README.md").path)
+        #expect(broken.status == 1 && broken.output.contains("README.md: not a bridge/devices payload (a JSON array of devices)"), "\(broken.output)")
     }
 
     @Test("a broken folder lists every problem with file, line and column, and exits 1")

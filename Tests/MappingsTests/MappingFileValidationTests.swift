@@ -76,6 +76,8 @@ struct MappingFileValidationTests {
          ["t.yaml:3:31: device 'lamp' exclude_properties must be a list, like [battery, linkquality]"]),
         ("source: zigbee2mqtt\ndevices:\n  lamp: { service: outlte }\n",
          ["t.yaml:3:20: device 'lamp' service must be one of outlet, lightbulb, switch, motion, occupancy, not 'outlte' (did you mean 'outlet'?)"]),
+        ("source: zigbee2mqtt\ndevices:\n  lamp: { include_properties: [device_temprature] }\n",
+         ["t.yaml:3:31: device 'lamp' include_properties: 'device_temprature' is not an expose that is left out by default (those are device_temperature) (did you mean 'device_temperature'?)"]),
         ("source: mqtt\naccessories: { id: x }\n", ["t.yaml:2:14: accessories must be a list"]),
         ("source: mqtt\naccessories:\n  - id: x\n    services: []\n", ["t.yaml:4:15: services must be a non-empty list"]),
         ("source: mqtt\naccessories:\n  - id: x\n    nmae: X\n    services: [{ type: switch, characteristics: { \"on\": { state: { topic: a } } } }]\n",

@@ -21,6 +21,7 @@ struct Zigbee2MQTTConversionTests {
         #expect(values(weather, Fixture.states("WSDCGQ11LM")[1]) == [
             "temperature_sensor/current_temperature": .float(32.9), "humidity_sensor/current_relative_humidity": .float(59.96),
             "battery_service/battery_level": .int(0), "battery_service/status_low_battery": .int(1),
+            "temperature_sensor/status_low_battery": .int(1), "humidity_sensor/status_low_battery": .int(1),
         ])
         let contact = try mapping("front_door_contact")
         #expect(values(contact, Fixture.states("MCCGQ11LM")[0]) == ["contact_sensor/contact_sensor_state": .int(0)])
@@ -30,6 +31,7 @@ struct Zigbee2MQTTConversionTests {
         let smoke = try mapping("hallway_smoke_detector")
         #expect(values(smoke, Fixture.states("JTYJ-GD-01LM_BW")[0]) == [
             "smoke_sensor/smoke_detected": .int(1), "smoke_sensor/status_tampered": .int(0), "battery_service/status_low_battery": .int(0),
+            "smoke_sensor/status_low_battery": .int(0),
         ])
         let plug = try mapping("power_plug")
         #expect(values(plug, Fixture.states("ZNCZ02LM")[2]) == ["outlet/on": .bool(true), "outlet/outlet_in_use": .bool(true)])
@@ -51,17 +53,25 @@ struct Zigbee2MQTTConversionTests {
         #expect(values(remote, ["action": "up_hold"]) == ["stateless_programmable_switch_up/programmable_switch_event": .int(2)])
         #expect(values(remote, ["action": "on_press"]).isEmpty, "the short press is reported on press_release")
         #expect(values(remote, ["action": "off_hold_release"]).isEmpty)
+        #expect(values(try mapping("button"), ["action": "triple"]) == ["stateless_programmable_switch_triple/programmable_switch_event": .int(0)])
         let button = try mapping("button")
         let presses = Fixture.states("WXKG11LM").map { values(button, $0)["stateless_programmable_switch/programmable_switch_event"] }
         #expect(presses == [.int(0), .int(0), .int(1)])
         #expect(button.accessory["stateless_programmable_switch"]?["programmable_switch_event"]?.validValues == [0, 1, 2])
     }
 
-    @Test("colour: color_mode decides which of colour temperature or colour is current")
+    @Test("colour: color_mode decides which of colour temperature or colour is current; in colour-temperature mode hue and saturation are the white's")
     func colorMode() throws {
         let hue = try mapping("bulb_color_2")
         let states = Fixture.states("7146060PH")
-        #expect(values(hue, states[1]) == ["lightbulb/color_temperature": .int(222)])
+        // 222 mired (4,500 K) is a faint warm white; 454 mired (2,200 K) a deep orange; 153 mired (6,500 K) almost white.
+        #expect(values(hue, states[1]) == ["lightbulb/color_temperature": .int(222), "lightbulb/hue": .float(44), "lightbulb/saturation": .float(18)])
+        #expect(values(hue, ["color_mode": "color_temp", "color_temp": 454]) == [
+            "lightbulb/color_temperature": .int(454), "lightbulb/hue": .float(36), "lightbulb/saturation": .float(68)])
+        let daylight = values(hue, ["color_mode": "color_temp", "color_temp": 153])
+        #expect((daylight["lightbulb/saturation"]?.doubleValue ?? 100) < 10, "\(daylight)")
+        // A bulb without colour has no hue to follow.
+        #expect(values(try mapping("bulb"), ["color_mode": "color_temp", "color_temp": 300]) == ["lightbulb/color_temperature": .int(300)])
         let xy = values(hue, states[2])
         #expect(xy["lightbulb/color_temperature"] == nil && xy["lightbulb/hue"] != nil)
         #expect(values(hue, states[3]) == ["lightbulb/hue": .float(250), "lightbulb/saturation": .float(50)])

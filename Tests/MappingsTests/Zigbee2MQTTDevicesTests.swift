@@ -28,25 +28,30 @@ struct Zigbee2MQTTDevicesTests {
             "service_label": ["service_label_namespace"],
             "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
+        // Triple and quadruple presses have no HomeKit event: a switch each, where a single press is one.
         ("button", .programmable_switch, [
-            "stateless_programmable_switch": ["programmable_switch_event"],
+            "stateless_programmable_switch": ["programmable_switch_event", "service_label_index"],
+            "stateless_programmable_switch_triple": ["programmable_switch_event", "service_label_index"],
+            "stateless_programmable_switch_quadruple": ["programmable_switch_event", "service_label_index"],
+            "service_label": ["service_label_namespace"],
             "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
+        // Low battery shows on each sensor too, where HomeKit puts it on the sensor's tile.
         ("weather_sensor", .sensor, [
-            "temperature_sensor": ["current_temperature"], "humidity_sensor": ["current_relative_humidity"],
+            "temperature_sensor": ["current_temperature", "status_low_battery"], "humidity_sensor": ["current_relative_humidity", "status_low_battery"],
             "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
         ("power_plug", .outlet, ["outlet": ["on", "outlet_in_use"]]),
         ("kitchen_wall_switch", .switch, ["switch_l1": ["on"], "switch_l2": ["on"]]),
         ("front_door_contact", .sensor, [
-            "contact_sensor": ["contact_sensor_state"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+            "contact_sensor": ["contact_sensor_state", "status_low_battery"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
         ("occupancy_sensor", .sensor, [
-            "motion_sensor": ["motion_detected"], "light_sensor": ["current_ambient_light_level"],
+            "motion_sensor": ["motion_detected", "status_low_battery"], "light_sensor": ["current_ambient_light_level", "status_low_battery"],
             "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
         ("hallway_smoke_detector", .sensor, [
-            "smoke_sensor": ["smoke_detected", "status_tampered"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+            "smoke_sensor": ["smoke_detected", "status_tampered", "status_low_battery"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
         ]),
         ("curtain", .window_covering, ["window_covering": ["current_position", "target_position", "position_state", "hold_position"]]),
         ("bosch_radiator", .thermostat, [

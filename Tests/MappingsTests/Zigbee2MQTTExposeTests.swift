@@ -14,8 +14,10 @@ enum Exposes {
         return try Zigbee2MQTTMapping.build(#require(Zigbee2MQTTDevice(json: json))).get()
     }
 
-    static func numeric(_ name: String, endpoint: String? = nil, access: Int = 1, min: Double? = nil, max: Double? = nil, step: Double? = nil) -> JSONValue {
+    static func numeric(_ name: String, endpoint: String? = nil, access: Int = 1, min: Double? = nil, max: Double? = nil, step: Double? = nil,
+                        unit: String? = nil) -> JSONValue {
         var e: [String: JSONValue] = ["type": "numeric", "name": .string(name), "property": .string(property(name, endpoint)), "access": .integer(access)]
+        if let unit { e["unit"] = .string(unit) }
         if let endpoint { e["endpoint"] = .string(endpoint) }
         if let min { e["value_min"] = .double(min) }
         if let max { e["value_max"] = .double(max) }
@@ -41,6 +43,15 @@ enum Exposes {
     }
 
     static func property(_ name: String, _ endpoint: String?) -> String { endpoint.map { "\(name)_\($0)" } ?? name }
+}
+
+extension JSONValue {
+    /// An expose with another state key than its name (`fan_state` for a fan's `state`).
+    func setting(property: String) -> JSONValue {
+        guard case .object(var fields) = self else { return self }
+        fields["property"] = .string(property)
+        return .object(fields)
+    }
 }
 
 @Suite("Zigbee2MQTT exposes beyond the fixtures")
@@ -136,32 +147,150 @@ struct Zigbee2MQTTExposeTests {
         #expect(radiator.accessory["thermostat"]?["current_heating_cooling_state"]?.validValues == [0, 1])
     }
 
-    @Test("sensors per endpoint, presence, leaks, carbon monoxide and tamper")
+    @Test("sensors per endpoint, presence, leaks, carbon monoxide; tamper on every sensor that can show it")
     func sensors() throws {
         let mapping = try Exposes.device([
             Exposes.numeric("temperature", endpoint: "l1"), Exposes.numeric("temperature", endpoint: "l2"),
             Exposes.binary("presence"), Exposes.binary("water_leak"), Exposes.binary("carbon_monoxide"), Exposes.binary("tamper"),
         ])
         #expect(Zigbee2MQTTDevicesTests.shape(mapping.accessory) == [
-            "temperature_sensor_l1": ["current_temperature"], "temperature_sensor_l2": ["current_temperature"],
-            "occupancy_sensor": ["occupancy_detected"], "leak_sensor": ["leak_detected"],
+            "temperature_sensor_l1": ["current_temperature", "status_tampered"], "temperature_sensor_l2": ["current_temperature", "status_tampered"],
+            "occupancy_sensor": ["occupancy_detected", "status_tampered"], "leak_sensor": ["leak_detected", "status_tampered"],
             "carbon_monoxide_sensor": ["carbon_monoxide_detected", "status_tampered"],
         ])
         #expect(values(mapping, ["temperature_l2": -3.5, "presence": true, "water_leak": false, "tamper": true]) == [
             "temperature_sensor_l2/current_temperature": .float(-3.5), "occupancy_sensor/occupancy_detected": .int(1),
             "leak_sensor/leak_detected": .int(0), "carbon_monoxide_sensor/status_tampered": .int(1),
+            "temperature_sensor_l1/status_tampered": .int(1), "temperature_sensor_l2/status_tampered": .int(1),
+            "occupancy_sensor/status_tampered": .int(1), "leak_sensor/status_tampered": .int(1),
         ])
         let dark = try Zigbee2MQTTDevicesTests.mapping("occupancy_sensor")
         #expect(values(dark, ["illuminance": 0]) == ["light_sensor/current_ambient_light_level": .float(0.0001)])
     }
 
-    @Test("battery: levels are whole percentages; battery_low alone still makes a battery service")
+    @Test("vibration and moving are motion; gas is a leak of its own; device_temperature only when included")
+    func motionGasAndChipTemperature() throws {
+        let vibration = try Exposes.device([Exposes.binary("vibration"), Exposes.numeric("device_temperature")])
+        #expect(Zigbee2MQTTDevicesTests.shape(vibration.accessory) == ["motion_sensor": ["motion_detected"]])
+        #expect(values(vibration, ["vibration": true, "device_temperature": 30]) == ["motion_sensor/motion_detected": .bool(true)])
+        #expect(vibration.unmappedProperties == ["device_temperature"])
+        let both = try Exposes.device([Exposes.binary("occupancy"), Exposes.binary("moving"), Exposes.binary("water_leak"), Exposes.binary("gas")])
+        #expect(Zigbee2MQTTDevicesTests.shape(both.accessory) == [
+            "motion_sensor": ["motion_detected"], "motion_sensor_moving": ["motion_detected"],
+            "leak_sensor": ["leak_detected"], "leak_sensor_gas": ["leak_detected"],
+        ])
+        #expect(values(both, ["moving": true, "gas": true]) == ["motion_sensor_moving/motion_detected": .bool(true), "leak_sensor_gas/leak_detected": .int(1)])
+
+        let json: JSONValue = [
+            "ieee_address": "0x00124b0000000001", "friendly_name": "plug", "type": "Router", "supported": true, "interview_state": "SUCCESSFUL",
+            "definition": ["model": "M", "vendor": "V", "description": "Plug", "exposes": [Exposes.numeric("device_temperature")]],
+        ]
+        let device = try #require(Zigbee2MQTTDevice(json: json))
+        let included = try Zigbee2MQTTMapping.build(device, override: Zigbee2MQTTOverride(includeProperties: ["device_temperature"])).get()
+        #expect(Zigbee2MQTTDevicesTests.shape(included.accessory) == ["temperature_sensor_device": ["current_temperature"]])
+        #expect(values(included, ["device_temperature": 41]) == ["temperature_sensor_device/current_temperature": .int(41)])
+    }
+
+    @Test("air quality: the worst reading's level, densities where HAP has them, and a CO2 sensor beside it")
+    func airQuality() throws {
+        let monitor = try Exposes.device([
+            Exposes.numeric("co2"), Exposes.numeric("pm25"), Exposes.numeric("voc_index"), Exposes.numeric("formaldehyd"),
+            Exposes.numeric("temperature"),
+        ])
+        #expect(Zigbee2MQTTDevicesTests.shape(monitor.accessory) == [
+            "temperature_sensor": ["current_temperature"],
+            "air_quality_sensor": ["air_quality", "pm2_5_density", "carbon_dioxide_level"],
+            "carbon_dioxide_sensor": ["carbon_dioxide_detected", "carbon_dioxide_level"],
+        ])
+        #expect(monitor.unmappedProperties.isEmpty, "\(monitor.unmappedProperties)")
+        // All excellent; then PM2.5 at 40 µg/m³ (fair) is the worst; CO2 at 1,600 ppm (inferior, and abnormal) is worse.
+        #expect(values(monitor, ["co2": 420, "pm25": 4, "voc_index": 80, "formaldehyd": 0.01]) == [
+            "air_quality_sensor/air_quality": .int(1), "air_quality_sensor/pm2_5_density": .float(4),
+            "air_quality_sensor/carbon_dioxide_level": .float(420),
+            "carbon_dioxide_sensor/carbon_dioxide_detected": .int(0), "carbon_dioxide_sensor/carbon_dioxide_level": .float(420),
+        ])
+        #expect(values(monitor, ["co2": 420, "pm25": 40, "voc_index": 80])["air_quality_sensor/air_quality"] == .int(3))
+        let stuffy = values(monitor, ["co2": 1600, "pm25": 40, "voc_index": 80, "formaldehyd": 0.01])
+        #expect(stuffy["air_quality_sensor/air_quality"] == .int(4) && stuffy["carbon_dioxide_sensor/carbon_dioxide_detected"] == .int(1))
+        #expect(values(monitor, ["pm25": 2000])["air_quality_sensor/pm2_5_density"] == .float(1000), "kept within HAP's range")
+
+        // A device that says the level in words: those words, and the densities still shown.
+        let voc = Exposes.numeric("voc", unit: "µg/m³")
+        let worded = try Exposes.device([Exposes.enumeration("air_quality", ["excellent", "good", "moderate", "poor", "unhealthy", "hazardous", "out_of_range", "unknown"]), voc])
+        #expect(Zigbee2MQTTDevicesTests.shape(worded.accessory) == ["air_quality_sensor": ["air_quality", "voc_density"]])
+        #expect(values(worded, ["air_quality": "moderate", "voc": 250]) == ["air_quality_sensor/air_quality": .int(3), "air_quality_sensor/voc_density": .float(250)])
+        #expect(values(worded, ["air_quality": "hazardous"]) == ["air_quality_sensor/air_quality": .int(5)])
+        // TVOC in ppb has no HAP density, but still counts for the level.
+        let ppb = try Exposes.device([Exposes.numeric("voc", unit: "ppb")])
+        #expect(Zigbee2MQTTDevicesTests.shape(ppb.accessory) == ["air_quality_sensor": ["air_quality"]])
+        #expect(values(ppb, ["voc": 700]) == ["air_quality_sensor/air_quality": .int(4)])
+    }
+
+    @Test("covers: tilt is the horizontal tilt angle both ways; a blind that only tilts shows its tilt as its position")
+    func tilt() throws {
+        let blind = try Exposes.device([Exposes.specific("cover", [
+            Exposes.enumeration("state", ["OPEN", "CLOSE", "STOP"], access: 7), Exposes.numeric("position", access: 7, min: 0, max: 100),
+            Exposes.numeric("tilt", access: 7, min: 0, max: 100),
+        ])])
+        #expect(Zigbee2MQTTDevicesTests.shape(blind.accessory)["window_covering"] == [
+            "current_position", "target_position", "position_state", "hold_position", "current_horizontal_tilt_angle", "target_horizontal_tilt_angle"])
+        #expect(values(blind, ["position": 40, "tilt": 25]) == [
+            "window_covering/current_position": .int(40), "window_covering/target_position": .int(40),
+            "window_covering/current_horizontal_tilt_angle": .int(-45), "window_covering/target_horizontal_tilt_angle": .int(-45),
+        ])
+        #expect(try write(blind, "window_covering", "target_horizontal_tilt_angle", .int(45)) == #"{"tilt":75}"#)
+        #expect(try write(blind, "window_covering", "target_horizontal_tilt_angle", .int(-90)) == #"{"tilt":0}"#)
+
+        let tiltOnly = try Exposes.device([Exposes.specific("cover", [Exposes.numeric("tilt", access: 7, min: 0, max: 100)])])
+        #expect(values(tiltOnly, ["tilt": 100]) == [
+            "window_covering/current_position": .int(100), "window_covering/target_position": .int(100),
+            "window_covering/current_horizontal_tilt_angle": .int(90), "window_covering/target_horizontal_tilt_angle": .int(90),
+        ])
+        #expect(try write(tiltOnly, "window_covering", "target_position", .int(30)) == #"{"tilt":30}"#)
+    }
+
+    @Test("fans: active from fan_state, speed from the mode's low/medium/high, auto as the target fan state; writes go back as words")
+    func fan() throws {
+        let fan = try Exposes.device([Exposes.specific("fan", [
+            Exposes.binary("state", on: "ON", off: "OFF", access: 7).setting(property: "fan_state"),
+            Exposes.enumeration("mode", ["off", "low", "medium", "high", "on", "auto", "smart"], access: 7).setting(property: "fan_mode"),
+        ])])
+        #expect(fan.accessory.category == .fan)
+        #expect(Zigbee2MQTTDevicesTests.shape(fan.accessory) == ["fanv2": ["active", "rotation_speed", "target_fan_state"]])
+        #expect(values(fan, ["fan_state": "ON", "fan_mode": "medium"]) == [
+            "fanv2/active": .int(1), "fanv2/rotation_speed": .int(66), "fanv2/target_fan_state": .int(0)])
+        #expect(values(fan, ["fan_state": "ON", "fan_mode": "auto"]) == ["fanv2/active": .int(1), "fanv2/target_fan_state": .int(1)])
+        #expect(try write(fan, "fanv2", "active", .int(0)) == #"{"fan_state":"OFF"}"#)
+        #expect(try write(fan, "fanv2", "rotation_speed", .int(10)) == #"{"fan_mode":"low"}"#)
+        #expect(try write(fan, "fanv2", "rotation_speed", .int(70)) == #"{"fan_mode":"high"}"#)
+        #expect(try write(fan, "fanv2", "rotation_speed", .int(0)) == #"{"fan_mode":"off"}"#)
+        #expect(try write(fan, "fanv2", "target_fan_state", .int(1)) == #"{"fan_mode":"auto"}"#)
+        #expect(fan.unmapped.isEmpty, "\(fan.unmapped)")
+
+        // Only a mode: active is the mode not being off.
+        let modeOnly = try Exposes.device([Exposes.specific("fan", [
+            Exposes.enumeration("mode", ["off", "low", "high"], access: 7).setting(property: "fan_mode"),
+        ])])
+        #expect(values(modeOnly, ["fan_mode": "off"]) == ["fanv2/active": .int(0), "fanv2/rotation_speed": .int(0)])
+        #expect(try write(modeOnly, "fanv2", "active", .int(1)) == #"{"fan_mode":"high"}"#)
+    }
+
+    @Test("lights: 1 of 254 is 1 %, never 0 % while on")
+    func dimmest() throws {
+        let bulb = try Zigbee2MQTTDevicesTests.mapping("bulb")
+        #expect(values(bulb, ["brightness": 1]) == ["lightbulb/brightness": .int(1)])
+        #expect(values(bulb, ["brightness": 0]) == ["lightbulb/brightness": .int(0)])
+        #expect(values(bulb, ["brightness": 254]) == ["lightbulb/brightness": .int(100)])
+    }
+
+    @Test("battery: levels are whole percentages; battery_low alone still makes a battery service; low battery shows on the sensors too")
     func battery() throws {
         let halves = try Exposes.device([Exposes.binary("contact", on: false, off: true), Exposes.numeric("battery", min: 0, max: 100)])
-        #expect(values(halves, ["battery": 19.5]) == ["battery_service/battery_level": .int(20), "battery_service/status_low_battery": .int(1)])
+        #expect(values(halves, ["battery": 19.5]) == [
+            "battery_service/battery_level": .int(20), "battery_service/status_low_battery": .int(1), "contact_sensor/status_low_battery": .int(1)])
         let lowOnly = try Exposes.device([Exposes.binary("smoke"), Exposes.binary("battery_low")])
         #expect(lowOnly.accessory["battery_service"]?["battery_level"]?.value == nil)
-        #expect(values(lowOnly, ["battery_low": true]) == ["battery_service/status_low_battery": .int(1)])
+        #expect(values(lowOnly, ["battery_low": true]) == ["battery_service/status_low_battery": .int(1), "smoke_sensor/status_low_battery": .int(1)])
     }
 
     @Test("lights: a colour-temperature range wider than HAP's is cut to 140–500; reported mired are whole")

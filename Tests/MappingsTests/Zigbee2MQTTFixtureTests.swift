@@ -33,12 +33,12 @@ struct Zigbee2MQTTFixtureTests {
         }
     }
 
-    @Test("a real capture with color_sync: color_mode color_temp wins; h/s duplicates are understood")
+    @Test("a real capture with color_sync: color_mode color_temp wins, hue and saturation follow it; h/s duplicates are understood")
     func colorSyncCapture() throws {
         let hue = try Zigbee2MQTTDevicesTests.mapping("bulb_color_2")
         let capture = try #require(Fixture.states("7146060PH").last)
         let updates = hue.decode(capture).updates.map { "\($0.characteristic)=\($0.value)" }
-        #expect(Set(updates) == ["on=true", "brightness=39", "color_temperature=454"])
+        #expect(Set(updates) == ["on=true", "brightness=39", "color_temperature=454", "hue=36.0", "saturation=68.0"])
         let colour = hue.decode(["color": ["h": 27, "s": 92]]).updates.map { "\($0.characteristic)=\($0.value)" }
         #expect(Set(colour) == ["hue=27.0", "saturation=92.0"])
     }

@@ -82,6 +82,13 @@ extension GatewayCore {
                     mapping = rebuilt(mapping, id: id)
                 }
                 bridges[index].idByIEEE[device.ieeeAddress] = id
+                if bridges[index].unmappedSaid[device.ieeeAddress] != mapping.unmapped {
+                    bridges[index].unmappedSaid[device.ieeeAddress] = mapping.unmapped
+                    if !mapping.unmapped.isEmpty {
+                        notice(.info, .devices, "\(source.baseTopic) device \(device.friendlyName): not shown: "
+                            + mapping.unmapped.map(\.description).joined(separator: ", "))
+                    }
+                }
                 seen.insert(id)
                 byName[device.friendlyName] = id
                 var accessory = mapping.accessory

@@ -29,6 +29,8 @@ public struct GatewayCore: Sendable {
         /// Accessory ids by IEEE address: a rename in Zigbee2MQTT keeps the id.
         var idByIEEE: [String: String] = [:]
         var skipped: [SkippedDevice] = []
+        /// What was last said about each device's unmapped exposes, by IEEE address: said again only when it changes.
+        var unmappedSaid: [String: [UnmappedExpose]] = [:]
         /// Override keys already warned about for matching no device: each is said once.
         var unmatchedWarned: Set<String> = []
         /// Whether the "nothing answers on this base topic" warning was given.

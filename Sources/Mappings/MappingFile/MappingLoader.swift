@@ -164,12 +164,19 @@ extension FileReader {
                 error(key, "'\(name)' looks like an IEEE address but is not 0x followed by 16 hex digits")
             }
             let what = "device '\(name)'"
-            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "service"]) else { continue }
+            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "include_properties", "service"]) else { continue }
             var override = Zigbee2MQTTOverride()
             override.name = nonEmpty(fields["name"]?.value, "\(what) name")
             override.room = nonEmpty(fields["room"]?.value, "\(what) room")
             override.exclude = bool(fields["exclude"]?.value, "\(what) exclude") ?? false
             override.excludeProperties = Set(stringList(fields["exclude_properties"]?.value, "\(what) exclude_properties") ?? [])
+            if let node = fields["include_properties"]?.value, let list = stringList(node, "\(what) include_properties") {
+                for name in list where !Zigbee2MQTTOverride.includable.contains(name) {
+                    error(node, "\(what) include_properties: '\(name)' is not an expose that is left out by default "
+                        + "(those are \(Zigbee2MQTTOverride.includable.sorted().joined(separator: ", ")))\(didYouMean(name, Zigbee2MQTTOverride.includable.sorted()))")
+                }
+                override.includeProperties = Set(list)
+            }
             if let node = fields["service"]?.value, let choice = string(node, "\(what) service") {
                 if let service = Zigbee2MQTTOverride.ServiceChoice(rawValue: choice) {
                     override.service = service

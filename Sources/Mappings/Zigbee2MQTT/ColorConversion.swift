@@ -17,6 +17,19 @@ public enum ColorConversion {
         return (X / sum, Y / sum)
     }
 
+    /// A colour temperature in mired → the x, y of a black body at that temperature (Kim et al.'s
+    /// cubic fit of the Planckian locus, good from 1,667 K to 25,000 K).
+    public static func xy(mired: Double) -> (x: Double, y: Double) {
+        let t = 1_000_000 / min(max(mired, 40), 600)
+        let x = t <= 4000
+            ? -0.2661239e9 / (t * t * t) - 0.2343589e6 / (t * t) + 0.8776956e3 / t + 0.179910
+            : -3.0258469e9 / (t * t * t) + 2.1070379e6 / (t * t) + 0.2226347e3 / t + 0.240390
+        let y = t <= 2222 ? -1.1063814 * x * x * x - 1.34811020 * x * x + 2.18555832 * x - 0.20219683
+            : t <= 4000 ? -0.9549476 * x * x * x - 1.37418593 * x * x + 2.09137015 * x - 0.16748867
+            : 3.0817580 * x * x * x - 5.87338670 * x * x + 3.75112997 * x - 0.37001483
+        return (x, y)
+    }
+
     /// x, y → hue 0–360, saturation 0–100. Colours outside the RGB triangle come back fully saturated.
     public static func hueSaturation(x: Double, y: Double) -> (hue: Double, saturation: Double) {
         guard y > 0 else { return (0, 0) }

@@ -4,19 +4,19 @@ import JSON
 extension Builder {
     /// A remote's `action` values as stateless programmable switches, one per button:
     /// `single`/`double`/`hold` on one switch; `on_press_release`, `single_left`, `button_1_hold`, ...
-    /// on a switch per button, numbered under a service label as HAP wants for several buttons.
+    /// on a switch per button. Triple and quadruple presses have no HomeKit event: each gets a switch
+    /// of its own next to its button (`left_triple`). Every switch is numbered under a service label.
     mutating func addActions() {
         guard let action = generic("action"), action.type == "enum", let key = action.property else { return }
         let buttons = Self.buttons(from: action.values)
         guard !buttons.isEmpty else { return }
-        let labelled = buttons.count > 1
         for (index, button) in buttons.enumerated() {
-            var characteristics = [Characteristic(.programmable_switch_event, validValues: Set(button.events.values).sorted())]
-            if labelled { characteristics.append(Characteristic(.service_label_index, value: .int(index + 1))) }
+            let characteristics = [Characteristic(.programmable_switch_event, validValues: Set(button.events.values).sorted()),
+                                   Characteristic(.service_label_index, value: .int(index + 1))]
             let service = addService(.stateless_programmable_switch, endpoint: button.name, primary: index == 0 && category == nil, characteristics)
             mapping.read(key, into: service, "programmable_switch_event", .action(button.events))
         }
-        if labelled { _ = addService(.service_label, [Characteristic(.service_label_namespace, value: .int(1))]) }
+        _ = addService(.service_label, [Characteristic(.service_label_namespace, value: .int(1))])
         use(action)
         category = category ?? .programmable_switch
     }
@@ -27,11 +27,13 @@ extension Builder {
         var events: [String: Int]
     }
 
-    /// Words Zigbee2MQTT puts before or after a button name. nil: a word HomeKit has no event for
-    /// (releases, stops, triple presses); the value is dropped but still names its button.
-    static let pressWords: [(word: String, event: Int?)] = [
-        ("press_release", 0), ("hold_release", nil), ("long_release", nil), ("release", nil), ("single", 0), ("click", 0),
-        ("double", 1), ("triple", nil), ("quadruple", nil), ("hold", 2), ("long", 2), ("press", 0), ("stop", nil),
+    /// Words Zigbee2MQTT puts before or after a button name, with `_` or `-` between. `event` nil:
+    /// a word HomeKit has no event for (releases, stops); the value is dropped but still names its
+    /// button. `extra`: a press HomeKit has no event for, given a switch of its own (`triple`).
+    static let pressWords: [(word: String, event: Int?, extra: Bool)] = [
+        ("press_release", 0, false), ("hold_release", nil, false), ("long_release", nil, false), ("release", nil, false),
+        ("single", 0, false), ("click", 0, false), ("double", 1, false), ("triple", 0, true), ("quadruple", 0, true),
+        ("hold", 2, false), ("long", 2, false), ("press", 0, false), ("stop", nil, false),
     ]
 
     /// Groups action values into buttons, in the order the device lists them.
@@ -42,22 +44,35 @@ extension Builder {
             if !order.contains(button) { order.append(button) }
             if let event { events[button, default: [:]][value] = event }
         }
-        let all = Set(values)
+        func add(_ button: String?, _ value: String, _ word: (word: String, event: Int?, extra: Bool)) {
+            if word.extra {
+                add(button.map { "\($0)_\(word.word)" } ?? word.word, value, word.event)
+            } else {
+                add(button, value, word.event)
+            }
+        }
+        // `1-single` and `1_single` are one spelling; the value itself stays the event's key.
+        let spelled = Set(values.map { String($0.map { $0 == "-" ? "_" : $0 }) })
         for value in values where !value.isEmpty {
-            if let (_, event) = pressWords.first(where: { $0.word == value }) {
-                add(nil, value, event)  // `single`, `double`, `hold`: the one button
-            } else if let (word, event) = pressWords.first(where: { value.hasSuffix("_" + $0.word) && value.count > $0.word.count + 1 }) {
-                let button = String(value.dropLast(word.count + 1))
+            let plain = String(value.map { $0 == "-" ? "_" : $0 })
+            if let word = pressWords.first(where: { $0.word == plain }) {
+                add(nil, value, word)  // `single`, `double`, `hold`: the one button
+            } else if let word = pressWords.first(where: { plain.hasSuffix("_" + $0.word) && plain.count > $0.word.count + 1 }) {
+                let button = String(plain.dropLast(word.word.count + 1))
                 // A button with press_release reports its short press there, not on the bare press.
-                add(button, value, word == "press" && all.contains(button + "_press_release") ? nil : event)
-            } else if let (word, event) = pressWords.first(where: { value.hasPrefix($0.word + "_") && value.count > $0.word.count + 1 }) {
-                add(String(value.dropFirst(word.count + 1)), value, event)  // Aqara: `single_left`, `hold_both`
-            } else if value == "brightness_move_up", all.contains("on") {
+                if word.word == "press", spelled.contains(button + "_press_release") {
+                    add(button, value, nil as Int?)
+                } else {
+                    add(button, value, word)
+                }
+            } else if let word = pressWords.first(where: { plain.hasPrefix($0.word + "_") && plain.count > $0.word.count + 1 }) {
+                add(String(plain.dropFirst(word.word.count + 1)), value, word)  // Aqara: `single_left`, `hold_both`
+            } else if plain == "brightness_move_up", spelled.contains("on") {
                 add("on", value, 2)  // IKEA on/off switch: holding "on" dims up
-            } else if value == "brightness_move_down", all.contains("off") {
+            } else if plain == "brightness_move_down", spelled.contains("off") {
                 add("off", value, 2)
             } else {
-                add(value, value, 0)  // `on`, `off`, `toggle`, `shake`: each a button of its own
+                add(plain, value, 0)  // `on`, `off`, `toggle`, `shake`: each a button of its own
             }
         }
         return order.compactMap { name in events[name].map { Button(name: name, events: $0) } }

@@ -81,16 +81,36 @@ struct Builder {
             case "cover": addCover(expose)
             case "lock": addLock(expose)
             case "climate": addClimate(expose)
+            case "fan": addFan(expose)
             default: break
             }
         }
         addSensors()
         addBattery()
         addActions()
-        for expose in exposes where expose.features.isEmpty {
-            if let property = expose.property, !used.contains(property), property != "linkquality" {
-                mapping.unmappedProperties.append(property)
+        for expose in exposes {
+            if expose.features.isEmpty {
+                if let property = expose.property, !used.contains(property), property != "linkquality" {
+                    mapping.unmapped.append(UnmappedExpose(property: property, reason: Self.whyUnmapped(expose)))
+                }
+            } else if !["light", "switch", "cover", "lock", "climate", "fan"].contains(expose.type) {
+                let name = expose.property ?? expose.name ?? expose.type
+                mapping.unmapped.append(UnmappedExpose(property: name, reason: "a '\(expose.type)' expose, which homegate does not map yet"))
             }
+        }
+    }
+
+    /// Why a generic expose has no characteristic, in words for the log and `homegate validate --devices`.
+    static func whyUnmapped(_ expose: Expose) -> String {
+        switch (expose.name ?? expose.property ?? "", expose.category) {
+        case ("device_temperature", _): "the device's own temperature; include_properties: [device_temperature] shows it"
+        case ("pressure", _): "HomeKit has no air pressure characteristic"
+        case ("voltage", _), ("current", _), ("power", _), ("energy", _), ("produced_energy", _), ("power_factor", _):
+            "HomeKit has no electrical measurement characteristics"
+        case (_, "config"): "a device setting (config)"
+        case (_, "diagnostic"): "a diagnostic reading"
+        case ("action", _): "an action without any press HomeKit knows"
+        default: expose.isSettable ? "\(expose.type == "enum" ? "an" : "a") \(expose.type) setting with no HomeKit characteristic" : "no HomeKit characteristic for it"
         }
     }
 

@@ -12,12 +12,18 @@ extension Zigbee2MQTTMapping {
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             guard let readers = readers[key], value != .null else { continue }
             for reader in readers {
+                // In colour-temperature mode the colour shown is the white's own, below.
                 if mode == "color_temp", case .hue = reader.rule { continue }
                 if mode == "color_temp", case .saturation = reader.rule { continue }
                 if mode == "xy" || mode == "hs", reader.target.characteristic == "color_temperature" { continue }
                 switch Self.decode(value, reader.rule) {
                 case .success(let decoded?):
-                    updates.append(CharacteristicUpdate(service: reader.target.service, characteristic: reader.target.characteristic, value: decoded))
+                    let update = CharacteristicUpdate(service: reader.target.service, characteristic: reader.target.characteristic, value: decoded)
+                    if case .level = reader.rule, let index = updates.firstIndex(where: { $0.service == update.service && $0.characteristic == update.characteristic }) {
+                        if case .int(let new) = decoded, case .int(let old) = updates[index].value, new > old { updates[index] = update }
+                        continue
+                    }
+                    updates.append(update)
                 case .success(nil):
                     break
                 case .failure(let problem):
@@ -26,7 +32,21 @@ extension Zigbee2MQTTMapping {
                 }
             }
         }
+        if mode == "color_temp" { updates += whiteAsColor(updates) }
         return (updates, errors)
+    }
+
+    /// Hue and saturation that follow a colour temperature, for lights that have both: HomeKit's
+    /// colour picker then shows the white the light is at, as Zigbee2MQTT's own front end does.
+    func whiteAsColor(_ updates: [CharacteristicUpdate]) -> [CharacteristicUpdate] {
+        updates.flatMap { update -> [CharacteristicUpdate] in
+            guard update.characteristic == "color_temperature", writers[Target(service: update.service, characteristic: "hue")] != nil,
+                  let mired = update.value.doubleValue else { return [] }
+            let (x, y) = ColorConversion.xy(mired: mired)
+            let hs = ColorConversion.hueSaturation(x: x, y: y)
+            return [CharacteristicUpdate(service: update.service, characteristic: "hue", value: .float(hs.hue.rounded().truncatingRemainder(dividingBy: 360))),
+                    CharacteristicUpdate(service: update.service, characteristic: "saturation", value: .float(min(100, hs.saturation.rounded())))]
+        }
     }
 
     struct Problem: Error, CustomStringConvertible {
@@ -55,10 +75,24 @@ extension Zigbee2MQTTMapping {
             return .success(.float(max(minimum, number)))
         case .percentOf254:
             guard let raw = value.doubleValue else { return .failure(Problem("is not a number")) }
-            return .success(.int(Int((min(254, max(0, raw)) * 100 / 254).rounded())))
+            // The dimmest a light goes is 1 %, not off: 1 of 254 would round to 0.
+            let percent = Int((min(254, max(0, raw)) * 100 / 254).rounded())
+            return .success(.int(raw > 0 ? max(1, percent) : percent))
         case .lowBelow(let threshold):
             guard let level = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.int(level < threshold ? 1 : 0))
+        case .level(let bounds):
+            guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.int(1 + (bounds.firstIndex { number <= $0 } ?? bounds.count)))
+        case .within(let low, let high):
+            guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.float(min(high, max(low, number))))
+        case .tiltAngle:
+            guard let percent = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.int(Int((min(100, max(0, percent)) * 1.8 - 90).rounded())))
+        case .above(let threshold):
+            guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.int(number > threshold ? 1 : 0))
         case .positive(let above, let otherwise):
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(number > 0 ? above : otherwise)

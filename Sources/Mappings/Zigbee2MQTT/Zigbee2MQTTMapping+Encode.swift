@@ -31,6 +31,11 @@ extension Zigbee2MQTTMapping {
                 if write.value.boolValue == true { payload[key] = "STOP" }
             case .openClose(let key):
                 payload[key] = (write.value.doubleValue ?? 0) > 0 ? "OPEN" : "CLOSE"
+            case .levels(let key, let levels):
+                let value = write.value.doubleValue ?? 0
+                if let word = levels.first(where: { value <= $0.0 })?.1 ?? levels.last?.1 { payload[key] = .string(word) }
+            case .tiltPercent(let key):
+                payload[key] = .integer(Int((((write.value.doubleValue ?? 0) + 90) / 1.8).rounded()))
             case .color(let key, let native):
                 var color = colors[key] ?? Color(service: write.service, native: native)
                 if write.characteristic == "hue" { color.hue = write.value.doubleValue } else { color.saturation = write.value.doubleValue }

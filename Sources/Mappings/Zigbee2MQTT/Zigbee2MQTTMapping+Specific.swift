@@ -68,16 +68,25 @@ extension Builder {
     }
 
     /// Position 0–100 maps straight through (Zigbee2MQTT already applies `invert_cover`). A cover
-    /// without `position` is only open or closed: 100 or 0.
+    /// without `position` is only open or closed: 100 or 0. Tilt (0–100 %) is the horizontal tilt
+    /// angle (-90° to 90°); a blind that only tilts shows its tilt as its position too.
     mutating func addCover(_ cover: Expose) {
-        let position = cover.feature("position"), state = cover.feature("state")
+        let tilt = cover.feature("tilt").flatMap { $0.property == nil ? nil : $0 }
+        let position = cover.feature("position").flatMap { $0.property == nil ? nil : $0 } ?? tilt, state = cover.feature("state")
         guard position?.property != nil || state?.property != nil else { return }
         let stops = state?.values.contains("STOP") == true
         let step: Double? = position?.property == nil ? 100 : nil
         var characteristics = [Characteristic(.current_position, minStep: step), Characteristic(.target_position, minStep: step),
                                Characteristic(.position_state, value: .int(2))]
         if stops { characteristics.append(Characteristic(.hold_position)) }
+        if tilt != nil { characteristics += [Characteristic(.current_horizontal_tilt_angle), Characteristic(.target_horizontal_tilt_angle)] }
         let service = addService(.window_covering, endpoint: cover.endpoint, primary: true, characteristics)
+        if let tilt, let key = tilt.property {
+            mapping.read(key, into: service, "current_horizontal_tilt_angle", .tiltAngle)
+            mapping.read(key, into: service, "target_horizontal_tilt_angle", .tiltAngle)
+            mapping.write(service, "target_horizontal_tilt_angle", .tiltPercent(key: key))
+            use(tilt)
+        }
         if let position, let key = position.property {
             mapping.read(key, into: service, "current_position", .whole)
             mapping.read(key, into: service, "target_position", .whole)
@@ -117,5 +126,51 @@ extension Builder {
         }
         use(state)
         category = category ?? .door_lock
+    }
+
+    /// Fan speeds as HomeKit's rotation speed: `low` a third, `medium` two thirds, `high` full.
+    static let fanSpeeds: [(mode: String, percent: Int)] = [("low", 33), ("medium", 66), ("high", 100)]
+
+    /// A `fan` expose (`fan_state` ON/OFF, `fan_mode` off/low/medium/high/on/auto/smart) as `fanv2`:
+    /// active from the state (or from the mode not being off), rotation speed from the speeds the
+    /// mode offers, and target fan state manual or auto where the mode has `auto`.
+    mutating func addFan(_ fan: Expose) {
+        let state = fan.feature("state").flatMap { $0.property == nil ? nil : $0 }
+        let mode = fan.feature("mode").flatMap { $0.property == nil || $0.values.isEmpty ? nil : $0 }
+        guard state != nil || mode != nil else { return }
+        let speeds = Self.fanSpeeds.filter { mode?.values.contains($0.mode) == true }
+        let auto = mode?.values.contains("auto") == true
+        var characteristics = [Characteristic(.active)]
+        if !speeds.isEmpty { characteristics.append(Characteristic(.rotation_speed, minStep: Double(100 / speeds.count))) }
+        if auto { characteristics.append(Characteristic(.target_fan_state)) }
+        let service = addService(.fanv2, endpoint: fan.endpoint, primary: true, characteristics)
+        if let state, let key = state.property {
+            let (on, off) = (state.valueOn ?? "ON", state.valueOff ?? "OFF")
+            mapping.read(key, into: service, "active", .binary(on: on, off: off, whenOn: .int(1), whenOff: .int(0)))
+            mapping.write(service, "active", .enumeration(key: key, [1: on.stringValue ?? "ON", 0: off.stringValue ?? "OFF"]))
+            use(state)
+        } else if let mode, let key = mode.property {
+            var active = Dictionary(uniqueKeysWithValues: mode.values.map { ($0, $0 == "off" ? 0 : 1) })
+            active["off"] = 0
+            mapping.read(key, into: service, "active", .enumeration(active))
+            let running = mode.values.contains("on") ? "on" : speeds.last?.mode ?? mode.values.first { $0 != "off" } ?? "on"
+            mapping.write(service, "active", .enumeration(key: key, [1: running, 0: "off"]))
+        }
+        if let mode, let key = mode.property {
+            if !speeds.isEmpty {
+                var percent = Dictionary(uniqueKeysWithValues: speeds.map { ($0.mode, $0.percent) })
+                percent["off"] = 0
+                if mode.values.contains("on") { percent["on"] = 100 }
+                mapping.read(key, into: service, "rotation_speed", .enumeration(percent))
+                mapping.write(service, "rotation_speed", .levels(key: key, [(0, "off")] + speeds.map { (Double($0.percent), $0.mode) }))
+            }
+            if auto {
+                let manual = speeds.last?.mode ?? (mode.values.contains("on") ? "on" : "auto")
+                mapping.read(key, into: service, "target_fan_state", .enumeration(Dictionary(uniqueKeysWithValues: mode.values.map { ($0, $0 == "auto" ? 1 : 0) })))
+                mapping.write(service, "target_fan_state", .enumeration(key: key, [1: "auto", 0: manual]))
+            }
+            use(mode)
+        }
+        category = category ?? .fan
     }
 }

@@ -1,6 +1,13 @@
 public import HomeModel
 import JSON
 
+/// An expose with no place in the accessory, and why.
+public struct UnmappedExpose: Sendable, Hashable, CustomStringConvertible {
+    public var property: String
+    public var reason: String
+    public var description: String { "\(property) (\(reason))" }
+}
+
 /// One value for one characteristic, decoded from a device payload.
 public struct CharacteristicUpdate: Sendable, Hashable {
     public var service: String
@@ -22,8 +29,9 @@ public struct Zigbee2MQTTMapping: Sendable {
     public var friendlyName: String
     /// State keys that `/get` can refresh.
     public var gettableKeys: [String]
-    /// Expose properties that found no place in the model, for the log.
-    public var unmappedProperties: [String]
+    /// Exposes that found no place in the model, each with why: for the log and `homegate validate --devices`.
+    public var unmapped: [UnmappedExpose]
+    public var unmappedProperties: [String] { unmapped.map(\.property) }
 
     var readers: [String: [Reader]] = [:]
     var writers: [Target: Writer] = [:]
@@ -49,6 +57,15 @@ public struct Zigbee2MQTTMapping: Sendable {
             /// The first value when the number is above zero, else the second.
             case positive(CharacteristicValue, CharacteristicValue)
             case action([String: Int])
+            /// HAP's 1–5 by ascending bounds (at most the first: 1, above the last: 5); several
+            /// readings for one characteristic in one message give the highest.
+            case level([Double])
+            /// A number kept inside the characteristic's range.
+            case within(Double, Double)
+            /// 1 above the threshold, else 0.
+            case above(Double)
+            /// A percentage as a tilt angle: 0 % is -90°, 100 % is 90°.
+            case tiltAngle
         }
         var target: Target
         var rule: Rule
@@ -65,6 +82,10 @@ public struct Zigbee2MQTTMapping: Sendable {
         case stop(key: String)
         /// A cover that only opens and closes: 0 is CLOSE, anything else OPEN.
         case openClose(key: String)
+        /// A tilt angle (-90° to 90°) as Zigbee2MQTT's tilt percentage.
+        case tiltPercent(key: String)
+        /// A number as the first word whose level is at least it (fan speeds: 0 off, up to 33 low, ...).
+        case levels(key: String, [(Double, String)])
     }
 
     public init(accessory: Accessory, ieeeAddress: String, friendlyName: String) {
@@ -72,7 +93,7 @@ public struct Zigbee2MQTTMapping: Sendable {
         self.ieeeAddress = ieeeAddress
         self.friendlyName = friendlyName
         self.gettableKeys = []
-        self.unmappedProperties = []
+        self.unmapped = []
     }
 
     mutating func read(_ key: String, into service: String, _ characteristic: String, _ rule: Reader.Rule) {

@@ -10,8 +10,14 @@ public struct Zigbee2MQTTOverride: Sendable, Hashable {
     public var exclude: Bool
     public var excludeProperties: Set<String>
     public var service: ServiceChoice?
+    /// Exposes that are left out unless asked for (`device_temperature`).
+    public var includeProperties: Set<String> = []
+    /// What `include_properties` may name.
+    public static let includable: Set<String> = ["device_temperature"]
 
-    public init(name: String? = nil, room: String? = nil, exclude: Bool = false, excludeProperties: Set<String> = [], service: ServiceChoice? = nil) {
+    public init(name: String? = nil, room: String? = nil, exclude: Bool = false, excludeProperties: Set<String> = [], service: ServiceChoice? = nil,
+                includeProperties: Set<String> = []) {
+        self.includeProperties = includeProperties
         self.name = name
         self.room = room
         self.exclude = exclude
