@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole house on this machine: a private mosquitto on 127.0.0.1 (port 1883, or a free one
-# if that is taken), the Zigbee2MQTT simulator with the devices in demo/devices.json, and
+# if that is taken), the Zigbee2MQTT simulator with the devices in demo/devices.json (and the group
+# of both desk lamps in demo/groups.json), and
 # homegate with the demo house's mappings in demo/mappings/. Installs what is missing, builds in release mode, and stops
 # everything on Ctrl-C.
 set -euo pipefail
@@ -20,7 +21,7 @@ pids=($!)
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
 
-.build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices demo/devices.json \
+.build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices demo/devices.json --groups demo/groups.json \
   --sensor-interval "${DEMO_SENSOR_INTERVAL:-5}" --still "${DEMO_STILL:-occupancy_sensor}" 2> "$run_dir/simulator.log" &
 pids+=($!)
 

@@ -23,9 +23,12 @@ public struct SimulatedBridge: Sendable {
     public internal(set) var devices: [SimulatedDevice]
     /// Device definitions by model, for `simulator/add`.
     let catalogue: [String: JSONValue]
+    /// `bridge/groups` entries as given (`id`, `friendly_name`, `members` with `ieee_address`).
+    public internal(set) var groups: [JSONValue]
 
-    public init(baseTopic: String = "zigbee2mqtt", devices entries: [JSONValue]) {
+    public init(baseTopic: String = "zigbee2mqtt", devices entries: [JSONValue], groups: [JSONValue] = []) {
         self.baseTopic = baseTopic
+        self.groups = groups
         self.devices = entries.map(SimulatedDevice.init)
         var catalogue: [String: JSONValue] = [:]
         for entry in entries {
@@ -42,7 +45,8 @@ public struct SimulatedBridge: Sendable {
 
     /// Everything Zigbee2MQTT publishes when it starts: bridge topics, availability and states.
     public func startup() -> [Publish] {
-        var out = [Publish("\(baseTopic)/bridge/state", #"{"state":"online"}"#, retain: true), info(), devicesMessage()]
+        var out = [Publish("\(baseTopic)/bridge/state", #"{"state":"online"}"#, retain: true), info(), devicesMessage(),
+                   Publish("\(baseTopic)/bridge/groups", JSONValue.array(groups).serialized(), retain: true)]
         for device in devices where device.isServed {
             out.append(availability(device))
             out.append(statePublish(device))
@@ -80,7 +84,8 @@ public struct SimulatedBridge: Sendable {
         if rest.hasPrefix("bridge/request/") {
             return request(String(rest.dropFirst("bridge/request/".count)), payload: payload)
         }
-        guard let command = DeviceCommand(rest, resolve: { index(of: $0) != nil }) else { return [] }
+        guard let command = DeviceCommand(rest, resolve: { index(of: $0) != nil || group($0) != nil }) else { return [] }
+        if let group = group(command.device) { return handle(command, group: group, payload: payload) }
         guard let i = index(of: command.device), devices[i].isServed else { return [] }
         switch command.verb {
         case .get:
@@ -90,6 +95,31 @@ public struct SimulatedBridge: Sendable {
             guard devices[i].apply(set: fields, endpoint: command.endpoint) else { return [] }
             return [statePublish(devices[i])]
         }
+    }
+
+    func group(_ name: String) -> JSONValue? { groups.first { $0["friendly_name"]?.stringValue == name } }
+
+    /// A group command goes to every member, as Zigbee2MQTT's group cast does: each member reports
+    /// its new state, and the group publishes the values it was set to (its optimistic state).
+    mutating func handle(_ command: DeviceCommand, group: JSONValue, payload: [UInt8]) -> [Publish] {
+        let name = group["friendly_name"]?.stringValue ?? ""
+        let members = (group["members"]?.arrayValue ?? []).compactMap { $0["ieee_address"]?.stringValue }.compactMap(index(of:))
+        var groupState: [String: JSONValue] = [:]
+        var out: [Publish] = []
+        switch command.verb {
+        case .get:
+            guard let first = members.first else { return [] }
+            return [Publish("\(baseTopic)/\(name)", JSONValue.object(devices[first].state).serialized(sortedKeys: true))]
+        case .set:
+            guard let fields = Self.setPayload(payload, attribute: command.attribute) else { return [] }
+            for i in members where devices[i].isServed && devices[i].apply(set: fields) {
+                out.append(statePublish(devices[i]))
+                for key in fields.keys { if let value = devices[i].state[key] { groupState[key] = value } }
+                if let state = devices[i].state["state"] { groupState["state"] = state }
+            }
+        }
+        guard !groupState.isEmpty else { return out }
+        return out + [Publish("\(baseTopic)/\(name)", JSONValue.object(groupState).serialized(sortedKeys: true))]
     }
 
     /// `/set` bodies: a JSON object, a raw value for `/set/<attr>`, or a bare `ON`/`OFF`/`TOGGLE`/... word.

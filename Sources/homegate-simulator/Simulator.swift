@@ -22,6 +22,7 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(help: "Zigbee2MQTT's base topic.") var baseTopic = "zigbee2mqtt"
     @Option(help: "A bridge/devices payload (a JSON array) to serve.") var devices = "demo/devices.json"
     @Option(help: "Serve this many devices cloned from the file instead of the file's own.") var generate: Int?
+    @Option(help: "A bridge/groups payload (a JSON array of groups with members by IEEE address) to serve.") var groups: String?
     @Option(help: "Seconds between two readings of the same sensor (0 for none).") var sensorInterval = 30.0
     @Option(help: "Device messages per second in total, overriding --sensor-interval (load tests).") var rate: Double?
     @Option(help: "Devices that report only when told to (zigbee2mqtt/bridge/request/simulator/report), comma separated.")
@@ -40,7 +41,14 @@ struct SimulatorCommand: AsyncParsableCommand {
             throw ValidationError("\(devices): expected a JSON array like Zigbee2MQTT's bridge/devices payload")
         }
         if let generate { entries = SimulatedBridge.generated(count: generate, from: entries) }
-        var bridge = SimulatedBridge(baseTopic: baseTopic, devices: entries)
+        var groupEntries: [JSONValue] = []
+        if let groups {
+            guard let data = FileManager.default.contents(atPath: groups), case .array(let list) = try JSONValue(parsing: [UInt8](data)) else {
+                throw ValidationError("\(groups): expected a JSON array like Zigbee2MQTT's bridge/groups payload")
+            }
+            groupEntries = list
+        }
+        var bridge = SimulatedBridge(baseTopic: baseTopic, devices: entries, groups: groupEntries)
         bridge.still = Set(still.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
         let service = SimulatorService(
             bridge: bridge,

@@ -89,7 +89,7 @@ final class House: @unchecked Sendable {
     /// `mappings` are file name → YAML; nil copies the demo house's demo/mappings/. Without `startGateway`,
     /// the test starts one itself (in this process, on a manual clock) and calls `settled()`.
     init(mappings files: [String: String]? = nil, environment: [String: String] = [:], sensorInterval: Double = 0,
-         startGateway: Bool = true) async throws {
+         simulatorArguments: [String] = [], startGateway: Bool = true) async throws {
         broker = try TestBroker()
         mappings = broker.directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
@@ -102,7 +102,8 @@ final class House: @unchecked Sendable {
         }
         recorder = try await Recorder(broker)
         simulator = try spawn([Self.executable("homegate-simulator"), "--url", broker.url, "--devices",
-                               Self.repository.appendingPathComponent("demo/devices.json").path, "--sensor-interval", "\(sensorInterval)"],
+                               Self.repository.appendingPathComponent("demo/devices.json").path, "--sensor-interval", "\(sensorInterval)"]
+                              + simulatorArguments,
                               output: broker.directory.appendingPathComponent("simulator.log").path)
         try await recorder.wait(for: "zigbee2mqtt/bridge/devices")
         guard startGateway else { return }

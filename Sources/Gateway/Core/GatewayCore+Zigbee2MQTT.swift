@@ -12,6 +12,8 @@ extension GatewayCore {
             return devicesChanged(message.payload, bridge: index)
         case "bridge/state":
             return bridgeStateChanged(message.payload, bridge: index)
+        case "bridge/groups":
+            return groupsChanged(message.payload, bridge: index)
         default:
             break
         }
@@ -101,6 +103,36 @@ extension GatewayCore {
                 }
             }
         }
+        for group in bridges[index].groups {
+            guard let device = group.asDevice(devices) else {
+                skipped.append(SkippedDevice(device: "\(group.friendlyName) (group \(group.id))",
+                                             reason: group.members.isEmpty ? "a group without members" : "a group whose members share no light, switch, cover, lock, thermostat or fan"))
+                continue
+            }
+            let knownID = bridges[index].idByIEEE[group.key]
+            switch Zigbee2MQTTMapping.build(device, override: source.override(for: device), id: knownID, bridge: source.baseTopic) {
+            case .failure(let reason):
+                skipped.append(reason)
+            case .success(var mapping):
+                var id = mapping.accessory.id
+                if knownID == nil, seen.contains(id) || entries[id].map({ !isSameDevice($0, device) }) == true {
+                    id = uniqueID(id)  // a group named like a device
+                    mapping = rebuilt(mapping, id: id)
+                }
+                bridges[index].idByIEEE[group.key] = id
+                seen.insert(id)
+                byName[group.friendlyName] = id
+                var accessory = mapping.accessory
+                let old = entries[id]
+                if let old { Self.carryValues(from: old.accessory, into: &accessory) }
+                let online = groupOnline(group, bridge: index)
+                accessory.reachable = bridges[index].online && online
+                insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: index, mapping: mapping), deviceOnline: online))
+                if requestState, old == nil, !mapping.gettableKeys.isEmpty {
+                    refreshQueue.append(getRequest(mapping, base: source.baseTopic))
+                }
+            }
+        }
         for (id, entry) in entries where !seen.contains(id) {
             if case .zigbee2mqtt(let b, _) = entry.source, b == index { remove(id) }
         }
@@ -159,6 +191,32 @@ extension GatewayCore {
         }
         entries[id]!.deviceOnline = online
         setReachable(id, online && bridges[index].online)
+        // A group is reachable while any of its members is.
+        for group in bridges[index].groups {
+            guard let groupID = bridges[index].idByIEEE[group.key], entries[groupID] != nil else { continue }
+            let any = groupOnline(group, bridge: index)
+            entries[groupID]!.deviceOnline = any
+            setReachable(groupID, any && bridges[index].online)
+        }
+    }
+
+    /// Whether any member of the group is online (a group without known members counts as online).
+    func groupOnline(_ group: Zigbee2MQTTGroup, bridge index: Int) -> Bool {
+        let members = group.members.compactMap { bridges[index].idByIEEE[$0.ieeeAddress] }.compactMap { entries[$0] }
+        return members.isEmpty || members.contains(where: \.deviceOnline)
+    }
+
+    /// `bridge/groups`: a group of devices that share a light, switch, cover, lock, thermostat or fan
+    /// becomes an accessory of its own; its writes go to `<base>/<group>/set`.
+    mutating func groupsChanged(_ payload: [UInt8], bridge index: Int) {
+        guard let groups = Zigbee2MQTTGroup.list(parsing: payload) else {
+            counters.invalid += 1
+            notice(.warning, .devices, "\(bridges[index].source.baseTopic)/bridge/groups: expected a JSON array of groups")
+            return
+        }
+        guard groups != bridges[index].groups else { return }
+        bridges[index].groups = groups
+        rebuild(bridge: index, requestState: true)
     }
 
     /// An override keyed by a friendly name that no device has (a typo, a device renamed since):

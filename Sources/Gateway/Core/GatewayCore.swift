@@ -24,6 +24,8 @@ public struct GatewayCore: Sendable {
         var online = true
         /// The last `bridge/devices` payload, kept to rebuild on a mapping reload.
         var devices: [Zigbee2MQTTDevice]?
+        /// The last `bridge/groups` payload.
+        var groups: [Zigbee2MQTTGroup] = []
         /// Accessory ids by friendly name, for routing state topics.
         var byFriendlyName: [String: String] = [:]
         /// Accessory ids by IEEE address: a rename in Zigbee2MQTT keeps the id.

@@ -44,6 +44,12 @@ public struct SkippedDevice: Error, Sendable, Hashable, CustomStringConvertible 
     /// Something the user must fix (a name that cannot be a topic), logged as a warning, not as news.
     public var needsAttention = false
     public var description: String { "\(device): \(reason)" }
+
+    public init(device: String, reason: String, needsAttention: Bool = false) {
+        self.device = device
+        self.reason = reason
+        self.needsAttention = needsAttention
+    }
 }
 
 /// Walks the exposes once, adding services and the rules behind them.
