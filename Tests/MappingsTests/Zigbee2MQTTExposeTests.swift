@@ -275,6 +275,24 @@ struct Zigbee2MQTTExposeTests {
         #expect(try write(modeOnly, "fanv2", "active", .int(1)) == #"{"fan_mode":"high"}"#)
     }
 
+    @Test("covers: invert_position mirrors a position that counts from open, both ways")
+    func invertedCover() throws {
+        let json: JSONValue = [
+            "ieee_address": "0x00124b0000000001", "friendly_name": "blind", "type": "EndDevice", "supported": true, "interview_state": "SUCCESSFUL",
+            "definition": ["model": "M", "vendor": "V", "description": "Blind", "exposes": [Exposes.specific("cover", [
+                Exposes.enumeration("state", ["OPEN", "CLOSE", "STOP"], access: 7), Exposes.numeric("position", access: 7, min: 0, max: 100),
+            ])]],
+        ]
+        let device = try #require(Zigbee2MQTTDevice(json: json))
+        var override = Zigbee2MQTTOverride()
+        override.invertPosition = true
+        let blind = try Zigbee2MQTTMapping.build(device, override: override).get()
+        #expect(values(blind, ["position": 30]) == ["window_covering/current_position": .int(70), "window_covering/target_position": .int(70)])
+        #expect(try write(blind, "window_covering", "target_position", .int(100)) == #"{"position":0}"#)
+        let plain = try Zigbee2MQTTMapping.build(device).get()
+        #expect(values(plain, ["position": 30])["window_covering/current_position"] == .int(30))
+    }
+
     @Test("lights: 1 of 254 is 1 %, never 0 % while on")
     func dimmest() throws {
         let bulb = try Zigbee2MQTTDevicesTests.mapping("bulb")

@@ -87,6 +87,9 @@ extension Zigbee2MQTTMapping {
         case .within(let low, let high):
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.float(min(high, max(low, number))))
+        case .mirroredPercent:
+            guard let percent = value.doubleValue else { return .failure(Problem("is not a number")) }
+            return .success(.int(100 - Int(min(100, max(0, percent)).rounded())))
         case .tiltAngle:
             guard let percent = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.int(Int((min(100, max(0, percent)) * 1.8 - 90).rounded())))

@@ -87,12 +87,13 @@ extension Builder {
             mapping.write(service, "target_horizontal_tilt_angle", .tiltPercent(key: key))
             use(tilt)
         }
+        let invert = override.invertPosition
         if let position, let key = position.property {
-            mapping.read(key, into: service, "current_position", .whole)
-            mapping.read(key, into: service, "target_position", .whole)
-            mapping.write(service, "target_position", .number(key: key))
+            mapping.read(key, into: service, "current_position", invert ? .mirroredPercent : .whole)
+            mapping.read(key, into: service, "target_position", invert ? .mirroredPercent : .whole)
+            mapping.write(service, "target_position", invert ? .mirroredPercent(key: key) : .number(key: key))
         } else if let state, let key = state.property {
-            let openClosed = Rule.enumeration(["OPEN": 100, "CLOSE": 0, "CLOSED": 0])
+            let openClosed = Rule.enumeration(["OPEN": 100, "CLOSE": 0, "CLOSED": 0])  // words need no mirror
             mapping.read(key, into: service, "current_position", openClosed)
             mapping.read(key, into: service, "target_position", openClosed)
             mapping.write(service, "target_position", .openClose(key: key))

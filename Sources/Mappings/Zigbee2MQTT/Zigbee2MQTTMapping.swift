@@ -66,6 +66,8 @@ public struct Zigbee2MQTTMapping: Sendable {
             case above(Double)
             /// A percentage as a tilt angle: 0 % is -90°, 100 % is 90°.
             case tiltAngle
+            /// A whole percentage mirrored: 30 is 70.
+            case mirroredPercent
         }
         var target: Target
         var rule: Rule
@@ -84,6 +86,8 @@ public struct Zigbee2MQTTMapping: Sendable {
         case openClose(key: String)
         /// A tilt angle (-90° to 90°) as Zigbee2MQTT's tilt percentage.
         case tiltPercent(key: String)
+        /// A percentage mirrored: 30 is sent as 70.
+        case mirroredPercent(key: String)
         /// A number as the first word whose level is at least it (fan speeds: 0 off, up to 33 low, ...).
         case levels(key: String, [(Double, String)])
     }
