@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .executable(name: "homegate", targets: ["homegate"]),
         .executable(name: "homegate-simulator", targets: ["homegate-simulator"]),
+        // For the libFuzzer executables in Fuzz/, a package of their own built with the fuzzer's flags.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -101,6 +103,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Each parser that takes outside input as a function of bytes: fuzzed in Fuzz/, replayed in the tests.
+        .target(name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "homegate-bench",
             dependencies: [
@@ -125,6 +129,7 @@ let testTargets: [Target] = [
         dependencies: ["Persistence", "Automation", "HomeModel", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
         swiftSettings: swiftSettings
     ),
+    .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "Gateway"], swiftSettings: swiftSettings),
     .testTarget(
         name: "MappingsTests",
         dependencies: ["Mappings", "HomeModel", "JSON"],

@@ -4,7 +4,8 @@ import JSON
 import Mappings
 
 extension GatewayCore {
-    static var commands: [String] { ["characteristic/write", "characteristic/read", "accessories"] + homeCommands.keys.sorted() }
+    /// Every `homegate/request/<command>` the core answers.
+    public static var commands: [String] { ["characteristic/write", "characteristic/read", "accessories"] + homeCommands.keys.sorted() }
 
     /// `homegate/request/<command>`, answered on `homegate/response/<command>` with `transaction` echoed.
     mutating func handleRequest(_ message: Incoming) {

@@ -1,0 +1,39 @@
+import Foundation
+import HomeModel
+import JSON
+import Mappings
+
+extension FuzzTarget {
+    /// The accessories of the `bridge/devices` fixture the mapping tests use.
+    static let fixtureMappings: [Zigbee2MQTTMapping] = Zigbee2MQTTMapping.build(fixtureDevices).mappings
+
+    static let fixtureDevices = Zigbee2MQTTDevice.list(parsing: fixtureDevicesPayload) ?? []
+
+    static let fixtureDevicesPayload: [UInt8] = {
+        let path = repository.appendingPathComponent("Tests/MappingsTests/Fixtures/devices.json").path
+        guard let data = FileManager.default.contents(atPath: path) else { fatalError("the fuzz targets need \(path)") }
+        return Array(data)
+    }()
+
+    /// The checkout these sources are in: the fuzz targets run from it, never from an install.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Decoded for every fixture device, and each value stored into its accessory as the gateway does.
+    static func zigbee2mqttState(_ bytes: [UInt8]) -> String? {
+        guard let payload = try? JSONValue(parsing: bytes) else { return nil }
+        for mapping in fixtureMappings {
+            var accessory = mapping.accessory
+            for update in mapping.decode(payload).updates {
+                _ = try? accessory.update(service: update.service, characteristic: update.characteristic, value: update.value, source: .device)
+            }
+        }
+        return nil
+    }
+
+    /// Parsed device by device, as the gateway does on `<base>/bridge/devices`, and every device built.
+    static func zigbee2mqttDevices(_ bytes: [UInt8]) -> String? {
+        guard let devices = Zigbee2MQTTDevice.list(parsing: bytes) else { return nil }
+        _ = Zigbee2MQTTMapping.build(devices)
+        return nil
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ and runs each for the given seconds (default 60), one after
+# another; prints per target exec/s, coverage and crashes. Usage: scripts/fuzz.sh [seconds] [target...]
+# A crash stops its target and is kept in Fuzz/Crashes/<target>/, which the tests replay.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(json z2m-state z2m-devices mapping-file request import)
+
+(cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -Ev "warning|Cannot export local symbol" | tail -1)
+
+printf '%-13s %8s %7s %7s %8s %8s  %s\n' target exec/s cov ft corpus crashes log
+for target in "${targets[@]}"; do
+    work=Fuzz/.work/$target crashes=Fuzz/Crashes/$target log=Fuzz/.work/$target.log
+    mkdir -p "$work" "$crashes"
+    before=$(ls "$crashes" | wc -l)
+    # New inputs go to the work folder; the seeds in Fuzz/Corpus are read, never written.
+    status=0
+    "Fuzz/.build/debug/fuzz-$target" "$work" "Fuzz/Corpus/$target" -max_total_time="$seconds" -print_final_stats=1 \
+        -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/" >"$log" 2>&1 || status=$?
+    last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
+    cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<<"$last")
+    ft=$(sed -nE 's/.*ft: ([0-9]+).*/\1/p' <<<"$last")
+    corpus=$(sed -nE 's/.*corp: ([0-9]+)\/.*/\1/p' <<<"$last")
+    rate=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+)/\1/p' "$log")
+    found=$(($(ls "$crashes" | wc -l) - before))
+    printf '%-13s %8s %7s %7s %8s %8s  %s\n' "$target" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corpus:-?}" "$found" "$log"
+    if [ "$status" -ne 0 ]; then
+        grep -m1 -E 'ERROR: |Fatal error|SUMMARY' "$log" | sed 's/^/    /' || true
+        grep -E '^artifact_prefix|Test unit written to' "$log" | sed 's/^/    /' || true
+    fi
+done
