@@ -19,6 +19,9 @@ struct Validate: AsyncParsableCommand {
                                discussion: "mosquitto_sub -t zigbee2mqtt/bridge/devices -C 1 > devices.json", valueName: "devices.json"))
     var devices: String?
 
+    @Flag(help: "With --devices: a coverage table instead, devices fully, partly and not at all shown, and each kind of expose.")
+    var coverage = false
+
     func run() async throws {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
@@ -52,6 +55,10 @@ struct Validate: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let source = set.zigbee2mqtt.first
+        if coverage {
+            print(Zigbee2MQTTCoverage(list) { source?.override(for: $0) ?? .init() }.table)
+            return
+        }
         var accessories = 0, skipped = 0, unmapped = 0
         for device in list {
             switch Zigbee2MQTTMapping.build(device, override: source?.override(for: device) ?? .init(), bridge: source?.baseTopic ?? "zigbee2mqtt") {

@@ -154,4 +154,19 @@ struct Zigbee2MQTTDevicesTests {
         #expect(Set(try Self.mapping("bulb").gettableKeys) == ["state", "brightness", "color_temp"])
         #expect(try Self.mapping("weather_sensor").gettableKeys.isEmpty)
     }
+
+    @Test("coverage: devices fully, partly or not at all shown, and per kind of expose how many devices show it and why not")
+    func coverage() throws {
+        let devices = Zigbee2MQTTDevice.list(from: Fixture.devices)
+        let report = Zigbee2MQTTCoverage(devices)
+        #expect(report.fully.count + report.partly.count + report.none.count == devices.count)
+        #expect(report.none.map(\.device) == ["Coordinator", "0x0017880104e45518"])
+        #expect(report.partly.contains("weather_sensor"), "pressure is not shown")
+        #expect(report.partly.contains("bulb"), "effect is not shown: \(report.fully)")
+        #expect(report.rows["light"]?.devices == 2 && report.rows["light"]?.shown == 2)
+        #expect(report.rows["pressure"]?.shown == 0 && report.rows["pressure"]?.reasons == ["HomeKit has no air pressure characteristic": 1])
+        #expect(report.rows["linkquality"] == nil)
+        #expect(report.table.hasPrefix("14 devices: \(report.fully.count) fully shown, \(report.partly.count) partly, 2 not at all"))
+        #expect(report.table.contains("| `light` | 2 | 2 |  |"))
+    }
 }
