@@ -73,35 +73,7 @@ extension GatewayCore {
         var byName: [String: String] = [:]
         var skipped: [SkippedDevice] = []
         for device in devices {
-            let knownID = bridges[index].idByIEEE[device.ieeeAddress]
-            switch Zigbee2MQTTMapping.build(device, override: source.override(for: device), id: knownID, bridge: source.baseTopic) {
-            case .failure(let reason):
-                skipped.append(reason)
-            case .success(var mapping):
-                var id = mapping.accessory.id
-                if knownID == nil, let existing = entries[id], !isSameDevice(existing, device) {
-                    id = uniqueID(id)  // two names that collapse to one id
-                    mapping = rebuilt(mapping, id: id)
-                }
-                bridges[index].idByIEEE[device.ieeeAddress] = id
-                if bridges[index].unmappedSaid[device.ieeeAddress] != mapping.unmapped {
-                    bridges[index].unmappedSaid[device.ieeeAddress] = mapping.unmapped
-                    if !mapping.unmapped.isEmpty {
-                        notice(.info, .devices, "\(source.baseTopic) device \(device.friendlyName): not shown: "
-                            + mapping.unmapped.map(\.description).joined(separator: ", "))
-                    }
-                }
-                seen.insert(id)
-                byName[device.friendlyName] = id
-                var accessory = mapping.accessory
-                let old = entries[id]
-                if let old { Self.carryValues(from: old.accessory, into: &accessory) }
-                accessory.reachable = bridges[index].online && (old?.deviceOnline ?? true)
-                insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: index, mapping: mapping), deviceOnline: old?.deviceOnline ?? true))
-                if requestState, old == nil, !mapping.gettableKeys.isEmpty {
-                    refreshQueue.append(getRequest(mapping, base: source.baseTopic))
-                }
-            }
+            place(device, online: nil, bridge: index, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped)
         }
         for group in bridges[index].groups {
             guard let device = group.asDevice(devices) else {
@@ -109,29 +81,7 @@ extension GatewayCore {
                                              reason: group.members.isEmpty ? "a group without members" : "a group whose members share no light, switch, cover, lock, thermostat or fan"))
                 continue
             }
-            let knownID = bridges[index].idByIEEE[group.key]
-            switch Zigbee2MQTTMapping.build(device, override: source.override(for: device), id: knownID, bridge: source.baseTopic) {
-            case .failure(let reason):
-                skipped.append(reason)
-            case .success(var mapping):
-                var id = mapping.accessory.id
-                if knownID == nil, seen.contains(id) || entries[id].map({ !isSameDevice($0, device) }) == true {
-                    id = uniqueID(id)  // a group named like a device
-                    mapping = rebuilt(mapping, id: id)
-                }
-                bridges[index].idByIEEE[group.key] = id
-                seen.insert(id)
-                byName[group.friendlyName] = id
-                var accessory = mapping.accessory
-                let old = entries[id]
-                if let old { Self.carryValues(from: old.accessory, into: &accessory) }
-                let online = groupOnline(group, bridge: index)
-                accessory.reachable = bridges[index].online && online
-                insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: index, mapping: mapping), deviceOnline: online))
-                if requestState, old == nil, !mapping.gettableKeys.isEmpty {
-                    refreshQueue.append(getRequest(mapping, base: source.baseTopic))
-                }
-            }
+            place(device, online: groupOnline(group, bridge: index), bridge: index, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped)
         }
         for (id, entry) in entries where !seen.contains(id) {
             if case .zigbee2mqtt(let b, _) = entry.source, b == index { remove(id) }
@@ -197,6 +147,45 @@ extension GatewayCore {
             let any = groupOnline(group, bridge: index)
             entries[groupID]!.deviceOnline = any
             setReachable(groupID, any && bridges[index].online)
+        }
+    }
+
+    /// One device (or group, as a device) of the bridge as an accessory, or the reason it is none.
+    /// `online`: a group's reachability from its members; a device keeps what its availability said.
+    private mutating func place(_ device: Zigbee2MQTTDevice, online: Bool?, bridge index: Int, requestState: Bool,
+                                seen: inout Set<String>, byName: inout [String: String], skipped: inout [SkippedDevice]) {
+        let source = bridges[index].source
+        let knownID = bridges[index].idByIEEE[device.ieeeAddress]
+        var mapping: Zigbee2MQTTMapping
+        switch Zigbee2MQTTMapping.build(device, override: source.override(for: device), id: knownID, bridge: source.baseTopic) {
+        case .failure(let reason):
+            return skipped.append(reason)
+        case .success(let built):
+            mapping = built
+        }
+        var id = mapping.accessory.id
+        if knownID == nil, entries[id].map({ !isSameDevice($0, device) }) == true {
+            id = uniqueID(id)  // two names that collapse to one id, or a group named like a device
+            mapping = rebuilt(mapping, id: id)
+        }
+        bridges[index].idByIEEE[device.ieeeAddress] = id
+        if bridges[index].unmappedSaid[device.ieeeAddress] != mapping.unmapped {
+            bridges[index].unmappedSaid[device.ieeeAddress] = mapping.unmapped
+            if !mapping.unmapped.isEmpty {
+                notice(.info, .devices, "\(source.baseTopic) device \(device.friendlyName): not shown: "
+                    + mapping.unmapped.map(\.description).joined(separator: ", "))
+            }
+        }
+        seen.insert(id)
+        byName[device.friendlyName] = id
+        var accessory = mapping.accessory
+        let old = entries[id]
+        if let old { Self.carryValues(from: old.accessory, into: &accessory) }
+        let deviceOnline = online ?? old?.deviceOnline ?? true
+        accessory.reachable = bridges[index].online && deviceOnline
+        insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: index, mapping: mapping), deviceOnline: deviceOnline))
+        if requestState, old == nil, !mapping.gettableKeys.isEmpty {
+            refreshQueue.append(getRequest(mapping, base: source.baseTopic))
         }
     }
 
