@@ -67,6 +67,26 @@ struct GroupTests {
         #expect(gone.contains { $0.topic == "homegate/event/accessory/living_lights" && $0.text.contains(#""change":"removed""#) })
     }
 
+    @Test("hide_members: the members are shown through the group alone, and their availability still counts for it")
+    func hiddenMembers() throws {
+        var mappings = MappingSet()
+        #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\ndevices:\n  living_lights: { hide_members: true }\n").isEmpty)
+        var core = GatewayCore(baseTopic: "homegate", mappings: mappings)
+        let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
+        _ = core.handle([Self.message("zigbee2mqtt/bridge/state", ["state": "online"]), Self.message("zigbee2mqtt/bridge/devices", devices),
+                         Self.message("zigbee2mqtt/bridge/groups", Self.groups)])
+        let ids = Set(core.accessories.map(\.id))
+        #expect(ids.contains("living_lights") && !ids.contains("bulb") && !ids.contains("bulb_color_2"), "\(ids.sorted())")
+        #expect(ids.contains("power_plug"), "a member of a group without hide_members stays")
+        #expect(core.drainNotices().contains { $0.message.contains("bulb: shown through its group living_lights (hide_members)") })
+        func reachable() -> Bool? { core.accessories.first { $0.id == "living_lights" }?.reachable }
+        _ = core.handle([Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"]),
+                         Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"])])
+        #expect(reachable() == false)
+        _ = core.handle([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "online"])])
+        #expect(reachable() == true)
+    }
+
     @Test("groups without anything to share are said once, with why")
     func skippedGroups() throws {
         var core = try Self.core(groups: Self.groups)

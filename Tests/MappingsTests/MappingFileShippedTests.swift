@@ -39,7 +39,7 @@ struct MappingFileShippedTests {
     func readmeDocumentsEveryKey() throws {
         let readme = try String(contentsOf: Self.mappings.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("mappings/README.md"), encoding: .utf8)
-        let keys = ["source", "base_topic", "name", "devices", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "service",
+        let keys = ["source", "base_topic", "name", "devices", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "hide_members", "service",
                     "accessories", "templates", "instances", "vars", "template", "id", "manufacturer", "model", "category",
                     "availability", "online", "offline", "path", "services", "type", "primary", "characteristics",
                     "state", "set", "get", "payload", "retain", "value", "min", "max", "step", "topic"]

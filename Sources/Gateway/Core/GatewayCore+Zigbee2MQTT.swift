@@ -72,7 +72,17 @@ extension GatewayCore {
         var seen: Set<String> = []
         var byName: [String: String] = [:]
         var skipped: [SkippedDevice] = []
+        // Members of a group whose override says hide_members are shown through the group alone.
+        var hiddenBy: [String: String] = [:]
+        for group in bridges[index].groups {
+            guard let device = group.asDevice(devices), source.override(for: device).hideMembers else { continue }
+            for member in group.members where hiddenBy[member.ieeeAddress] == nil { hiddenBy[member.ieeeAddress] = group.friendlyName }
+        }
         for device in devices {
+            if let group = hiddenBy[device.ieeeAddress] {
+                skipped.append(SkippedDevice(device: device.friendlyName, reason: "shown through its group \(group) (hide_members)"))
+                continue
+            }
             place(device, online: nil, bridge: index, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped)
         }
         for group in bridges[index].groups {
@@ -133,16 +143,24 @@ extension GatewayCore {
     }
 
     mutating func availabilityChanged(_ name: String, _ payload: [UInt8], bridge index: Int) {
-        guard !payload.isEmpty, let id = bridges[index].byFriendlyName[name], entries[id] != nil else { return }
+        guard !payload.isEmpty else { return }
+        let id = bridges[index].byFriendlyName[name].flatMap { entries[$0] == nil ? nil : $0 }
+        // A member hidden behind its group has no accessory, but its availability still counts for the group.
+        let ieee = bridges[index].groups.isEmpty ? nil : bridges[index].devices?.first { $0.friendlyName == name }?.ieeeAddress
+        guard id != nil || ieee != nil else { return }
         guard let online = Self.availability(payload) else {
             counters.invalid += 1
             notice(.warning, .devices, "\(bridges[index].source.baseTopic)/\(name)/availability: expected online or offline")
             return
         }
-        entries[id]!.deviceOnline = online
-        setReachable(id, online && bridges[index].online)
+        if let id {
+            entries[id]!.deviceOnline = online
+            setReachable(id, online && bridges[index].online)
+        }
+        guard let ieee else { return }
+        bridges[index].memberOnline[ieee] = online
         // A group is reachable while any of its members is.
-        for group in bridges[index].groups {
+        for group in bridges[index].groups where group.members.contains(where: { $0.ieeeAddress == ieee }) {
             guard let groupID = bridges[index].idByIEEE[group.key], entries[groupID] != nil else { continue }
             let any = groupOnline(group, bridge: index)
             entries[groupID]!.deviceOnline = any
@@ -191,8 +209,7 @@ extension GatewayCore {
 
     /// Whether any member of the group is online (a group without known members counts as online).
     func groupOnline(_ group: Zigbee2MQTTGroup, bridge index: Int) -> Bool {
-        let members = group.members.compactMap { bridges[index].idByIEEE[$0.ieeeAddress] }.compactMap { entries[$0] }
-        return members.isEmpty || members.contains(where: \.deviceOnline)
+        group.members.isEmpty || group.members.contains { bridges[index].memberOnline[$0.ieeeAddress] ?? true }
     }
 
     /// `bridge/groups`: a group of devices that share a light, switch, cover, lock, thermostat or fan

@@ -26,6 +26,8 @@ public struct GatewayCore: Sendable {
         var devices: [Zigbee2MQTTDevice]?
         /// The last `bridge/groups` payload.
         var groups: [Zigbee2MQTTGroup] = []
+        /// Availability of group members by IEEE address, for the groups' reachability.
+        var memberOnline: [String: Bool] = [:]
         /// Accessory ids by friendly name, for routing state topics.
         var byFriendlyName: [String: String] = [:]
         /// Accessory ids by IEEE address: a rename in Zigbee2MQTT keeps the id.

@@ -164,12 +164,13 @@ extension FileReader {
                 error(key, "'\(name)' looks like an IEEE address but is not 0x followed by 16 hex digits")
             }
             let what = "device '\(name)'"
-            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "service"]) else { continue }
+            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "hide_members", "service"]) else { continue }
             var override = Zigbee2MQTTOverride()
             override.name = nonEmpty(fields["name"]?.value, "\(what) name")
             override.room = nonEmpty(fields["room"]?.value, "\(what) room")
             override.exclude = bool(fields["exclude"]?.value, "\(what) exclude") ?? false
             override.invertPosition = bool(fields["invert_position"]?.value, "\(what) invert_position") ?? false
+            override.hideMembers = bool(fields["hide_members"]?.value, "\(what) hide_members") ?? false
             override.excludeProperties = Set(stringList(fields["exclude_properties"]?.value, "\(what) exclude_properties") ?? [])
             if let node = fields["include_properties"]?.value, let list = stringList(node, "\(what) include_properties") {
                 for name in list where !Zigbee2MQTTOverride.includable.contains(name) {

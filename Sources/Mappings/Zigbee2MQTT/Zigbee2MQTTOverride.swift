@@ -12,6 +12,8 @@ public struct Zigbee2MQTTOverride: Sendable, Hashable {
     public var service: ServiceChoice?
     /// Exposes that are left out unless asked for (`device_temperature`).
     public var includeProperties: Set<String> = []
+    /// On a group: its member devices get no accessory of their own (the group stands for them).
+    public var hideMembers = false
     /// A cover whose 0 is open: positions mirrored both ways (as Zigbee2MQTT's own `invert_cover`).
     public var invertPosition = false
     /// What `include_properties` may name.
