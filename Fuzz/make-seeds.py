@@ -67,6 +67,18 @@ def devices_seeds():
     write("z2m-devices", "empty", "[]")
 
 
+def groups_seeds():
+    groups = fixture("bridge-groups")["payload"]
+    write("z2m-groups", "groups", json.dumps(groups, separators=(",", ":")))
+    devices = fixture("devices")
+    ieee = [d["ieee_address"] for d in devices if d.get("type") != "Coordinator"]
+    write("z2m-groups", "fixture-lights", json.dumps([{"id": 1, "friendly_name": "lights", "scenes": [],
+          "members": [{"ieee_address": a, "endpoint": 1} for a in ieee[:3]]}], separators=(",", ":")))
+    write("z2m-groups", "all", json.dumps([{"id": 2, "friendly_name": "all", "scenes": [],
+          "members": [{"ieee_address": a, "endpoint": 1} for a in ieee]}], separators=(",", ":")))
+    write("z2m-groups", "empty", "[]")
+
+
 def mapping_seeds():
     for path in sorted(glob.glob(os.path.join(ROOT, "mappings/*.yaml")) + glob.glob(os.path.join(ROOT, "demo/mappings/*.yaml"))):
         write("mapping-file", os.path.basename(path)[:-5], open(path, "rb").read())
@@ -140,6 +152,6 @@ action_sets:
 
 
 if __name__ == "__main__":
-    json_seeds(); state_seeds(); devices_seeds(); mapping_seeds(); request_seeds(); import_seeds()
+    json_seeds(); state_seeds(); devices_seeds(); groups_seeds(); mapping_seeds(); request_seeds(); import_seeds()
     for target in sorted(os.listdir(os.path.join(ROOT, "Fuzz/Corpus"))):
         print(target, len(os.listdir(os.path.join(ROOT, "Fuzz/Corpus", target))), file=sys.stderr)

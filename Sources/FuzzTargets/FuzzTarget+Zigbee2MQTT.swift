@@ -36,4 +36,14 @@ extension FuzzTarget {
         _ = Zigbee2MQTTMapping.build(devices)
         return nil
     }
+
+    /// Parsed as the gateway does on `<base>/bridge/groups`, and each group built over the fixture's devices.
+    static func zigbee2mqttGroups(_ bytes: [UInt8]) -> String? {
+        guard let groups = Zigbee2MQTTGroup.list(parsing: bytes) else { return nil }
+        for group in groups {
+            guard let device = group.asDevice(fixtureDevices) else { continue }
+            _ = Zigbee2MQTTMapping.build(device)
+        }
+        return nil
+    }
 }

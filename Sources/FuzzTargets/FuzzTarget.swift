@@ -8,6 +8,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case zigbee2mqttState = "z2m-state"
     /// A `bridge/devices` payload into mappings.
     case zigbee2mqttDevices = "z2m-devices"
+    /// A `bridge/groups` payload into group accessories over the fixture's devices.
+    case zigbee2mqttGroups = "z2m-groups"
     /// A mapping file's bytes into a mapping set, as `homegate validate` reads one.
     case mappingFile = "mapping-file"
     /// The first byte picks a `homegate/request/<command>`, the rest is its payload.
@@ -22,6 +24,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .json: Self.json(bytes)
         case .zigbee2mqttState: Self.zigbee2mqttState(bytes)
         case .zigbee2mqttDevices: Self.zigbee2mqttDevices(bytes)
+        case .zigbee2mqttGroups: Self.zigbee2mqttGroups(bytes)
         case .mappingFile: Self.mappingFile(bytes)
         case .request: Self.request(bytes)
         case .archive: Self.archive(bytes)
