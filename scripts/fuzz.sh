@@ -9,7 +9,13 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json z2m-state z2m-devices z2m-groups mapping-file request import)
 
-(cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -Ev "warning|Cannot export local symbol" | tail -1)
+mkdir -p Fuzz/.work
+if ! (cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library) > Fuzz/.work/build.log 2>&1; then
+    grep -E "error" Fuzz/.work/build.log | head -20 >&2
+    echo "fuzz.sh: the fuzz targets did not build; the whole log is Fuzz/.work/build.log" >&2
+    exit 1
+fi
+tail -1 Fuzz/.work/build.log
 
 printf '%-13s %8s %7s %7s %8s %8s  %s\n' target exec/s cov ft corpus crashes log
 for target in "${targets[@]}"; do

@@ -5,7 +5,18 @@
 # homegate with the demo house's mappings in demo/mappings/. Installs what is missing, builds in release mode, and stops
 # everything on Ctrl-C.
 set -euo pipefail
+# `scripts/run.sh --devices FILE` serves a saved bridge/devices payload instead of the demo, with the
+# plain mappings/ and a database of its own (`--devices corpus`: the corpus of real devices in
+# Tests/MappingsTests/Fixtures/corpus, once it is there).
 cd "$(dirname "$0")/.."
+devices=demo
+if [ "${1:-}" = "--devices" ]; then devices=${2:?--devices needs demo, corpus or a file}; fi
+case "$devices" in
+  demo) devices_file=demo/devices.json ;;
+  corpus) devices_file=Tests/MappingsTests/Fixtures/corpus/devices.json ;;
+  *) devices_file=$devices ;;
+esac
+[ -f "$devices_file" ] || { echo "run.sh: no devices file $devices_file" >&2; exit 64; }
 scripts/install-deps.sh
 swift build -c release --product homegate >&2
 swift build -c release --product homegate-simulator >&2
@@ -20,6 +31,27 @@ mosquitto -c "$run_dir/mosquitto.conf" > "$run_dir/mosquitto.log" 2>&1 &
 pids=($!)
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$run_dir"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+
+if [ "$devices" != demo ]; then
+  .build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices "$devices_file" \
+    --sensor-interval "${DEMO_SENSOR_INTERVAL:-30}" 2> "$run_dir/simulator.log" &
+  pids+=($!)
+  cat >&2 <<MSG
+
+mosquitto is on 127.0.0.1:$port with a simulated Zigbee2MQTT bridge serving $devices_file. Watch the house:
+  mosquitto_sub -h 127.0.0.1 -p $port -t 'homegate/#' -v
+What each device became, and what is left out:
+  .build/release/homegate validate ${HOMEGATE_MAPPINGS:-mappings} --devices $devices_file --coverage
+
+MSG
+  export HOMEGATE_MQTT_URL="mqtt://127.0.0.1:$port"
+  export HOMEGATE_MAPPINGS="${HOMEGATE_MAPPINGS:-mappings}"
+  export HOMEGATE_DATABASE="${HOMEGATE_DATABASE:-data/devices.sqlite}"
+  .build/release/homegate run &
+  pids+=($!)
+  wait "${pids[-1]}"
+  exit
+fi
 
 .build/release/homegate-simulator --url "mqtt://127.0.0.1:$port" --devices demo/devices.json --groups demo/groups.json \
   --sensor-interval "${DEMO_SENSOR_INTERVAL:-5}" --still "${DEMO_STILL:-occupancy_sensor}" 2> "$run_dir/simulator.log" &
