@@ -87,8 +87,9 @@ extension GatewayCore {
         }
         for group in bridges[index].groups {
             guard let device = group.asDevice(devices) else {
-                skipped.append(SkippedDevice(device: "\(group.friendlyName) (group \(group.id))",
-                                             reason: group.members.isEmpty ? "a group without members" : "a group whose members share no light, switch, cover, lock, thermostat or fan"))
+                skipped.append(SkippedDevice(device: "\(group.friendlyName) (id \(group.id))",
+                                             reason: group.members.isEmpty ? "it has no members" : "its members share no light, switch, cover, lock, thermostat or fan",
+                                             isGroup: true))
                 continue
             }
             place(device, online: groupOnline(group, bridge: index), bridge: index, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped)
@@ -97,7 +98,7 @@ extension GatewayCore {
             if case .zigbee2mqtt(let b, _) = entry.source, b == index { remove(id) }
         }
         let newlySkipped = skipped.filter { !bridges[index].skipped.contains($0) }
-        for reason in newlySkipped { notice(reason.needsAttention ? .warning : .info, .devices, "no accessory for \(source.baseTopic) device \(reason)") }
+        for reason in newlySkipped { notice(reason.needsAttention ? .warning : .info, .devices, "no accessory for \(source.baseTopic) \(reason.isGroup ? "group" : "device") \(reason)") }
         bridges[index].skipped = skipped
         bridges[index].byFriendlyName = byName
         treeChanged = true

@@ -43,12 +43,15 @@ public struct SkippedDevice: Error, Sendable, Hashable, CustomStringConvertible 
     public var reason: String
     /// Something the user must fix (a name that cannot be a topic), logged as a warning, not as news.
     public var needsAttention = false
+    /// A Zigbee2MQTT group rather than a device.
+    public var isGroup = false
     public var description: String { "\(device): \(reason)" }
 
-    public init(device: String, reason: String, needsAttention: Bool = false) {
+    public init(device: String, reason: String, needsAttention: Bool = false, isGroup: Bool = false) {
         self.device = device
         self.reason = reason
         self.needsAttention = needsAttention
+        self.isGroup = isGroup
     }
 }
 
