@@ -34,6 +34,9 @@ struct Zigbee2MQTTActionTests {
         (["toggle", "arrow_left_click", "arrow_left_hold", "arrow_left_release"],
          [Button(name: "toggle", events: ["toggle": 0]), Button(name: "arrow_left", events: ["arrow_left_click": 0, "arrow_left_hold": 2])]),
         (["release", "", "stop"], []),
+        // Insta and Ubisys: `recall_*_e1` stands for one value per scene, so it names no button; `none` is no press.
+        (["on_e1", "recall_*_e1", "brightness_move_*_e1", "none", "off_e1"],
+         [Button(name: "on_e1", events: ["on_e1": 0]), Button(name: "off_e1", events: ["off_e1": 0])]),
     ])
     func buttons(values: [String], expected: [Button]) {
         #expect(Builder.buttons(from: values) == expected)

@@ -147,6 +147,18 @@ struct Zigbee2MQTTExposeTests {
         #expect(radiator.accessory["thermostat"]?["current_heating_cooling_state"]?.validValues == [0, 1])
     }
 
+    @Test("a thermostat's child lock (a lock expose on child_lock, as Tuya's and Moes' are) is no door lock: the accessory stays a thermostat")
+    func childLockIsNoDoor() throws {
+        let thermostat = try Exposes.device([
+            Exposes.specific("lock", [["type": "binary", "name": "state", "property": "child_lock", "access": 3,
+                                       "value_on": "LOCK", "value_off": "UNLOCK"]]),
+            Exposes.specific("climate", [Exposes.numeric("local_temperature"), Exposes.numeric("current_heating_setpoint", access: 7, min: 5, max: 35)]),
+        ])
+        #expect(thermostat.accessory.category == .thermostat)
+        #expect(!thermostat.accessory.services.contains { $0.type == .lock_mechanism })
+        #expect(thermostat.unmapped.contains { $0.property == "child_lock" && $0.reason.contains("not a door lock") })
+    }
+
     @Test("sensors per endpoint, presence, leaks, carbon monoxide; tamper on every sensor that can show it")
     func sensors() throws {
         let mapping = try Exposes.device([

@@ -38,7 +38,9 @@ public struct Zigbee2MQTTCoverage: Sendable {
             var shownByKind: [String: Bool] = [:]
             for expose in device.exposes where expose.property != "linkquality" {
                 let kind = Self.kind(expose)
+                // A specific expose left out is reported under its state's key (a child lock's `child_lock`).
                 let reason = unmapped[expose.property ?? expose.name ?? expose.type]
+                    ?? expose.features.lazy.compactMap { $0.property.flatMap { unmapped[$0] } }.first
                 if reason != nil, expose.category == nil { primaryMissing = true }
                 shownByKind[kind] = (shownByKind[kind] ?? false) || reason == nil
                 if let reason { rows[kind, default: Row(expose: kind)].reasons[reason, default: 0] += 1 }

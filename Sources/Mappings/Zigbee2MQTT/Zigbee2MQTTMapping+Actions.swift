@@ -53,7 +53,9 @@ extension Builder {
         }
         // `1-single` and `1_single` are one spelling; the value itself stays the event's key.
         let spelled = Set(values.map { String($0.map { $0 == "-" ? "_" : $0 }) })
-        for value in values where !value.isEmpty {
+        // `recall_*_e1` stands for a family of values (one per scene or region): no fixed button to
+        // show. `none` is the absence of a press.
+        for value in values where !value.isEmpty && !value.contains("*") && value != "none" {
             let plain = String(value.map { $0 == "-" ? "_" : $0 })
             if let word = pressWords.first(where: { $0.word == plain }) {
                 add(nil, value, word)  // `single`, `double`, `hold`: the one button

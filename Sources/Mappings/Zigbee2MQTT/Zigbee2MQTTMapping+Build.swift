@@ -88,6 +88,10 @@ struct Builder {
             case "light": addLight(expose)
             case "switch": addSwitch(expose)
             case "cover": addCover(expose)
+            case "lock" where expose.feature("state")?.property?.hasPrefix("child_lock") == true:
+                // A thermostat's child lock: a setting of its buttons, not a door to unlock from the Home app.
+                mapping.unmapped.append(UnmappedExpose(property: expose.feature("state")?.property ?? "child_lock",
+                                                       reason: "a child lock: a setting of the device's own buttons, not a door lock"))
             case "lock": addLock(expose)
             case "climate": addClimate(expose)
             case "fan": addFan(expose)
@@ -152,6 +156,13 @@ struct Builder {
         mapping.accessory.services.append(Service(id: id, type: type, name: endpoint.map { "\(mapping.accessory.name) \($0)" },
                                                   isPrimary: primary, characteristics: characteristics))
         return id
+    }
+
+    /// The accessory's category: the first kind the device has wins, but a switch or outlet yields
+    /// to a thermostat, cover, lock, fan or light found after it (a thermostat's window-detection
+    /// switch does not make it a switch in the Home app).
+    mutating func claim(_ kind: Accessory.Category) {
+        if category == nil || category == .switch || category == .outlet { category = kind }
     }
 
     mutating func use(_ expose: Expose?) {

@@ -44,7 +44,7 @@ extension Builder {
             mapping.read(key, into: service, "current_heating_cooling_state", .positive(.int(1), .int(0)))
         }
         for feature in [local, setpoint, systemMode, running, demand] { use(feature) }
-        category = category ?? .thermostat
+        claim(.thermostat)
     }
 
     /// `system_mode` to HAP's target mode (off, heat, cool, auto); fan_only, dry and sleep have no HAP word.

@@ -84,6 +84,9 @@ extension Zigbee2MQTTMapping {
         case .level(let bounds):
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.int(1 + (bounds.firstIndex { number <= $0 } ?? bounds.count)))
+        case .wholeWithin(let low, let high):
+            guard let number = value.doubleValue, number.isFinite else { return .failure(Problem("is not a number")) }
+            return .success(.int(Int(min(high, max(low, number.rounded())))))
         case .within(let low, let high):
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.float(min(high, max(low, number))))

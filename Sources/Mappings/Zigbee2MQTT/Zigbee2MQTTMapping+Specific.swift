@@ -9,9 +9,9 @@ extension Builder {
         let colorTemp = light.feature("color_temp")
         let colors = light.features.filter { ($0.name == "color_xy" || $0.name == "color_hs") && $0.property != nil }
         if brightness != nil { characteristics.append(Characteristic(.brightness)) }
+        // The bulb's own range, inside what HAP allows (140–500 mired); a reading beyond it is shown at its end.
+        let (low, high) = (CharacteristicType.color_temperature.minValue ?? 140, CharacteristicType.color_temperature.maxValue ?? 500)
         if let colorTemp {
-            // The bulb's own range, inside what HAP allows (140–500 mired).
-            let (low, high) = (CharacteristicType.color_temperature.minValue ?? 140, CharacteristicType.color_temperature.maxValue ?? 500)
             let range = (min: colorTemp.valueMin.map { min(max($0, low), high) }, max: colorTemp.valueMax.map { max(min($0, high), low) })
             characteristics.append(Characteristic(.color_temperature, minValue: range.min, maxValue: range.max))
         }
@@ -25,7 +25,7 @@ extension Builder {
             mapping.write(service, "brightness", .percentOf254(key: property))
         }
         if let colorTemp, let property = colorTemp.property {
-            mapping.read(property, into: service, "color_temperature", .whole)
+            mapping.read(property, into: service, "color_temperature", .wholeWithin(low, high))
             mapping.write(service, "color_temperature", .number(key: property))
         }
         if let property = colors.first?.property {  // `color`, or `color_l1` on a multi-endpoint light
@@ -37,7 +37,7 @@ extension Builder {
             mapping.write(service, "saturation", .color(key: property, hueSaturation: native))
         }
         for feature in [state, brightness, colorTemp] + colors { use(feature) }
-        category = category ?? .lightbulb
+        claim(.lightbulb)
     }
 
     /// Switch endpoints become switches, or outlets on a metering plug; the mapping file can choose.
@@ -107,7 +107,7 @@ extension Builder {
             use(motor)
         }
         use(position)
-        category = category ?? .window_covering
+        claim(.window_covering)
     }
 
     mutating func addLock(_ lock: Expose) {
@@ -126,7 +126,7 @@ extension Builder {
             mapping.read(key, into: service, "lock_current_state", .binary(on: on, off: off, whenOn: .int(1), whenOff: .int(0)))
         }
         use(state)
-        category = category ?? .door_lock
+        claim(.door_lock)
     }
 
     /// Fan speeds as HomeKit's rotation speed: `low` a third, `medium` two thirds, `high` full.
@@ -172,6 +172,6 @@ extension Builder {
             }
             use(mode)
         }
-        category = category ?? .fan
+        claim(.fan)
     }
 }

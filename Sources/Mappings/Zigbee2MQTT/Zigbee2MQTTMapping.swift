@@ -62,6 +62,8 @@ public struct Zigbee2MQTTMapping: Sendable {
             case level([Double])
             /// A number kept inside the characteristic's range.
             case within(Double, Double)
+            /// A number rounded to a whole one and kept inside HAP's range: a bulb's 526 mired is 500.
+            case wholeWithin(Double, Double)
             /// 1 above the threshold, else 0.
             case above(Double)
             /// A percentage as a tilt angle: 0 % is -90°, 100 % is 90°.
