@@ -32,7 +32,7 @@ struct AutomationBench: AsyncParsableCommand {
         try automations.write(to: house.database)
         say("house: \(devices) devices; stored \(automations.stored.actionSets.count) action sets and \(automations.stored.triggers.count) triggers "
             + "(\(automations.temperatureTriggers) temperature thresholds over \(house.sensors.count) sensors, \(automations.timerTriggers) timers in 2099, "
-            + "2 measured: \(automations.motion) motion → \(automations.light) on/off)")
+            + "\(2 * automations.pairs.count) measured: \(automations.pairs.count) motion sensors → \(automations.pairs.count) lights on/off, taking turns)")
 
         let load = try automations.timeLoad(from: house.database)
         say("start-up parts, in this process: reading the stored home back \(format(load.store, 0)) ms, loading its triggers into an engine \(format(load.engine, 0)) ms")
@@ -56,9 +56,9 @@ struct AutomationBench: AsyncParsableCommand {
         say("")
         say("first /set from the measured trigger: \(idle.firstSet ?? "none") (action set writes \(automations.light)/lightbulb/on true/false); "
             + "payloads that were not the action set's value: \(idle.wrongPayloads + loaded.wrongPayloads)")
-        let measured = [automations.onTrigger, automations.offTrigger]
+        let measured = automations.measuredTriggers
         let others = firings.filter { !measured.contains($0.key) }
-        say("triggers fired (homegate/event/trigger/+): \(measured.map { "\($0) \(firings[$0] ?? 0)" }.joined(separator: ", ")); "
+        say("triggers fired (homegate/event/trigger/+): measured \(measured.map { firings[$0] ?? 0 }.reduce(0, +)); "
             + "any other: \(others.values.reduce(0, +))\(others.isEmpty ? "" : " (" + others.keys.sorted().prefix(5).joined(separator: ", ") + ")")")
         say("gateway log: \(warnings.count) warning/error lines\(warnings.first.map { "; first: \($0)" } ?? "")")
         say("machine load average at the end: \(loadAverage())")

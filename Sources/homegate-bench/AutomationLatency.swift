@@ -21,14 +21,21 @@ struct AutomationRun {
 }
 
 extension House {
-    /// Motion alternates true/false, so each sample is a real change that fires the "on" or the
-    /// "off" trigger; the broker-only sample goes out half a period earlier so the two never overlap.
+    /// Each pair's motion alternates true/false, so each sample is a real change that fires its "on"
+    /// or "off" trigger; the pairs take turns (the loop limit); the broker-only sample goes out half a
+    /// period earlier so the two never overlap.
     func automationLatency(_ automations: BenchAutomations, rate: Int, seconds: Double, background: Int) async throws -> AutomationRun {
-        let brokerTopic = "bench/\(automations.motion)", deviceTopic = "zigbee2mqtt/\(automations.motion)"
-        let setTopic = "zigbee2mqtt/\(automations.light)/set"
-        let eventTopic = "homegate/event/\(automations.motion)/\(BenchAutomations.motionPath.service)/\(BenchAutomations.motionPath.characteristic)"
+        let pairs = automations.pairs
+        let brokerTopic = "bench/\(automations.motion)"
+        let lightOfSet = Dictionary(uniqueKeysWithValues: pairs.map { ("zigbee2mqtt/\($0.light)/set", $0.light) })
+        let motionOfEvent = Dictionary(uniqueKeysWithValues: pairs.map {
+            ("homegate/event/\($0.motion)/\(BenchAutomations.motionPath.service)/\(BenchAutomations.motionPath.characteristic)", $0.motion)
+        })
+        if Double(rate) > automations.maxProbeRate {
+            say("note: \(rate) probes/s over \(pairs.count) pairs comes near the loop limit (30 fires in 10 s); the gateway may stop them")
+        }
         let listener = try await Self.client(broker, "bench-automation-listener")
-        for topic in [brokerTopic, setTopic, eventTopic] { try await listener.subscribe(topic, qos: .atMostOnce) }
+        for topic in [brokerTopic] + lightOfSet.keys + motionOfEvent.keys { try await listener.subscribe(topic, qos: .atMostOnce) }
         let publisher = try await Self.client(broker, "bench-automation-publisher")
 
         let sent = Mutex<[String: UInt64]>([:])
@@ -37,7 +44,7 @@ extension House {
             for await message in listener.messages {
                 let arrived = DispatchTime.now().uptimeNanoseconds
                 let key: String
-                if message.topic == setTopic {
+                if let light = lightOfSet[message.topic] {
                     // The action sets write only `on`: anything else in the payload is not theirs.
                     let json = try? JSONValue(parsing: message.payload)
                     let state = json?["state"]?.stringValue ?? "?"
@@ -46,9 +53,9 @@ extension House {
                         if $0.first == nil { $0.first = message.payloadString }
                         if !expected { $0.wrong += 1 }
                     }
-                    key = "gateway|\(state)"
-                } else if message.topic == eventTopic {
-                    key = "event|\((try? JSONValue(parsing: message.payload))?["value"]?.boolValue.map(String.init) ?? "?")"
+                    key = "gateway|\(light)|\(state)"
+                } else if let motion = motionOfEvent[message.topic] {
+                    key = "event|\(motion)|\((try? JSONValue(parsing: message.payload))?["value"]?.boolValue.map(String.init) ?? "?")"
                 } else {
                     key = "broker|\(message.payloadString)"
                 }
@@ -66,10 +73,12 @@ extension House {
         let clock = ContinuousClock()
         let start = clock.now
         for k in 0..<total {
-            let motion = k % 2 == 0
+            let pair = pairs[k % pairs.count]
+            let motion = (k / pairs.count) % 2 == 0
             let payload = Array(#"{"occupancy":\#(motion)}"#.utf8)
+            let deviceTopic = "zigbee2mqtt/\(pair.motion)"
             for (topic, keys) in [(brokerTopic, ["broker|\(String(decoding: payload, as: UTF8.self))"]),
-                                  (deviceTopic, ["event|\(motion)", "gateway|\(motion ? "ON" : "OFF")"])] {
+                                  (deviceTopic, ["event|\(pair.motion)|\(motion)", "gateway|\(pair.light)|\(motion ? "ON" : "OFF")"])] {
                 try await clock.sleep(until: start + period * k + (topic == brokerTopic ? .zero : period / 2))
                 let now = DispatchTime.now().uptimeNanoseconds
                 // A key still waiting from two samples ago never arrived.

@@ -33,9 +33,13 @@ struct TailBench: AsyncParsableCommand {
         try automations.write(to: house.database)
         _ = try await house.startGateway(logLevel: "info")
         say("house: \(devices) devices (\(house.sensors.count) temperature sensors carry the background), \(triggers) triggers; "
-            + "probe: \(automations.motion) occupancy → trigger → action set → \(automations.light)/set, every \(gap) ms, floor the same through an echo client")
+            + "probe: occupancy → trigger → action set → /set over \(automations.pairs.count) motion sensors and lights taking turns "
+            + "(the gateway stops a trigger firing over 30 times in 10 s), every \(gap) ms, floor the same through an echo client")
+        if 1_000 / Double(gap) > automations.maxProbeRate {
+            say("note: a probe every \(gap) ms over \(automations.pairs.count) pairs comes near the loop limit; the gateway may stop them")
+        }
 
-        let probe = TailProbe(house: house, motion: automations.motion, light: automations.light, seconds: seconds, gap: .milliseconds(gap), stallMs: stallMs)
+        let probe = TailProbe(house: house, pairs: automations.pairs, seconds: seconds, gap: .milliseconds(gap), stallMs: stallMs)
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
         let echo = try spawn([executable, "echo", "--port", "\(broker.port)", "--from", probe.floorIn, "--to", probe.floorOut],
                              output: house.directory.appendingPathComponent("echo.log").path)

@@ -39,14 +39,14 @@ struct TailRun {
 
 struct TailProbe {
     let house: House
-    let motion: String
-    let light: String
+    /// The probes take turns over these, so no trigger or light comes near the gateway's loop limit.
+    let pairs: [ProbePair]
     let seconds: Double
     let gap: Duration
     let stallMs: Double
 
-    var floorIn: String { "bench/echo/\(motion)" }
-    var floorOut: String { "bench/echo/\(light)/set" }
+    var floorIn: String { "bench/echo/\(pairs[0].motion)" }
+    var floorOut: String { "bench/echo/\(pairs[0].light)/set" }
 
     /// Waits until the echo process answers, so the first measured sample is not its start-up.
     func waitForEcho() async throws {
@@ -68,9 +68,9 @@ struct TailProbe {
     }
 
     func run(background: Int) async throws -> TailRun {
-        let deviceOut = "zigbee2mqtt/\(light)/set"
+        let lightOfSet = Dictionary(uniqueKeysWithValues: pairs.map { ("zigbee2mqtt/\($0.light)/set", $0.light) })
         let listener = try await House.client(house.broker, "bench-tail-listener")
-        for topic in [deviceOut, floorOut] { try await listener.subscribe(topic, qos: .atMostOnce) }
+        for topic in Array(lightOfSet.keys) + [floorOut] { try await listener.subscribe(topic, qos: .atMostOnce) }
         let publisher = try await House.client(house.broker, "bench-tail-publisher")
 
         let began = DispatchTime.now().uptimeNanoseconds
@@ -80,10 +80,11 @@ struct TailProbe {
         let reader = Task {
             for await message in listener.messages {
                 let arrived = DispatchTime.now().uptimeNanoseconds
-                let isGateway = message.topic == deviceOut
+                let light = lightOfSet[message.topic]
+                let isGateway = light != nil
                 let key: String
-                if isGateway {
-                    key = "gateway|" + ((try? JSONValue(parsing: message.payload))?["state"]?.stringValue ?? "?")
+                if let light {
+                    key = "gateway|\(light)|" + ((try? JSONValue(parsing: message.payload))?["state"]?.stringValue ?? "?")
                 } else {
                     key = "floor|" + message.payloadString
                 }
@@ -107,17 +108,18 @@ struct TailProbe {
         let clock = ContinuousClock()
         let start = clock.now
         for k in 0..<total {
-            let motion = k % 2 == 0
+            let pair = pairs[k % pairs.count]
+            let motion = (k / pairs.count) % 2 == 0
             let payload = #"{"occupancy":\#(motion)}"#
             // The floor half a gap before the gateway, so the two never queue behind each other.
             try await clock.sleep(until: start + gap * k)
             if sent.withLock({ $0.updateValue(DispatchTime.now().uptimeNanoseconds, forKey: "floor|" + payload) != nil }) { lost.floor += 1 }
             try publisher.publish(floorIn, payload)
             try await clock.sleep(until: start + gap * k + gap / 2)
-            if sent.withLock({ $0.updateValue(DispatchTime.now().uptimeNanoseconds, forKey: "gateway|" + (motion ? "ON" : "OFF")) != nil }) {
+            if sent.withLock({ $0.updateValue(DispatchTime.now().uptimeNanoseconds, forKey: "gateway|\(pair.light)|" + (motion ? "ON" : "OFF")) != nil }) {
                 lost.gateway += 1
             }
-            try publisher.publish("zigbee2mqtt/\(self.motion)", payload)
+            try publisher.publish("zigbee2mqtt/\(pair.motion)", payload)
         }
         try await Task.sleep(for: .seconds(1))
         let after = ProcessStats(pid: house.gateway)
