@@ -9,12 +9,14 @@ extension GatewayCore {
     /// Applies decoded values to an accessory: each change becomes one event, and the accessory's
     /// state is republished once at the end of the batch. Values that do not fit are reported.
     mutating func apply(_ updates: [CharacteristicUpdate], to id: String, origin topic: String) {
-        guard entries[id] != nil else { return }
+        // Through an index into `values`: `entries[id]!.…` would move the whole entry out of the
+        // dictionary and back for each update.
+        guard let index = entries.index(forKey: id) else { return }
         for update in updates {
             let key = CharacteristicKey(accessory: id, service: update.service, characteristic: update.characteristic)
             answerReads(for: key, value: update.value)
             var source = ChangeSource.device
-            if let pending = pendingWrites[key], let characteristic = entries[id]?.accessory[update.service]?[update.characteristic],
+            if let pending = pendingWrites[key], let characteristic = entries.values[index].accessory[update.service]?[update.characteristic],
                let match = pending.firstIndex(where: { $0.deadline >= now && characteristic.isSame($0.value, update.value) }) {
                 source = pending[match].source
                 // The echo of this write: it and the writes before it are done.
@@ -22,8 +24,8 @@ extension GatewayCore {
                 pendingWrites[key] = rest.isEmpty ? nil : Array(rest)
             }
             do {
-                if let change = try entries[id]!.accessory.update(service: update.service, characteristic: update.characteristic,
-                                                                  value: update.value, source: source) {
+                if let change = try entries.values[index].accessory.update(service: update.service, characteristic: update.characteristic,
+                                                                           value: update.value, source: source) {
                     publishEvent(change)
                 }
             } catch {

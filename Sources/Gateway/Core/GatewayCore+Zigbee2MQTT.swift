@@ -21,10 +21,14 @@ extension GatewayCore {
         if rest.hasSuffix("/availability") {
             return availabilityChanged(String(rest.dropLast("/availability".count)), message.payload, bridge: index)
         }
-        // Our own /set and /get requests come back to us on <base>/#.
-        if rest.hasSuffix("/set") || rest.hasSuffix("/get") || rest.contains("/set/") || rest.contains("/get/") { return }
-        guard let id = bridges[index].byFriendlyName[rest], let entry = entries[id],
-              case .zigbee2mqtt(_, let mapping) = entry.source else { return }
+        // Our own /set and /get requests come back to us on <base>/#: `<name>/set`, `<name>/set/<key>`.
+        // (A device's state topic has no `/` at all as a rule, so most messages stop at the first test.)
+        if rest.utf8.contains(UInt8(ascii: "/")), rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }) {
+            return
+        }
+        // Only the mapping is taken out: a copy of the whole entry would share the accessory's storage,
+        // and apply's update would then copy every service of the accessory for each reading.
+        guard let id = bridges[index].byFriendlyName[rest], case .zigbee2mqtt(_, let mapping)? = entries[id]?.source else { return }
         guard !message.payload.isEmpty else { return }  // a cleared retained state
         let payload: JSONValue
         do {
