@@ -50,7 +50,11 @@ struct AutomationBench: AsyncParsableCommand {
         let loaded = try await house.automationLatency(automations, rate: rate, seconds: seconds, background: background)
         let firings = await fired.stop(counting)
         house.stop()
-        let warnings = (try? String(contentsOf: house.log, encoding: .utf8))?.split(separator: "\n").filter { $0.contains("warning") || $0.contains("error") } ?? []
+        let warnings = (try? String(contentsOf: house.log, encoding: .utf8))?.split(separator: "\n").filter { line in
+            // "<time> <level> <component>: …": the level, not a word in the text (an info line may list `error_state`).
+            let level = line.split(separator: " ", maxSplits: 2).dropFirst().first
+            return level == "warning" || level == "error" || level == "critical"
+        } ?? []
 
         report(idle: idle, loaded: loaded, engine: engine)
         say("")

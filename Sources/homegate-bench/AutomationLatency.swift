@@ -68,7 +68,8 @@ extension House {
         let before = ProcessStats(pid: gateway)
 
         var lost: [String: Int] = [:]
-        let total = Int(Double(rate) * seconds)
+        // Whole rounds of on and off per pair, so the next run's first sample is a change (see TailRun).
+        let total = max(Int(Double(rate) * seconds) / (2 * pairs.count), 1) * 2 * pairs.count
         let period = Duration.seconds(1) / rate
         let clock = ContinuousClock()
         let start = clock.now

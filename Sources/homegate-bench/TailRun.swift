@@ -104,7 +104,10 @@ struct TailProbe {
         let before = ProcessStats(pid: house.gateway)
 
         var lost = (gateway: 0, floor: 0)
-        let total = Int(seconds / (Double(gap.components.attoseconds) / 1e18 + Double(gap.components.seconds)))
+        // Whole rounds of on and off per pair: each pair ends a run with motion off, so the next run's
+        // first probe (motion on) is a change that fires, not a repeat that fires nothing.
+        let probes = Int(seconds / (Double(gap.components.attoseconds) / 1e18 + Double(gap.components.seconds)))
+        let total = max(probes / (2 * pairs.count), 1) * 2 * pairs.count
         let clock = ContinuousClock()
         let start = clock.now
         for k in 0..<total {
