@@ -68,6 +68,8 @@ Make a scene and an automation (motion in the hallway turns the desk lamp on at 
 answered, so send them with mosquitto_rr:
   mosquitto_rr -h 127.0.0.1 -p $port -t homegate/request/action_set/add -e homegate/response/action_set/add -m '{"name":"Lamp On","actions":[{"characteristic":"bulb/lightbulb/on","value":true},{"characteristic":"bulb/lightbulb/brightness","value":80}]}'
   mosquitto_rr -h 127.0.0.1 -p $port -t homegate/request/trigger/add -e homegate/response/trigger/add -m '{"name":"Hallway motion","action_sets":["lamp_on"],"events":[{"characteristic":"occupancy_sensor/motion_sensor/motion_detected","value":true}]}'
+The desk lamps' group keeps two Zigbee2MQTT scenes, Reading and Evening: each is an action set. Run one:
+  mosquitto_rr -h 127.0.0.1 -p $port -t homegate/request/action_set/execute -e homegate/response/action_set/execute -m '{"action_set":"Evening"}'
 The motion sensor only moves when you say so (DEMO_STILL=occupancy_sensor); make it see motion:
   mosquitto_pub -h 127.0.0.1 -p $port -t zigbee2mqtt/bridge/request/simulator/report -m '{"id":"occupancy_sensor","state":{"occupancy":true}}'
 and no motion again (a "no motion for 10 minutes" trigger counts from here):

@@ -33,6 +33,26 @@ extension ActionSet {
     public var json: JSONValue {
         var fields: [String: JSONValue] = ["id": .string(id), "name": .string(name), "home": .string(home), "actions": .array(actions.map(\.json))]
         if let lastExecuted { fields["last_executed"] = .string(Write.instant(lastExecuted)) }
+        if let recall { fields["zigbee2mqtt_scene"] = recall.json }
         return .object(fields)
+    }
+}
+
+extension SceneRecall {
+    /// `{"accessory": "desk_lights", "scene": 1}`, with `"endpoint": "2"` for a device's other endpoints.
+    public var json: JSONValue {
+        var fields: [String: JSONValue] = ["accessory": .string(accessory), "scene": .integer(scene)]
+        if let endpoint { fields["endpoint"] = .string(endpoint) }
+        return .object(fields)
+    }
+
+    public init(json: JSONValue, at path: String) throws(AutomationError) {
+        let fields = try Read.object(json, at: path, allowed: ["accessory", "scene", "endpoint"])
+        let accessory = try Read.string(fields["accessory"], at: Read.join(path, "accessory"))
+        guard case .integer(let scene)? = fields["scene"], (0...255).contains(scene) else {
+            throw AutomationError(at: Read.join(path, "scene"), "expected a Zigbee2MQTT scene id, a whole number from 0 to 255")
+        }
+        let endpoint = fields["endpoint"] == nil ? nil : try Read.string(fields["endpoint"], at: Read.join(path, "endpoint"))
+        self.init(accessory: accessory, scene: scene, endpoint: endpoint)
     }
 }

@@ -12,20 +12,41 @@ public struct Action: Sendable, Hashable {
     }
 }
 
-/// A scene: writes run together, at most one per characteristic (as in HomeKit).
+/// A scene that Zigbee2MQTT devices keep themselves (`scene_store`), recalled with one message
+/// (`{"scene_recall": <scene>}` on the device's or group's `/set`).
+public struct SceneRecall: Sendable, Hashable {
+    /// The accessory of the device or group that holds the scene.
+    public var accessory: String
+    /// The scene's id in Zigbee2MQTT (0 to 255).
+    public var scene: Int
+    /// The device endpoint that holds it, when it is not the device's first: `<name>/<endpoint>/set`.
+    public var endpoint: String?
+
+    public init(accessory: String, scene: Int, endpoint: String? = nil) {
+        self.accessory = accessory
+        self.scene = scene
+        self.endpoint = endpoint
+    }
+}
+
+/// A scene: writes run together, at most one per characteristic (as in HomeKit). One that
+/// Zigbee2MQTT keeps (`recall`) has no writes: it comes from the bridge, and changes only there.
 public struct ActionSet: Sendable, Hashable {
     public let id: String
     public var name: String
-    public let home: String
+    public var home: String
     public var actions: [Action]
     public var lastExecuted: Date?
+    /// Set for a scene stored in Zigbee2MQTT devices; such an action set is read-only.
+    public var recall: SceneRecall?
 
-    public init(id: String, name: String, home: String, actions: [Action] = [], lastExecuted: Date? = nil) {
+    public init(id: String, name: String, home: String, actions: [Action] = [], lastExecuted: Date? = nil, recall: SceneRecall? = nil) {
         self.id = id
         self.name = name
         self.home = home
         self.actions = actions
         self.lastExecuted = lastExecuted
+        self.recall = recall
     }
 
     /// Adds actions, refusing a second write to a characteristic the set already writes.

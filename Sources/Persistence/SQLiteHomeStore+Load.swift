@@ -47,9 +47,18 @@ extension SQLiteHomeStore {
             }
             actions[row["action_set_id"], default: []].append(Action(path, value))
         }
-        stored.actionSets = try Row.fetchAll(db, sql: "SELECT * FROM action_sets ORDER BY position").map { row in
-            ActionSet(id: row["id"], name: row["name"], home: row["home_id"], actions: actions[row["id"]] ?? [],
-                      lastExecuted: (row["last_executed"] as Double?).map { Date(timeIntervalSince1970: $0) })
+        stored.actionSets = try Row.fetchAll(db, sql: "SELECT * FROM action_sets ORDER BY position").compactMap { row in
+            var recall: SceneRecall?
+            if let text = row["zigbee2mqtt_scene"] as String? {
+                do {
+                    recall = try SceneRecall(json: try JSONValue(parsing: text), at: "zigbee2mqtt_scene")
+                } catch {
+                    stored.skipped.append("action set \(row["id"] as String): its Zigbee2MQTT scene cannot be read (\(error))")
+                    return nil
+                }
+            }
+            return ActionSet(id: row["id"], name: row["name"], home: row["home_id"], actions: actions[row["id"]] ?? [],
+                             lastExecuted: (row["last_executed"] as Double?).map { Date(timeIntervalSince1970: $0) }, recall: recall)
         }
         var links: [String: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT trigger_id, action_set_id FROM trigger_action_sets ORDER BY trigger_id, position") {

@@ -56,10 +56,11 @@ extension SQLiteHomeStore {
         for (id, set) in batch.actionSets {
             guard let set else { try db.execute(sql: "DELETE FROM action_sets WHERE id = ?", arguments: [id]); continue }
             try db.execute(sql: """
-                INSERT INTO action_sets (id, home_id, name, last_executed, position)
-                VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM action_sets))
-                ON CONFLICT(id) DO UPDATE SET home_id = excluded.home_id, name = excluded.name, last_executed = excluded.last_executed
-                """, arguments: [id, set.home, set.name, set.lastExecuted?.timeIntervalSince1970])
+                INSERT INTO action_sets (id, home_id, name, last_executed, zigbee2mqtt_scene, position)
+                VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM action_sets))
+                ON CONFLICT(id) DO UPDATE SET home_id = excluded.home_id, name = excluded.name, last_executed = excluded.last_executed,
+                    zigbee2mqtt_scene = excluded.zigbee2mqtt_scene
+                """, arguments: [id, set.home, set.name, set.lastExecuted?.timeIntervalSince1970, set.recall?.json.serialized()])
             try db.execute(sql: "DELETE FROM actions WHERE action_set_id = ?", arguments: [id])
             for (position, action) in set.actions.enumerated() {
                 try db.execute(sql: """

@@ -49,6 +49,9 @@ enum Schema {
                     PRIMARY KEY (accessory, service, characteristic)) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("2: action sets that recall a Zigbee2MQTT scene") { db in
+            try db.execute(sql: "ALTER TABLE action_sets ADD COLUMN zigbee2mqtt_scene TEXT")
+        }
         return migrator
     }
 }

@@ -25,6 +25,8 @@ public struct SimulatedBridge: Sendable {
     let catalogue: [String: JSONValue]
     /// `bridge/groups` entries as given (`id`, `friendly_name`, `members` with `ieee_address`).
     public internal(set) var groups: [JSONValue]
+    /// What each device keeps for a scene, by `sceneKey`: the states `scene_store` saved.
+    var sceneStates: [String: [String: JSONValue]] = [:]
 
     public init(baseTopic: String = "zigbee2mqtt", devices entries: [JSONValue], groups: [JSONValue] = []) {
         self.baseTopic = baseTopic
@@ -35,6 +37,7 @@ public struct SimulatedBridge: Sendable {
             if let model = entry["definition"]?["model"]?.stringValue { catalogue[model] = entry }
         }
         self.catalogue = catalogue
+        seedScenes()
     }
 
     func index(of id: String) -> Int? {
@@ -92,6 +95,7 @@ public struct SimulatedBridge: Sendable {
             return [statePublish(devices[i])]
         case .set:
             guard let fields = Self.setPayload(payload, attribute: command.attribute) else { return [] }
+            if let out = scenes(fields, members: [i], group: nil) { return out }
             guard devices[i].apply(set: fields, endpoint: command.endpoint) else { return [] }
             return [statePublish(devices[i])]
         }
@@ -112,6 +116,7 @@ public struct SimulatedBridge: Sendable {
             return [Publish("\(baseTopic)/\(name)", JSONValue.object(devices[first].state).serialized(sortedKeys: true))]
         case .set:
             guard let fields = Self.setPayload(payload, attribute: command.attribute) else { return [] }
+            if let out = scenes(fields, members: members, group: (group["id"]?.intValue ?? 0, name)) { return out }
             for i in members where devices[i].isServed && devices[i].apply(set: fields) {
                 out.append(statePublish(devices[i]))
                 for key in fields.keys { if let value = devices[i].state[key] { groupState[key] = value } }

@@ -14,7 +14,9 @@ struct SimulatorCommand: AsyncParsableCommand {
             Commands on <base>/bridge/request/...: device/rename {"from","to"}, device/remove {"id"},
             simulator/add {"model","friendly_name"}, simulator/availability {"id","state":"offline"},
             simulator/bridge_state {"state":"offline"}, simulator/action {"id","action"},
-            simulator/report {"id","state":{...}}.
+            simulator/report {"id","state":{...}}. Scenes on a device's or group's /set: scene_store
+            {"ID","name"}, scene_recall <id>, scene_remove <id>; a scene in the --devices or --groups file
+            may carry a "state" to recall from the start.
             """
     )
 

@@ -84,7 +84,7 @@ extension ArchiveReader {
         var sets: [ActionSet] = []
         for (i, item) in list(json, "action_sets").enumerated() {
             let path = "action_sets[\(i)]"
-            guard let f = fields(item, path, allowed: ["id", "name", "home", "actions"], required: ["id", "name", "home"]),
+            guard let f = fields(item, path, allowed: ["id", "name", "home", "actions", "zigbee2mqtt_scene"], required: ["id", "name", "home"]),
                   let id = id(f["id"], "\(path).id", taken: &ids), let home = f["home"]?.stringValue else { continue }
             guard homes.contains(where: { $0.id == home }) else {
                 problem("\(path).home", "'\(home)' is not one of the homes")
@@ -93,6 +93,10 @@ extension ArchiveReader {
             guard let name = name(f["name"], "\(path).name", kind: "action set", unique: &names[home, default: []], scope: "in \(home)") else { continue }
             var set = ActionSet(id: id, name: name, home: home)
             do {
+                if let scene = f["zigbee2mqtt_scene"] {
+                    set.recall = try SceneRecall(json: scene, at: "zigbee2mqtt_scene")
+                    if f["actions"]?.arrayValue?.isEmpty == false { throw AutomationError("actions: a Zigbee2MQTT scene has no actions of its own") }
+                }
                 try set.add(f["actions"] == nil ? [] : Action.list(f["actions"], at: "actions"))
                 sets.append(set)
             } catch {

@@ -28,7 +28,10 @@ public enum HomeArchive {
             accessories[id] = .object(fields)
         }
         let sets: [JSONValue] = home.actionSets.map { set in
-            ["id": .string(set.id), "name": .string(set.name), "home": .string(set.home), "actions": .array(set.actions.map(\.json))]
+            var fields: [String: JSONValue] = ["id": .string(set.id), "name": .string(set.name), "home": .string(set.home),
+                                               "actions": .array(set.actions.map(\.json))]
+            if let recall = set.recall { fields["zigbee2mqtt_scene"] = recall.json }
+            return .object(fields)
         }
         let triggers: [JSONValue] = home.triggers.map { .object($0.json) }
         let root = Node([

@@ -39,7 +39,8 @@ enum YAMLJSON {
     }
 
     static let keyOrder = ["id", "name", "home", "primary", "default_room", "enabled", "characteristic", "op", "value", "range",
-                           "for", "sun", "offset", "rooms", "zones", "action_sets", "actions", "timer", "events", "conditions", "execute_once"]
+                           "for", "sun", "offset", "rooms", "zones", "action_sets", "zigbee2mqtt_scene", "accessory", "scene", "endpoint",
+                           "actions", "timer", "events", "conditions", "execute_once"]
 
     /// A node that reads back as the same value: strings that would read as something else are quoted.
     static func node(_ value: JSONValue) -> Node {

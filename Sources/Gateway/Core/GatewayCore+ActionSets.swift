@@ -25,6 +25,7 @@ extension GatewayCore {
         "action_set/update": HomeCommand(changes: true) { core, r in
             try r.only(["action_set", "home", "name", "actions", "add_actions", "remove_actions"])
             var set = try core.resolveActionSet(try r.string("action_set"), home: try core.homeScope(r))
+            if let reason = core.readOnlyReason(set) { throw RequestError(reason) }
             if let name = try r.optionalString("name") { set.name = try core.checkActionSetName(name, home: set.home, except: set.id) }
             let lookup = core.characteristicLookup(home: set.home)
             if r.body["actions"] != nil {
@@ -46,6 +47,7 @@ extension GatewayCore {
         "action_set/remove": HomeCommand(changes: true) { core, r in
             try r.only(["action_set", "home"])
             let set = try core.resolveActionSet(try r.string("action_set"), home: try core.homeScope(r))
+            if let reason = core.readOnlyReason(set) { throw RequestError(reason) }
             core.removeActionSet(set.id)
             return ["removed": .string(set.id)]
         },
@@ -136,6 +138,15 @@ extension GatewayCore {
         var outcomes: [ExecutionOutcome] = []
         for var set in sets {
             var outcome = ExecutionOutcome(actionSet: set.id, results: [], failures: 0)
+            if let scene = set.recall {
+                switch recall(scene) {
+                case .success:
+                    outcome.results.append(["zigbee2mqtt_scene": scene.json, "status": "ok"])
+                case .failure(let problem):
+                    outcome.failures += 1
+                    outcome.results.append(["zigbee2mqtt_scene": scene.json, "status": "error", "error": .string(problem.description)])
+                }
+            }
             for action in set.actions {
                 var fields: [String: JSONValue] = ["characteristic": .string(action.path.description)]
                 let result = problems.next()!.map { Result<CharacteristicValue, WriteProblem>.failure($0) } ?? written.next()!
@@ -147,7 +158,8 @@ extension GatewayCore {
             actionSets[set.id] = set
             store.lastExecuted[set.id] = now
             if case .trigger = initiator {} else {
-                notice(.info, .automation, "action set '\(set.name)' ran (\(initiator)): \(outcome.results.count - outcome.failures) of \(outcome.results.count) writes sent")
+                notice(.info, .automation, "action set '\(set.name)' ran (\(initiator)): \(outcome.results.count - outcome.failures) of \(outcome.results.count) "
+                    + (set.recall == nil ? "writes sent" : "scene recalls sent"))
             }
             automationEvent("action_set", set.id, "executed", ["name": .string(set.name), "home": .string(set.home), "source": .string(initiator.description),
                                                               "results": .array(outcome.results)])

@@ -99,6 +99,7 @@ extension GatewayCore {
             case .accessory: store.placements[change.id] = structure.placements[change.id]
             }
             if change.kind == .accessory {
+                scenesStale = true
                 if change.what == .room || change.what == .renamed { placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true }
                 if change.what == .removed || entries[change.id] != nil { publishAccessoryEvent(change.id, change.what.rawValue) }
                 continue

@@ -184,7 +184,10 @@ extension GatewayCore {
     }
 
     private func accessoriesPresent(for firing: Firing) -> Bool {
-        firing.actionSets.allSatisfy { id in actionSets[id]?.actions.allSatisfy { entries[$0.path.accessory] != nil } ?? true }
+        firing.actionSets.allSatisfy { id in
+            guard let set = actionSets[id] else { return true }
+            return set.actions.allSatisfy { entries[$0.path.accessory] != nil } && set.recall.map { entries[$0.accessory] != nil } ?? true
+        }
     }
 
     /// Characteristic events decided during the batch run at its end; a chain of triggers that

@@ -106,6 +106,7 @@ extension GatewayCore {
         bridges[index].skipped = skipped
         bridges[index].byFriendlyName = byName
         treeChanged = true
+        scenesStale = true
     }
 
     private func isSameDevice(_ entry: Entry, _ device: Zigbee2MQTTDevice) -> Bool {
@@ -225,8 +226,9 @@ extension GatewayCore {
             notice(.warning, .devices, "\(bridges[index].source.baseTopic)/bridge/groups: expected a JSON array of groups")
             return
         }
-        guard groups != bridges[index].groups else { return }
+        guard groups != bridges[index].groups || !bridges[index].groupsKnown else { return }
         bridges[index].groups = groups
+        bridges[index].groupsKnown = true
         rebuild(bridge: index, requestState: true)
     }
 

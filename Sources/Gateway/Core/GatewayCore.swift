@@ -26,6 +26,8 @@ public struct GatewayCore: Sendable {
         var devices: [Zigbee2MQTTDevice]?
         /// The last `bridge/groups` payload.
         var groups: [Zigbee2MQTTGroup] = []
+        /// Whether a `bridge/groups` payload came at all.
+        var groupsKnown = false
         /// Availability of group members by IEEE address, for the groups' reachability.
         var memberOnline: [String: Bool] = [:]
         /// Accessory ids by friendly name, for routing state topics.
@@ -96,6 +98,8 @@ public struct GatewayCore: Sendable {
     var firingQueue: [Firing] = []
     /// Counts fires and writes over time to stop automations that set each other off.
     var loopGuard = LoopGuard()
+    /// Set when devices, groups or accessories' homes changed: the Zigbee2MQTT scenes are synced at the batch's end.
+    var scenesStale = false
     let startedAt: Date
     static let startupSettle: TimeInterval = 30
 
@@ -221,6 +225,7 @@ public struct GatewayCore: Sendable {
         }
         bridgeOnlineBefore = [:]
         publishStructureChanges()
+        if scenesStale { syncScenes() }
         collectStoreChanges()
         for id in dirtyStates.sorted() {
             if let accessory = entries[id]?.accessory {

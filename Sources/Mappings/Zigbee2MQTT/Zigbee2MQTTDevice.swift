@@ -17,6 +17,8 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
     public var softwareBuildID: String?
     public var exposes: [Expose]
     public var hasDefinition: Bool
+    /// Scenes the device keeps itself (stored with `scene_store`), from all its endpoints.
+    public var scenes: [Zigbee2MQTTScene]
 
     public init?(json: JSONValue) {
         guard let ieee = json["ieee_address"]?.stringValue, let name = json["friendly_name"]?.stringValue else { return nil }
@@ -43,6 +45,7 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
         powerSource = json["power_source"]?.stringValue
         softwareBuildID = json["software_build_id"]?.stringValue
         exposes = definition?["exposes"]?.arrayValue?.map(Expose.init(json:)) ?? []
+        scenes = Zigbee2MQTTScene.list(ofDevice: json)
     }
 
     /// Why this device gets no accessory, or nil when it gets one.
@@ -94,5 +97,42 @@ extension Zigbee2MQTTDevice {
             return nil
         }
         return devices
+    }
+}
+
+/// A scene stored in a device or a group, as `bridge/devices` (per endpoint) and `bridge/groups` list it.
+public struct Zigbee2MQTTScene: Sendable, Hashable {
+    public var id: Int
+    public var name: String
+    /// The endpoint that holds it when it is not the device's first: its name (Zigbee2MQTT 2.6+) or number.
+    public var endpoint: String?
+
+    public init(id: Int, name: String, endpoint: String? = nil) {
+        self.id = id
+        self.name = name
+        self.endpoint = endpoint
+    }
+
+    /// `[{"id": 1, "name": "Chill"}]`; entries without a whole id are dropped, a missing name is `Scene <id>`.
+    static func list(_ json: JSONValue?, endpoint: String? = nil) -> [Zigbee2MQTTScene] {
+        (json?.arrayValue ?? []).compactMap { entry in
+            guard let id = entry["id"]?.intValue, (0...255).contains(id) else { return nil }
+            let name = entry["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "Scene \(id)"
+            return Zigbee2MQTTScene(id: id, name: name, endpoint: endpoint)
+        }
+    }
+
+    /// A device's scenes: per endpoint since Zigbee2MQTT 1.34, on the device itself before.
+    /// Scenes of the first endpoint are recalled on the device's own topic.
+    static func list(ofDevice json: JSONValue) -> [Zigbee2MQTTScene] {
+        var scenes = list(json["scenes"])
+        guard let endpoints = json["endpoints"]?.objectValue else { return scenes }
+        let keys = endpoints.keys.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
+        for key in keys {
+            let endpoint = endpoints[key]!
+            let name = key == keys.first ? nil : endpoint["name"]?.stringValue ?? key
+            for scene in list(endpoint["scenes"], endpoint: name) where !scenes.contains(scene) { scenes.append(scene) }
+        }
+        return scenes
     }
 }

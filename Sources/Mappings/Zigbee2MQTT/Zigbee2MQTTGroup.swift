@@ -11,6 +11,8 @@ public struct Zigbee2MQTTGroup: Sendable, Hashable {
     public var id: Int
     public var friendlyName: String
     public var members: [Member]
+    /// Scenes stored for the group in its members, recalled on `<base>/<group>/set`.
+    public var scenes: [Zigbee2MQTTScene]
 
     public init?(json: JSONValue) {
         guard let id = json["id"]?.intValue, let name = json["friendly_name"]?.stringValue else { return nil }
@@ -19,6 +21,7 @@ public struct Zigbee2MQTTGroup: Sendable, Hashable {
         members = json["members"]?.arrayValue?.compactMap { member in
             member["ieee_address"]?.stringValue.map { Member(ieeeAddress: $0, endpoint: member["endpoint"]?.intValue) }
         } ?? []
+        scenes = Zigbee2MQTTScene.list(json["scenes"])
     }
 
     /// Parses a whole `bridge/groups` payload; nil when it is not a JSON array.
