@@ -59,6 +59,7 @@ extension Characteristic {
         if let maxValue { fields["max"] = Self.number(maxValue) }
         if let minStep { fields["step"] = Self.number(minStep) }
         if let validValues { fields["valid_values"] = .array(validValues.map { .integer($0) }) }
+        if let choices { fields["valid_values"] = .array(choices.map { .string($0) }) }
         return .object(fields)
     }
 

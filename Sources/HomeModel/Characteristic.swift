@@ -7,17 +7,20 @@ public struct Characteristic: Sendable, Hashable {
     public var minStep: Double?
     /// Allowed values, when narrower than the catalogue's (a thermostat without cooling).
     public var validValues: [Int]?
+    /// The words a string characteristic takes, when only some do (a device setting's choices).
+    public var choices: [String]?
     /// nil until the device has said (and for a stateless switch until the first press).
     public var value: CharacteristicValue?
 
     public init(_ type: CharacteristicType, value: CharacteristicValue? = nil, minValue: Double? = nil, maxValue: Double? = nil,
-                minStep: Double? = nil, validValues: [Int]? = nil) {
+                minStep: Double? = nil, validValues: [Int]? = nil, choices: [String]? = nil) {
         self.type = type
         self.minValue = minValue ?? type.minValue
         self.maxValue = maxValue ?? type.maxValue
         self.minStep = minStep ?? type.minStep
         self.validValues = validValues ?? (type.validValues.isEmpty ? nil : type.validValues.values.sorted())
         self.value = value
+        self.choices = choices
     }
 
     public var name: String { type.name }
@@ -35,6 +38,7 @@ public struct Characteristic: Sendable, Hashable {
             if let limit = type.maxLength ?? (type.format == .string ? 64 : nil), text.utf8.count > limit {
                 return .failure(.tooLong(text.utf8.count, maximum: limit))
             }
+            if let choices, !choices.contains(text) { return .failure(.notAChoice(text, choices)) }
             return .success(value)
         case .float:
             guard var number = value.doubleValue, number.isFinite else { return .failure(.wrongType(value, expected: "a number")) }

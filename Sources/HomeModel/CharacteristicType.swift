@@ -16,8 +16,15 @@ public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public enum Unit: String, Sendable, Hashable {
-        case celsius, percentage, arcdegrees, lux, seconds
+    /// HAP's units, and any other a custom characteristic states (`hPa`, `min`).
+    public struct Unit: RawRepresentable, Sendable, Hashable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let celsius = Unit(rawValue: "celsius")
+        public static let percentage = Unit(rawValue: "percentage")
+        public static let arcdegrees = Unit(rawValue: "arcdegrees")
+        public static let lux = Unit(rawValue: "lux")
+        public static let seconds = Unit(rawValue: "seconds")
     }
 
     public struct Permissions: OptionSet, Sendable, Hashable {
@@ -60,6 +67,38 @@ public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
         self.permissions = permissions
         self.maxLength = maxLength
     }
+
+    /// A characteristic HAP does not define: homegate's own (a device setting) or a vendor's (Eve's air pressure).
+    public var isCustom: Bool { !uuid.hasSuffix(Self.appleBase) }
+    static let appleBase = "-0000-1000-8000-0026BB765291"
+
+    /// A characteristic of homegate's own, for what a device has and HAP does not: its UUID is
+    /// made from the name, so it stays the same across restarts and devices.
+    public static func custom(_ name: String, format: Format, unit: Unit? = nil, minValue: Double? = nil, maxValue: Double? = nil,
+                              minStep: Double? = nil, writable: Bool) -> CharacteristicType {
+        CharacteristicType(name: name, hapName: name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
+                           uuid: homegateUUID(name), format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep,
+                           validValues: [:], permissions: writable ? [.read, .write, .notify] : [.read, .notify], maxLength: nil)
+    }
+
+    /// `XXXXXXXX-686F-6D65-6761-7465XXXXXXXX` ("homegate" in the middle), from a 64-bit FNV-1a hash of `name`.
+    static func homegateUUID(_ name: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+            let text = String(value, radix: 16, uppercase: true)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        return "\(hex(hash >> 32, 8))-686F-6D65-6761-7465\(hex(hash & 0xFFFF_FFFF, 8))"
+    }
+
+    /// Eve's air pressure, in hPa, which the Eve app shows (and homebridge-z2m uses).
+    public static let air_pressure = CharacteristicType(
+        name: "air_pressure", hapName: "EveAirPressure", uuid: "E863F10F-079E-48FF-8F27-9C2605A29F52", format: .float,
+        unit: Unit(rawValue: "hPa"), minValue: 300, maxValue: 1100, minStep: 0.1, validValues: [:], permissions: [.read, .notify], maxLength: nil)
 
     public var isWritable: Bool { permissions.contains(.write) }
     public var isReadable: Bool { permissions.contains(.read) }

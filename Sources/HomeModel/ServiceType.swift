@@ -16,10 +16,21 @@ public struct ServiceType: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// Whether a characteristic of this type may appear on the service.
+    /// Whether a characteristic of this type may appear on the service. A device's settings take
+    /// any characteristic of homegate's own.
     public func allows(_ characteristic: CharacteristicType) -> Bool {
-        required.contains(characteristic) || optional.contains(characteristic) || characteristic == .name
+        if self == .settings { return characteristic.isCustom || characteristic == .name }
+        return required.contains(characteristic) || optional.contains(characteristic) || characteristic == .name
     }
+
+    /// A device's settings that HAP has no place for (a child lock, a power-on behaviour, an LED):
+    /// homegate's own service, one characteristic per setting.
+    public static let settings = ServiceType(name: "settings", hapName: "HomegateSettings", uuid: CharacteristicType.homegateUUID("service:settings"),
+                                             required: [], optional: [])
+
+    /// Eve's air pressure sensor, which the Eve app shows.
+    public static let air_pressure_sensor = ServiceType(name: "air_pressure_sensor", hapName: "EveAirPressureSensor",
+                                                        uuid: "E863F00A-079E-48FF-8F27-9C2605A29F52", required: [.air_pressure], optional: [])
 
     private static let byName: [String: ServiceType] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 

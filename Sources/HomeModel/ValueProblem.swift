@@ -8,6 +8,7 @@ public enum ValueProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case offStep(CharacteristicValue, step: Double, base: Double)
     case notValid(Int, allowed: [Int], names: [String: Int])
     case tooLong(Int, maximum: Int)
+    case notAChoice(String, [String])
 
     public var description: String {
         switch self {
@@ -20,6 +21,7 @@ public enum ValueProblem: Error, Sendable, Hashable, CustomStringConvertible {
         case .notValid(let value, let allowed, let names):
             "\(value) is not one of the valid values \(allowed.map { v in names.first { $0.value == v }.map { "\(v) (\($0.key))" } ?? "\(v)" }.joined(separator: ", "))"
         case .tooLong(let count, let maximum): "a string of \(count) bytes is longer than the maximum \(maximum)"
+        case .notAChoice(let text, let choices): "\(String(reflecting: text)) is not one of \(choices.map { String(reflecting: $0) }.joined(separator: ", "))"
         }
     }
 

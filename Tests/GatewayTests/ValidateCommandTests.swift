@@ -29,8 +29,8 @@ struct ValidateCommandTests {
         let fixture = Self.repository.appendingPathComponent("Tests/MappingsTests/Fixtures/devices.json").path
         let (status, output) = try run(Self.repository.appendingPathComponent("demo/mappings").path, "--devices", fixture)
         #expect(status == 0)
-        #expect(output.contains("bulb (IKEA LED1545G12): lightbulb [on, brightness, color_temperature]"), "\(output)")
-        #expect(output.contains("  not shown: effect (an enum setting with no HomeKit characteristic)"))
+        #expect(output.contains("bulb (IKEA LED1545G12): lightbulb [on, brightness, color_temperature]; settings [effect]"), "\(output)")
+        #expect(output.contains("  not shown: power_on_behavior (a device setting (config); settings: all shows it)"))
         #expect(output.contains("0x0017880104e45518: no accessory: not supported by Zigbee2MQTT"))
         #expect(output.contains("  not shown: device_temperature (the device's own temperature; include_properties: [device_temperature] shows it)"))
         #expect(output.contains("devices.json: 14 devices: 12 accessories, 2 without one;"))

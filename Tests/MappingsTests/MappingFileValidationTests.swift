@@ -76,6 +76,8 @@ struct MappingFileValidationTests {
          ["t.yaml:3:31: device 'lamp' exclude_properties must be a list, like [battery, linkquality]"]),
         ("source: zigbee2mqtt\ndevices:\n  lamp: { service: outlte }\n",
          ["t.yaml:3:20: device 'lamp' service must be one of outlet, lightbulb, switch, motion, occupancy, not 'outlte' (did you mean 'outlet'?)"]),
+        ("source: zigbee2mqtt\ndevices:\n  lamp: { settings: al }\n",
+         ["t.yaml:3:21: device 'lamp' settings must be one of default, all, none, not 'al' (did you mean 'all'?)"]),
         ("source: zigbee2mqtt\ndevices:\n  lamp: { include_properties: [device_temprature] }\n",
          ["t.yaml:3:31: device 'lamp' include_properties: 'device_temprature' is not an expose that is left out by default (those are device_temperature) (did you mean 'device_temperature'?)"]),
         ("source: mqtt\naccessories: { id: x }\n", ["t.yaml:2:14: accessories must be a list"]),

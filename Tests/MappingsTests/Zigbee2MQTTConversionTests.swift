@@ -22,6 +22,7 @@ struct Zigbee2MQTTConversionTests {
             "temperature_sensor/current_temperature": .float(32.9), "humidity_sensor/current_relative_humidity": .float(59.96),
             "battery_service/battery_level": .int(0), "battery_service/status_low_battery": .int(1),
             "temperature_sensor/status_low_battery": .int(1), "humidity_sensor/status_low_battery": .int(1),
+            "air_pressure_sensor/air_pressure": .float(1009.8),
         ])
         let contact = try mapping("front_door_contact")
         #expect(values(contact, Fixture.states("MCCGQ11LM")[0]) == ["contact_sensor/contact_sensor_state": .int(0)])

@@ -144,9 +144,9 @@ struct Zigbee2MQTTCorpusTests {
         "Carbon Dioxide Sensor": "carbon_dioxide_sensor", "Air Quality Sensor": "air_quality_sensor",
         "Light Sensor": "light_sensor", "Window Covering": "window_covering", "Lock Mechanism": "lock_mechanism",
         "Thermostat": "thermostat", "Battery": "battery_service",
-        // Not services of HomeKit's own catalogue: Eve's custom ones. homegate keeps to HAP's catalogue
-        // (mappings/README.md, "What is not shown"), so these have no counterpart by design.
-        "Air Pressure Sensor": nil, "Electrical Sensor": nil,
+        // Eve's custom services: air pressure is shown as Eve's too; electrical readings are not
+        // (mappings/README.md, "What is not shown").
+        "Air Pressure Sensor": "air_pressure_sensor", "Electrical Sensor": nil,
         // A light's feature in homebridge, not a service.
         "Adaptive Lighting": nil,
     ]
@@ -166,8 +166,8 @@ struct Zigbee2MQTTCorpusTests {
         var compared = 0
         for device in Self.devices {
             guard let entry = Self.entry(device), let theirs = entry["homebridge_z2m"]?["services"]?.arrayValue else { continue }
-            // Eve's custom services (air pressure, electrical) have no counterpart by design: a meter
-            // homebridge-z2m shows only as Eve's Electrical Sensor gets no accessory here.
+            // Eve's Electrical Sensor has no counterpart by design: a meter homebridge-z2m shows only
+            // that way gets no accessory here.
             let needed = theirs.compactMap(\.stringValue).filter { (Self.homebridgeServices[$0] ?? "unknown") != nil }
             guard case .success(let mapping) = Zigbee2MQTTMapping.build(device) else {
                 #expect(needed.isEmpty, "\(device.friendlyName): no accessory, homebridge-z2m has \(needed)")

@@ -5,13 +5,14 @@ import Testing
 
 /// Exposes as zigbee-herdsman-converters builds them, for device kinds the fixtures lack.
 enum Exposes {
-    static func device(_ exposes: [JSONValue], name: String = "device", description: String = "A device") throws -> Zigbee2MQTTMapping {
+    static func device(_ exposes: [JSONValue], name: String = "device", description: String = "A device",
+                       override: Zigbee2MQTTOverride = .init()) throws -> Zigbee2MQTTMapping {
         let json: JSONValue = [
             "ieee_address": "0x00124b0000000001", "friendly_name": .string(name), "type": "EndDevice", "supported": true,
             "interview_state": "SUCCESSFUL",
             "definition": ["model": "M1", "vendor": "V", "description": .string(description), "source": "native", "exposes": .array(exposes)],
         ]
-        return try Zigbee2MQTTMapping.build(#require(Zigbee2MQTTDevice(json: json))).get()
+        return try Zigbee2MQTTMapping.build(#require(Zigbee2MQTTDevice(json: json)), override: override).get()
     }
 
     static func numeric(_ name: String, endpoint: String? = nil, access: Int = 1, min: Double? = nil, max: Double? = nil, step: Double? = nil,
@@ -156,7 +157,19 @@ struct Zigbee2MQTTExposeTests {
         ])
         #expect(thermostat.accessory.category == .thermostat)
         #expect(!thermostat.accessory.services.contains { $0.type == .lock_mechanism })
-        #expect(thermostat.unmapped.contains { $0.property == "child_lock" && $0.reason.contains("not a door lock") })
+        // It is a setting: true locks the buttons.
+        let childLock = try #require(thermostat.accessory["settings"]?["child_lock"])
+        #expect(childLock.type.isWritable && childLock.type.format == .bool && childLock.type.isCustom)
+        #expect(thermostat.decode(["child_lock": "LOCK"]).updates == [.init(service: "settings", characteristic: "child_lock", value: .bool(true))])
+        #expect(try thermostat.encode([.init(service: "settings", characteristic: "child_lock", value: .bool(false))]) == ["child_lock": "UNLOCK"])
+        var none = Zigbee2MQTTOverride()
+        none.settings = .none
+        let hidden = try Exposes.device([
+            Exposes.specific("lock", [["type": "binary", "name": "state", "property": "child_lock", "access": 3, "value_on": "LOCK", "value_off": "UNLOCK"]]),
+            Exposes.specific("climate", [Exposes.numeric("local_temperature")]),
+        ], override: none)
+        #expect(hidden.accessory["settings"] == nil)
+        #expect(hidden.unmapped.contains { $0.property == "child_lock" && $0.reason.contains("not a door lock") })
     }
 
     @Test("sensors per endpoint, presence, leaks, carbon monoxide; tamper on every sensor that can show it")

@@ -79,6 +79,7 @@ struct Zigbee2MQTTFixtureTests {
     static func samples(_ characteristic: Characteristic) -> [CharacteristicValue] {
         switch characteristic.type.format {
         case .bool: return [.bool(true), .bool(false)]
+        case .string: return (characteristic.choices ?? []).map(CharacteristicValue.string)
         case .float:
             let (low, high) = (characteristic.minValue ?? 0, characteristic.maxValue ?? 100)
             let step = characteristic.minStep ?? 1

@@ -47,6 +47,15 @@ struct FileReader {
         return String(escaped.dropFirst().dropLast())
     }
 
+    /// One of a fixed set of words, or an error naming them (with the closest).
+    mutating func choice<T: CaseIterable & RawRepresentable>(_ node: Node?, _ what: String, _ type: T.Type) -> T? where T.RawValue == String {
+        guard let node, let text = string(node, what) else { return nil }
+        if let value = T(rawValue: text) { return value }
+        let choices = T.allCases.map(\.rawValue)
+        error(node, "\(what) must be one of \(choices.joined(separator: ", ")), not '\(text)'\(didYouMean(text, choices))")
+        return nil
+    }
+
     mutating func string(_ node: Node?, _ what: String) -> String? {
         guard let node else { return nil }
         guard let scalar = node.scalar, !isNull(node) else {

@@ -164,7 +164,7 @@ extension FileReader {
                 error(key, "'\(name)' looks like an IEEE address but is not 0x followed by 16 hex digits")
             }
             let what = "device '\(name)'"
-            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "hide_members", "service"]) else { continue }
+            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "hide_members", "service", "settings"]) else { continue }
             var override = Zigbee2MQTTOverride()
             override.name = nonEmpty(fields["name"]?.value, "\(what) name")
             override.room = nonEmpty(fields["room"]?.value, "\(what) room")
@@ -179,14 +179,8 @@ extension FileReader {
                 }
                 override.includeProperties = Set(list)
             }
-            if let node = fields["service"]?.value, let choice = string(node, "\(what) service") {
-                if let service = Zigbee2MQTTOverride.ServiceChoice(rawValue: choice) {
-                    override.service = service
-                } else {
-                    let choices = Zigbee2MQTTOverride.ServiceChoice.allCases.map(\.rawValue)
-                    error(node, "\(what) service must be one of \(choices.joined(separator: ", ")), not '\(choice)'\(didYouMean(choice, choices))")
-                }
-            }
+            if let service = choice(fields["service"]?.value, "\(what) service", Zigbee2MQTTOverride.ServiceChoice.self) { override.service = service }
+            if let settings = choice(fields["settings"]?.value, "\(what) settings", Zigbee2MQTTOverride.SettingsChoice.self) { override.settings = settings }
             source.devices[name] = override
         }
         return source

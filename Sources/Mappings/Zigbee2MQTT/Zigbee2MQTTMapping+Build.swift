@@ -90,8 +90,7 @@ struct Builder {
             case "cover": addCover(expose)
             case "lock" where expose.feature("state")?.property?.hasPrefix("child_lock") == true:
                 // A thermostat's child lock: a setting of its buttons, not a door to unlock from the Home app.
-                mapping.unmapped.append(UnmappedExpose(property: expose.feature("state")?.property ?? "child_lock",
-                                                       reason: "a child lock: a setting of the device's own buttons, not a door lock"))
+                break
             case "lock": addLock(expose)
             case "climate": addClimate(expose)
             case "fan": addFan(expose)
@@ -101,6 +100,12 @@ struct Builder {
         addSensors()
         addBattery()
         addActions()
+        addSettings()
+        for expose in exposes where expose.type == "lock" {
+            if let state = expose.feature("state"), let key = state.property, key.hasPrefix("child_lock"), !used.contains(key) {
+                mapping.unmapped.append(UnmappedExpose(property: key, reason: "a child lock: a setting of the device's own buttons, not a door lock; shown in settings unless settings: none"))
+            }
+        }
         for expose in exposes {
             if expose.features.isEmpty {
                 if let property = expose.property, !used.contains(property), property != "linkquality" {
@@ -117,9 +122,10 @@ struct Builder {
     static func whyUnmapped(_ expose: Expose) -> String {
         switch (expose.name ?? expose.property ?? "", expose.category) {
         case ("device_temperature", _): "the device's own temperature; include_properties: [device_temperature] shows it"
-        case ("pressure", _): "HomeKit has no air pressure characteristic"
         case ("voltage", _), ("current", _), ("power", _), ("energy", _), ("produced_energy", _), ("power_factor", _):
             "HomeKit has no electrical measurement characteristics"
+        case (_, "config") where expose.isSettable && ["binary", "numeric", "enum"].contains(expose.type):
+            "a device setting (config); settings: all shows it"
         case (_, "config"): "a device setting (config)"
         case (_, "diagnostic"): "a diagnostic reading"
         case ("action", _): "an action without any press HomeKit knows"
@@ -128,7 +134,8 @@ struct Builder {
     }
 
     mutating func finish() -> Zigbee2MQTTMapping {
-        mapping.accessory.category = category ?? .sensor
+        // Nothing but settings: not a sensor to the Home app.
+        mapping.accessory.category = category ?? (mapping.accessory.services.allSatisfy { $0.type == .settings } ? .other : .sensor)
         if let first = mapping.accessory.services.indices.first, !mapping.accessory.services.contains(where: \.isPrimary) {
             mapping.accessory.services[first].isPrimary = true
         }

@@ -90,6 +90,12 @@ extension Zigbee2MQTTMapping {
         case .within(let low, let high):
             guard let number = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.float(min(high, max(low, number))))
+        case .scaled(let factor, let range):
+            guard let number = value.doubleValue, number.isFinite else { return .failure(Problem("is not a number")) }
+            return .success(.float(min(range.upperBound, max(range.lowerBound, (number * factor * 100).rounded() / 100))))
+        case .text:
+            guard let text = value.stringValue else { return .failure(Problem("is not a string")) }
+            return .success(.string(text))
         case .mirroredPercent:
             guard let percent = value.doubleValue else { return .failure(Problem("is not a number")) }
             return .success(.int(100 - Int(min(100, max(0, percent)).rounded())))

@@ -34,6 +34,8 @@ extension Zigbee2MQTTMapping {
             case .levels(let key, let levels):
                 let value = write.value.doubleValue ?? 0
                 if let word = levels.first(where: { value <= $0.0 })?.1 ?? levels.last?.1 { payload[key] = .string(word) }
+            case .text(let key):
+                if let text = write.value.stringValue { payload[key] = .string(text) }
             case .mirroredPercent(let key):
                 payload[key] = .integer(100 - Int(min(100, max(0, write.value.doubleValue ?? 0)).rounded()))
             case .tiltPercent(let key):

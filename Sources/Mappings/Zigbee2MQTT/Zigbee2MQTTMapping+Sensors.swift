@@ -56,6 +56,10 @@ extension Builder {
                 addReading(e, .temperature_sensor, .current_temperature, .number, endpoint: e.endpoint.map { "device_\($0)" } ?? "device")
             }
         }
+        // HAP has no air pressure: Eve's service, which the Eve app shows (as homebridge-z2m does).
+        for e in generics("pressure", type: "numeric") {
+            addReading(e, .air_pressure_sensor, .air_pressure, .scaled(e.unit?.lowercased() == "kpa" ? 10 : 1, within: 300...1100))
+        }
         addAirQuality()
         addTamper()
     }
@@ -71,7 +75,9 @@ extension Builder {
         ("formaldehyd", [0.03, 0.06, 0.1, 0.3]),  // mg/m³, the WHO's 0.1 as fair's limit
     ]
     /// TVOC by its unit: the German Federal Environment Agency's levels.
-    static let vocBounds: [String: [Double]] = ["ppb": [65, 220, 660, 2200], "µg/m³": [300, 1000, 3000, 10000], "mg/m³": [0.3, 1, 3, 10]]
+    static let vocBounds: [String: [Double]] = [
+        "ppb": [65, 220, 660, 2200], "ppm": [0.065, 0.22, 0.66, 2.2], "µg/m³": [300, 1000, 3000, 10000], "mg/m³": [0.3, 1, 3, 10],
+    ]
     /// Zigbee2MQTT's `air_quality` words as HAP's levels.
     static let airQualityWords = ["excellent": 1, "good": 2, "moderate": 3, "fair": 3, "poor": 4, "inferior": 4, "unhealthy": 5,
                                   "very_unhealthy": 5, "hazardous": 5, "out_of_range": 0, "unknown": 0]

@@ -70,6 +70,10 @@ public struct Zigbee2MQTTMapping: Sendable {
             case tiltAngle
             /// A whole percentage mirrored: 30 is 70.
             case mirroredPercent
+            /// A number times a factor, kept inside the characteristic's range: kPa as hPa.
+            case scaled(Double, within: ClosedRange<Double>)
+            /// A word as it is: an enum setting's value.
+            case text
         }
         var target: Target
         var rule: Rule
@@ -92,6 +96,8 @@ public struct Zigbee2MQTTMapping: Sendable {
         case mirroredPercent(key: String)
         /// A number as the first word whose level is at least it (fan speeds: 0 off, up to 33 low, ...).
         case levels(key: String, [(Double, String)])
+        /// A word as it is.
+        case text(key: String)
     }
 
     public init(accessory: Accessory, ieeeAddress: String, friendlyName: String) {

@@ -5,6 +5,16 @@ public struct Zigbee2MQTTOverride: Sendable, Hashable {
         case outlet, lightbulb, `switch`, motion, occupancy
     }
 
+    /// Which of a device's settings its `settings` service shows.
+    public enum SettingsChoice: String, Sendable, Hashable, CaseIterable {
+        /// Those Zigbee2MQTT does not mark as configuration (`category: config`).
+        case `default`
+        /// Every settable expose, configuration too.
+        case all
+        /// None: no settings service.
+        case none
+    }
+
     public var name: String?
     public var room: String?
     public var exclude: Bool
@@ -16,6 +26,7 @@ public struct Zigbee2MQTTOverride: Sendable, Hashable {
     public var hideMembers = false
     /// A cover whose 0 is open: positions mirrored both ways (as Zigbee2MQTT's own `invert_cover`).
     public var invertPosition = false
+    public var settings = SettingsChoice.default
     /// What `include_properties` may name.
     public static let includable: Set<String> = ["device_temperature"]
 
