@@ -15,16 +15,17 @@ extension GatewayCore {
     mutating func syncScenes() {
         scenesStale = false
         let settled = bridges.allSatisfy { $0.devices != nil && $0.groupsKnown }
+        // Scenes by device address (a group's is `group:<id>`), per bridge.
+        let scenesByKey: [[String: [Zigbee2MQTTScene]]] = bridges.map { bridge in
+            var byKey: [String: [Zigbee2MQTTScene]] = [:]
+            for device in bridge.devices ?? [] where !device.scenes.isEmpty { byKey[device.ieeeAddress] = device.scenes }
+            for group in bridge.groups where !group.scenes.isEmpty { byKey[group.key] = group.scenes }
+            return byKey
+        }
         var wanted: [(recall: SceneRecall, name: String, home: String, owner: String)] = []
         for id in order {
-            guard let entry = entries[id], case .zigbee2mqtt(let index, let mapping) = entry.source else { continue }
-            let bridge = bridges[index]
-            let scenes: [Zigbee2MQTTScene]
-            if mapping.ieeeAddress.hasPrefix("group:") {
-                scenes = bridge.groups.first { $0.key == mapping.ieeeAddress }?.scenes ?? []
-            } else {
-                scenes = bridge.devices?.first { $0.ieeeAddress == mapping.ieeeAddress }?.scenes ?? []
-            }
+            guard let entry = entries[id], case .zigbee2mqtt(let index, let mapping) = entry.source,
+                  let scenes = scenesByKey[index][mapping.ieeeAddress] else { continue }
             let home = structure.home(ofAccessory: id) ?? structure.primaryHome
             for scene in scenes {
                 wanted.append((SceneRecall(accessory: id, scene: scene.id, endpoint: scene.endpoint), scene.name, home, entry.accessory.name))
