@@ -73,12 +73,16 @@ public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
     static let appleBase = "-0000-1000-8000-0026BB765291"
 
     /// A characteristic of homegate's own, for what a device has and HAP does not: its UUID is
-    /// made from the name, so it stays the same across restarts and devices.
+    /// made from the name, so it stays the same across restarts and devices. One the device never
+    /// reports (a light's `effect`) is write-only.
     public static func custom(_ name: String, format: Format, unit: Unit? = nil, minValue: Double? = nil, maxValue: Double? = nil,
-                              minStep: Double? = nil, writable: Bool) -> CharacteristicType {
-        CharacteristicType(name: name, hapName: name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
-                           uuid: homegateUUID(name), format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep,
-                           validValues: [:], permissions: writable ? [.read, .write, .notify] : [.read, .notify], maxLength: nil)
+                              minStep: Double? = nil, readable: Bool = true, writable: Bool) -> CharacteristicType {
+        var permissions: Permissions = []
+        if readable { permissions.formUnion([.read, .notify]) }
+        if writable { permissions.insert(.write) }
+        return CharacteristicType(name: name, hapName: name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
+                                  uuid: homegateUUID(name), format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep,
+                                  validValues: [:], permissions: permissions, maxLength: nil)
     }
 
     /// `XXXXXXXX-686F-6D65-6761-7465XXXXXXXX` ("homegate" in the middle), from a 64-bit FNV-1a hash of `name`.

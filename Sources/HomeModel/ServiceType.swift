@@ -5,28 +5,30 @@ public struct ServiceType: Sendable, Hashable, CustomStringConvertible {
     public let uuid: String
     public let required: [CharacteristicType]
     public let optional: [CharacteristicType]
+    /// Takes any characteristic of homegate's own besides `optional` (a device's settings).
+    public let acceptsCustom: Bool
 
-    public init(name: String, hapName: String, uuid: String, required: [CharacteristicType], optional: [CharacteristicType]) {
+    public init(name: String, hapName: String, uuid: String, required: [CharacteristicType], optional: [CharacteristicType],
+                acceptsCustom: Bool = false) {
         self.name = name
         self.hapName = hapName
         self.uuid = uuid
         self.required = required
         self.optional = optional
+        self.acceptsCustom = acceptsCustom
     }
 
     public var description: String { name }
 
-    /// Whether a characteristic of this type may appear on the service. A device's settings take
-    /// any characteristic of homegate's own.
+    /// Whether a characteristic of this type may appear on the service.
     public func allows(_ characteristic: CharacteristicType) -> Bool {
-        if self == .settings { return characteristic.isCustom || characteristic == .name }
-        return required.contains(characteristic) || optional.contains(characteristic) || characteristic == .name
+        required.contains(characteristic) || optional.contains(characteristic) || characteristic == .name || (acceptsCustom && characteristic.isCustom)
     }
 
     /// A device's settings that HAP has no place for (a child lock, a power-on behaviour, an LED):
     /// homegate's own service, one characteristic per setting.
     public static let settings = ServiceType(name: "settings", hapName: "HomegateSettings", uuid: CharacteristicType.homegateUUID("service:settings"),
-                                             required: [], optional: [])
+                                             required: [], optional: [], acceptsCustom: true)
 
     /// Eve's air pressure sensor, which the Eve app shows.
     public static let air_pressure_sensor = ServiceType(name: "air_pressure_sensor", hapName: "EveAirPressureSensor",

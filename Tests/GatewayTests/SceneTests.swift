@@ -121,6 +121,20 @@ struct SceneTests {
         #expect(core.drainNotices().contains { $0.message == "Zigbee2MQTT scene 1 of desk_lights is gone; action set desk_lights_scene_1 removed" })
     }
 
+    @Test("a scene goes with its accessory to another home; the old home's triggers no longer run it")
+    func moves() throws {
+        var core = try Self.core(groups: [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"]])])
+        #expect(Self.request(&core, "trigger/add", ["name": "Dusk", "timer": ["recurrence": ["at": "18:00"]],
+                                                    "action_sets": ["Reading", "Chill"]]).answer["status"] == "ok")
+        #expect(Self.request(&core, "home/add", ["name": "Cabin"]).answer["status"] == "ok")
+        let out = Self.request(&core, "accessory/assign_room", ["accessory": "desk_lights", "room": "default_room_2"]).out
+        #expect(Self.sets(&core).map { $0["id"] } == ["bulb_color_2_scene_1", "bulb_color_2_scene_3_l2"])
+        let cabin = Self.request(&core, "action_set/list", ["home": "cabin"]).answer["data"]?["action_sets"]
+        #expect(cabin?[0]?["id"] == "desk_lights_scene_1" && cabin?[0]?["home"] == "cabin", "\(String(describing: cabin))")
+        #expect(Self.request(&core, "trigger/list").answer["data"]?["triggers"]?[0]?["action_sets"] == ["bulb_color_2_scene_1"])
+        #expect(out.contains { $0.topic == "homegate/event/trigger/dusk" && $0.text.contains(#""change":"updated""#) })
+    }
+
     @Test("at start, a stored group scene waits for bridge/groups before it is judged gone; it keeps its id and last run")
     func startOrder() throws {
         let ran = Date(timeIntervalSince1970: 1_800_000_000)

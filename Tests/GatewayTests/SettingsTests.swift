@@ -25,6 +25,10 @@ struct SettingsTests {
             && sensitivity["permissions"] == ["read", "write", "notify"], "\(sensitivity)")
         let countdown = try #require(characteristic("kitchen_wall_switch", "settings", "countdown_l1"))
         #expect(countdown["format"] == "int" && countdown["min"] == 0 && countdown["max"] == 43200 && countdown["unit"] == "seconds", "\(countdown)")
+        // A light's effect is never reported: write-only, and a read says so at once.
+        #expect(characteristic("bulb", "settings", "effect")?["permissions"] == ["write"])
+        let read = try await house.request("characteristic/read", ["characteristic": "bulb/settings/effect"])
+        #expect(read["error"] == "bulb/settings/effect: is write-only: the device does not report it", "\(read)")
         let pressure = try #require(characteristic("weather_sensor", "air_pressure_sensor", "air_pressure"))
         #expect(pressure["uuid"] == "E863F10F-079E-48FF-8F27-9C2605A29F52" && pressure["unit"] == "hPa", "\(pressure)")
 

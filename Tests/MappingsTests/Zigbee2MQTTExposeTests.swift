@@ -172,6 +172,33 @@ struct Zigbee2MQTTExposeTests {
         #expect(hidden.unmapped.contains { $0.property == "child_lock" && $0.reason.contains("not a door lock") })
     }
 
+    @Test("settings with bounds that make no sense (reversed, beyond any integer, not finite) never crash a reading; values stay in range")
+    func settingBounds() throws {
+        let device = try Exposes.device([
+            Exposes.numeric("reversed", access: 7, min: 100, max: 10),
+            Exposes.numeric("huge", access: 7, min: -1e20, max: 1e20),
+            Exposes.numeric("fine", access: 7, min: 0.5, max: 1500, step: 1, unit: "s"),
+            Exposes.enumeration("mode", ["eco", "comfort"], access: 3),
+            Exposes.binary("led", on: "ON", off: "OFF", access: 2),
+        ])
+        let settings = try #require(device.accessory["settings"])
+        #expect(settings["reversed"]?.minValue == -2_147_483_648 && settings["reversed"]?.maxValue == 2_147_483_647)
+        #expect(settings["huge"]?.type.format == .int && settings["huge"]?.maxValue == 2_147_483_647)
+        #expect(settings["fine"]?.type.format == .float && settings["fine"]?.minStep == nil, "0.5 + n × 1 never reaches 1500")
+        #expect(settings["fine"]?.type.unit == .seconds)
+        #expect(settings["led"]?.type.isReadable == false && settings["led"]?.type.isWritable == true)
+        var accessory = device.accessory
+        for payload: JSONValue in [["huge": 1e300], ["huge": -1e300], ["reversed": 50], ["fine": 2000], ["mode": "comfort"]] {
+            let (updates, errors) = device.decode(payload)
+            #expect(errors.isEmpty, "\(payload): \(errors)")
+            for update in updates {
+                #expect(throws: Never.self, "\(payload)") { _ = try accessory.update(service: update.service, characteristic: update.characteristic, value: update.value) }
+            }
+        }
+        #expect(device.decode(["huge": 1e300]).updates.first?.value == .int(2_147_483_647))
+        #expect(try device.encode([.init(service: "settings", characteristic: "mode", value: .string("eco"))]) == ["mode": "eco"])
+    }
+
     @Test("sensors per endpoint, presence, leaks, carbon monoxide; tamper on every sensor that can show it")
     func sensors() throws {
         let mapping = try Exposes.device([

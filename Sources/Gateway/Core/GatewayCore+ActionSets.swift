@@ -90,14 +90,19 @@ extension GatewayCore {
         guard let set = actionSets.removeValue(forKey: id) else { return }
         actionSetOrder.removeAll { $0 == id }
         store.actionSets[id] = nil
-        for trigger in triggerOrder where engine.triggers[trigger]?.actionSets.contains(id) == true {
+        unlink(actionSet: id, outside: nil)
+        automationEvent("action_set", id, "removed", ["name": .string(set.name), "home": .string(set.home)])
+    }
+
+    /// Triggers that run the action set no longer do, but for those of `home` (nil: all of them).
+    mutating func unlink(actionSet id: String, outside home: String?) {
+        for trigger in triggerOrder where engine.triggers[trigger].map({ $0.actionSets.contains(id) && $0.home != home }) == true {
             engine.modify(trigger) { $0.actionSets.removeAll { $0 == id } }
             store.triggers[trigger] = engine.triggers[trigger]
             if let updated = engine.triggers[trigger] {
                 automationEvent("trigger", trigger, "updated", ["name": .string(updated.name), "home": .string(updated.home)])
             }
         }
-        automationEvent("action_set", id, "removed", ["name": .string(set.name), "home": .string(set.home)])
     }
 
     /// A removed home takes its action sets and triggers with it.

@@ -150,6 +150,9 @@ extension GatewayCore {
                 : HomeModelError.unknownCharacteristic(accessory: a, service: s, characteristic: c)
             return respond(command, transaction, .failure(WriteProblem(description: problem.description)))
         }
+        guard characteristic.type.isReadable else {
+            return respond(command, transaction, .failure(WriteProblem(description: "\(a)/\(s)/\(c): is write-only: the device does not report it")))
+        }
         let key = CharacteristicKey(accessory: a, service: s, characteristic: c)
         guard entry.accessory.reachable else {
             // As a write is: at once, not after waiting for a device that cannot answer.

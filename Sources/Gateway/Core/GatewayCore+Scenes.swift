@@ -48,9 +48,12 @@ extension GatewayCore {
             kept.insert(id)
             if var set = actionSets[id] {
                 guard set.name != name || set.home != scene.home else { continue }
+                let moved = set.home != scene.home
                 set.name = name
                 set.home = scene.home
                 putActionSet(set, change: "updated")
+                // Its accessory went to another home, and the scene with it: the old home's triggers no longer run it.
+                if moved { unlink(actionSet: id, outside: scene.home) }
             } else {
                 putActionSet(ActionSet(id: id, name: name, home: scene.home, recall: scene.recall), change: "added")
                 notice(.info, .automation, "Zigbee2MQTT scene \(scene.recall.scene) of \(scene.recall.accessory) is action set '\(name)' (\(id))")

@@ -21,22 +21,27 @@ extension Builder {
             switch e.type {
             case "binary":
                 let on = e.valueOn ?? true, off = e.valueOff ?? false
-                characteristics.append(Characteristic(.custom(name, format: .bool, writable: true)))
+                characteristics.append(Characteristic(.custom(name, format: .bool, readable: e.isPublished, writable: true)))
                 rules.append((key, name, e.isPublished ? .onOff(on: on, off: off) : nil, .onOff(key: key, on: on, off: off)))
             case "numeric":
-                let whole = [e.valueMin, e.valueMax, e.valueStep ?? 1].allSatisfy { $0.map { $0 == $0.rounded() } ?? true }
+                // Bounds as the definition gives them, if they make sense; a whole number stays within HAP's int.
+                var (low, high) = (e.valueMin.flatMap { $0.isFinite ? $0 : nil }, e.valueMax.flatMap { $0.isFinite ? $0 : nil })
+                if let l = low, let h = high, l > h { (low, high) = (nil, nil) }
+                let whole = [low, high, e.valueStep ?? 1].allSatisfy { $0.map { $0 == $0.rounded() } ?? true }
+                if whole {
+                    low = min(max(low ?? -2_147_483_648, -2_147_483_648), 2_147_483_647)
+                    high = max(min(high ?? 2_147_483_647, 2_147_483_647), low!)
+                }
                 // A step is kept only where the bounds are on its grid: a device that steps 10 from 10 up to 65534 reports 65534.
-                var step = e.valueStep.flatMap { $0 > 0 ? $0 : nil }
-                if let s = step, let low = e.valueMin, let high = e.valueMax, abs(((high - low) / s).rounded() * s - (high - low)) > 1e-9 { step = nil }
-                let type = CharacteristicType.custom(name, format: whole ? .int : .float, unit: Self.unit(e.unit),
-                                                     minValue: e.valueMin, maxValue: e.valueMax, minStep: step, writable: true)
+                var step = e.valueStep.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+                if let s = step, let l = low, let h = high, abs(((h - l) / s).rounded() * s - (h - l)) > 1e-9 { step = nil }
+                let type = CharacteristicType.custom(name, format: whole ? .int : .float, unit: Self.unit(e.unit), minValue: low, maxValue: high,
+                                                     minStep: step, readable: e.isPublished, writable: true)
                 characteristics.append(Characteristic(type))
-                // Unbounded: whole numbers within HAP's int, so no reading can overflow.
-                let range = (e.valueMin ?? -2_147_483_648)...(e.valueMax ?? 2_147_483_647)
-                rules.append((key, name, e.isPublished ? (whole ? .wholeWithin(range.lowerBound, range.upperBound) : .within(range.lowerBound, range.upperBound)) : nil,
-                              .number(key: key)))
+                let rule: Rule = whole ? .wholeWithin(low!, high!) : .within(low ?? -.greatestFiniteMagnitude, high ?? .greatestFiniteMagnitude)
+                rules.append((key, name, e.isPublished ? rule : nil, .number(key: key)))
             case "enum" where !e.values.isEmpty:
-                characteristics.append(Characteristic(.custom(name, format: .string, writable: true), choices: e.values))
+                characteristics.append(Characteristic(.custom(name, format: .string, readable: e.isPublished, writable: true), choices: e.values))
                 rules.append((key, name, e.isPublished ? .text : nil, .text(key: key)))
             default:
                 continue
