@@ -129,6 +129,11 @@ let testTargets: [Target] = [
         dependencies: ["Persistence", "Automation", "HomeModel", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
         swiftSettings: swiftSettings
     ),
+    .testTarget(
+        name: "CoreTests",
+        dependencies: ["Gateway", "Automation", "HomeModel", "JSON", "Mappings", "Persistence"],
+        swiftSettings: swiftSettings
+    ),
     .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "Gateway"], swiftSettings: swiftSettings),
     .testTarget(
         name: "MappingsTests",

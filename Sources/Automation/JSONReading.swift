@@ -114,12 +114,19 @@ enum Write {
         return "\(year)-\(two(m))-\(two(d))T\(two(time.seconds / 3600)):\(two(time.seconds / 60 % 60)):\(two(time.seconds % 60))"
     }
 
-    /// `2026-11-23T21:30:00.000Z`.
+    /// `2026-11-23T21:30:00.000Z`: UTC with milliseconds. The one formatter of instants: events,
+    /// listings and exports all write them so.
     static func instant(_ date: Date) -> String {
-        let local = LocalTime(date, in: TimeZone(identifier: "UTC")!)
-        let millis = Int(((date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1000).rounded(.down))
+        let seconds = date.timeIntervalSince1970
+        var whole = time_t(seconds.rounded(.down))
+        let millis = min(999, Int(((seconds - Double(whole)) * 1000).rounded(.down)))
+        var parts = tm()
+        gmtime_r(&whole, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let y = Int(parts.tm_year) + 1900
+        let year = y >= 1000 ? "\(y)" : String(repeating: "0", count: max(0, 4 - String(y).count)) + "\(y)"
         let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return localTime(local) + ".\(ms)Z"
+        return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
     }
 }
 

@@ -24,7 +24,7 @@ extension FuzzTarget {
 
     /// A gateway with the fixture's devices, an MQTT dimmer, a room, an action set and a trigger:
     /// enough for every command to find what it names. Each input gets its own copy.
-    static let requestCore: GatewayCore = {
+    static let requestCore: MQTTFrontEnd = {
         var mappings = MappingSet()
         var problems = mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n")
         problems += mappings.add(file: "dimmer.yaml", text: """
@@ -42,7 +42,7 @@ extension FuzzTarget {
                         state: { topic: dimmer/status, path: brightness, scale: { from: [0, 255], to: [0, 100] }, round: 0 }
             """)
         precondition(problems.isEmpty, "the request target's mappings: \(problems)")
-        var core = GatewayCore(baseTopic: "homegate", mappings: mappings, now: requestTime)
+        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings, now: requestTime))
         let setup: [(String, String)] = [
             ("zigbee2mqtt/bridge/state", #"{"state":"online"}"#),
             ("homegate/request/room/add", #"{"name":"Attic"}"#),

@@ -6,7 +6,7 @@ import Mosquitto
 /// The single owner of the home while the gateway runs: every input (messages, ticks, mapping
 /// edits, reconnects) goes through it, and what the core answers is published.
 actor GatewayRuntime {
-    private var core: GatewayCore
+    private var api: MQTTFrontEnd
     private let client: MQTTClient
     private let log: ComponentLoggers
     private var subscribed: Set<String> = []
@@ -14,8 +14,8 @@ actor GatewayRuntime {
     private let writer: StoreWriter
     private let now: @Sendable () -> Date
 
-    init(core: GatewayCore, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, now: @escaping @Sendable () -> Date) {
-        self.core = core
+    init(api: MQTTFrontEnd, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, now: @escaping @Sendable () -> Date) {
+        self.api = api
         self.client = client
         self.writer = writer
         self.log = log
@@ -23,7 +23,7 @@ actor GatewayRuntime {
     }
 
     func handle(_ batch: [MQTTMessage]) {
-        publish(core.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
+        publish(api.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
         // After a burst, give what it took back to the system: glibc keeps freed memory otherwise.
         #if os(Linux)
         if batch.count >= 1_000 { _ = releaseFreedMemory(0) }
@@ -31,17 +31,17 @@ actor GatewayRuntime {
     }
 
     func tick() {
-        publish(core.tick(now: now()))
+        publish(api.tick(now: now()))
     }
 
     /// The whole home in place of the writer's queued changes, after one of them failed.
     func resync() {
-        writer.replacePending(with: core.snapshot())
+        writer.replacePending(with: api.core.snapshot())
     }
 
     /// How long until a timer, sun event or deadline is due (at most `limit`).
     func untilNextDue(limit: Duration) -> Duration {
-        guard let next = core.nextDue() else { return limit }
+        guard let next = api.core.nextDue() else { return limit }
         let seconds = next.timeIntervalSince(now())
         guard seconds > 0 else { return .zero }
         return min(limit, .milliseconds(Int64((seconds * 1000).rounded(.up))))
@@ -51,24 +51,24 @@ actor GatewayRuntime {
     /// tree, and after a reconnect we ask devices for their state.
     func connected(first: Bool) async {
         await syncSubscriptions()
-        if !first { core.refreshAfterReconnect() }
-        publish(core.tick(now: now()))
+        if !first { api.core.refreshAfterReconnect() }
+        publish(api.tick(now: now()))
     }
 
     func reload(_ mappings: MappingSet) async {
-        publish(core.reload(mappings, now: now()))
+        publish(api.reload(mappings, now: now()))
         await syncSubscriptions()
-        log[.mappings].info("mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(core.accessories.count)"])
+        log[.mappings].info("mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(api.core.accessories.count)"])
     }
 
-    var counters: GatewayCounters { core.counters }
+    var counters: GatewayCounters { api.counters }
 
     func syncSubscriptions() async {
-        let wanted = core.subscriptions
+        let wanted = api.subscriptions
         for filter in wanted.subtracting(subscribed).sorted() {
             do {
                 // Our own command topics keep the retain flag even live, so a retained one never acts.
-                try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: core.isCommandFilter(filter))
+                try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: api.isCommandFilter(filter))
                 subscribed.insert(filter)
             } catch {
                 log[.mqtt].error("cannot subscribe", metadata: ["filter": "\(filter)", "error": "\(error)"])
@@ -83,7 +83,7 @@ actor GatewayRuntime {
     private func publish(_ output: GatewayOutput) {
         Self.publish(output.messages, with: client, logger: log[.mqtt])
         writer.enqueue(output.store, then: output.afterCommit)
-        for notice in core.drainNotices() {
+        for notice in api.drainNotices() {
             switch notice.level {
             case .info: log[notice.component].info("\(notice.message)")
             case .warning: warn(notice.message, notice.component)

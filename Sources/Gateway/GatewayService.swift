@@ -53,7 +53,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
         let writer = StoreWriter(store: store, logger: log[.store]) { [client, log] messages in
             GatewayRuntime.publish(messages, with: client, logger: log[.mqtt])
         }
-        let runtime = GatewayRuntime(core: core, client: client, writer: writer, log: log, now: now)
+        let runtime = GatewayRuntime(api: MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core), client: client, writer: writer, log: log, now: now)
         log[.gateway].info("starting", metadata: [
             "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
             "bridges": "\(mappings.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(mappings.accessories.count)",
@@ -84,9 +84,9 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
 
     /// The core over what the database holds. The loaded home is let go once the core has it, so a
     /// large one is not kept twice.
-    private func makeCore() throws -> GatewayCore {
+    private func makeCore() throws -> HomeCore {
         let stored = try store.load()
-        return GatewayCore(baseTopic: configuration.baseTopic, maxPayloadBytes: configuration.maxPayloadBytes, mappings: mappings,
+        return HomeCore(maxPayloadBytes: configuration.maxPayloadBytes, mappings: mappings,
                            stored: stored, clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: now())
     }
 
@@ -214,7 +214,7 @@ public struct GatewayService: ServiceLifecycle.Service, CustomStringConvertible 
         payload["id"] = .string(name)
         payload["file"] = .string(path)
         payload["change"] = .string(change)
-        payload["time"] = .string(isoTime(now()))
+        payload["time"] = .string(instantText(now()))
         try? client.publish("\(configuration.baseTopic)/event/mapping_file/\(name)", JSONValue.object(payload).serializedBytes(), qos: .atLeastOnce)
     }
 }

@@ -102,7 +102,7 @@ struct BenchAutomations {
     }
 
     /// What the gateway does with the file at start, timed here in milliseconds: reading it back,
-    /// then loading every trigger into an engine as `GatewayCore` does.
+    /// then loading every trigger into an engine as `HomeCore` does.
     func timeLoad(from url: URL) throws -> (store: Double, engine: Double) {
         let clock = ContinuousClock()
         let began = clock.now

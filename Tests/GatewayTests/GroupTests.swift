@@ -14,10 +14,10 @@ struct GroupTests {
     }
 
     /// The core over the demo's devices, with `groups` as Zigbee2MQTT publishes them.
-    static func core(groups: JSONValue) throws -> GatewayCore {
+    static func core(groups: JSONValue) throws -> MQTTFrontEnd {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var core = GatewayCore(baseTopic: "homegate", mappings: mappings)
+        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         _ = core.handle([message("zigbee2mqtt/bridge/state", ["state": "online"]), message("zigbee2mqtt/bridge/devices", devices),
                          message("zigbee2mqtt/bridge/groups", groups)])
@@ -36,11 +36,11 @@ struct GroupTests {
     @Test("a group of two lights is a lightbulb with what both have; writes go to the group's /set; its state is its own")
     func lights() throws {
         var core = try Self.core(groups: Self.groups)
-        let group = try #require(core.accessories.first { $0.id == "living_lights" })
+        let group = try #require(core.core.accessories.first { $0.id == "living_lights" })
         #expect(group.bridge == "zigbee2mqtt" && group.manufacturer == "Zigbee2MQTT" && group.model == "Group")
         // The white bulb has no colour: the group has none either.
         #expect(group["lightbulb"]?.characteristics.map(\.name) == ["on", "brightness", "color_temperature"])
-        #expect(!core.accessories.contains { $0.id == "empty" || $0.id == "mixed" })
+        #expect(!core.core.accessories.contains { $0.id == "empty" || $0.id == "mixed" })
 
         let write = core.handle([Self.message("homegate/set/living_lights/lightbulb/brightness", 40)]).all
         #expect(write.contains { $0.topic == "zigbee2mqtt/living_lights/set" && $0.text == #"{"brightness":102}"# }, "\(write.map(\.topic))")
@@ -53,7 +53,7 @@ struct GroupTests {
     @Test("a group is reachable while any member is; a group removed in Zigbee2MQTT goes")
     func reachability() throws {
         var core = try Self.core(groups: Self.groups)
-        func reachable() -> Bool? { core.accessories.first { $0.id == "living_lights" }?.reachable }
+        func reachable() -> Bool? { core.core.accessories.first { $0.id == "living_lights" }?.reachable }
         #expect(reachable() == true)
         _ = core.handle([Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"])])
         #expect(reachable() == true)
@@ -71,15 +71,15 @@ struct GroupTests {
     func hiddenMembers() throws {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\ndevices:\n  living_lights: { hide_members: true }\n").isEmpty)
-        var core = GatewayCore(baseTopic: "homegate", mappings: mappings)
+        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         _ = core.handle([Self.message("zigbee2mqtt/bridge/state", ["state": "online"]), Self.message("zigbee2mqtt/bridge/devices", devices),
                          Self.message("zigbee2mqtt/bridge/groups", Self.groups)])
-        let ids = Set(core.accessories.map(\.id))
+        let ids = Set(core.core.accessories.map(\.id))
         #expect(ids.contains("living_lights") && !ids.contains("bulb") && !ids.contains("bulb_color_2"), "\(ids.sorted())")
         #expect(ids.contains("power_plug"), "a member of a group without hide_members stays")
         #expect(core.drainNotices().contains { $0.message.contains("bulb: shown through its group living_lights (hide_members)") })
-        func reachable() -> Bool? { core.accessories.first { $0.id == "living_lights" }?.reachable }
+        func reachable() -> Bool? { core.core.accessories.first { $0.id == "living_lights" }?.reachable }
         _ = core.handle([Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"]),
                          Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"])])
         #expect(reachable() == false)

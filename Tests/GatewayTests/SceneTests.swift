@@ -33,10 +33,10 @@ struct SceneTests {
         })
     }
 
-    static func core(groups: JSONValue?, stored: StoredHome? = nil) throws -> GatewayCore {
+    static func core(groups: JSONValue?, stored: StoredHome? = nil) throws -> MQTTFrontEnd {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var core = GatewayCore(baseTopic: "homegate", mappings: mappings, stored: stored)
+        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings, stored: stored))
         var messages = [message("zigbee2mqtt/bridge/state", ["state": "online"]), message("zigbee2mqtt/bridge/devices", try devices())]
         if let groups { messages.append(message("zigbee2mqtt/bridge/groups", groups)) }
         _ = core.handle(messages)
@@ -44,13 +44,13 @@ struct SceneTests {
     }
 
     /// Sends a request and returns its answer.
-    static func request(_ core: inout GatewayCore, _ command: String, _ body: JSONValue = [:]) -> (answer: JSONValue, out: [Outgoing]) {
+    static func request(_ core: inout MQTTFrontEnd, _ command: String, _ body: JSONValue = [:]) -> (answer: JSONValue, out: [Outgoing]) {
         let out = core.handle([message("homegate/request/\(command)", body)]).all
         let answer = out.first { $0.topic == "homegate/response/\(command)" }.flatMap { try? JSONValue(parsing: Array($0.text.utf8)) }
         return (answer ?? .null, out)
     }
 
-    static func sets(_ core: inout GatewayCore) -> [JSONValue] {
+    static func sets(_ core: inout MQTTFrontEnd) -> [JSONValue] {
         request(&core, "action_set/list").answer["data"]?["action_sets"]?.arrayValue ?? []
     }
 

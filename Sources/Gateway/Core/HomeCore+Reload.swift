@@ -2,10 +2,10 @@ public import Foundation
 import HomeModel
 public import Mappings
 
-extension GatewayCore {
+extension HomeCore {
     /// Applies edited mapping files while running. Accessories that did not change keep their
     /// values; ones that are gone are removed; a bridge keeps what it knows about its devices.
-    public mutating func reload(_ new: MappingSet, now: Date = Date()) -> GatewayOutput {
+    public mutating func reload(_ new: MappingSet, now: Date = Date()) -> CoreOutput {
         begin(now)
         let requestedBefore = entries.mapValues(\.accessory.requestedRoom)
         let oldBridges = Dictionary(bridges.map { ($0.source.baseTopic, $0) }, uniquingKeysWith: { a, _ in a })

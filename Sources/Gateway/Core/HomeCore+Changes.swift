@@ -5,7 +5,7 @@ import JSON
 import Persistence
 import Mappings
 
-extension GatewayCore {
+extension HomeCore {
     /// Applies decoded values to an accessory: each change becomes one event, and the accessory's
     /// state is republished once at the end of the batch. Values that do not fit are reported.
     mutating func apply(_ updates: [CharacteristicUpdate], to id: String, origin topic: String) {
@@ -38,12 +38,7 @@ extension GatewayCore {
     mutating func publishEvent(_ change: CharacteristicChange) {
         counters.events += 1
         dirtyStates.insert(change.accessory)
-        let payload: JSONValue = [
-            "accessory": .string(change.accessory), "service": .string(change.service), "characteristic": .string(change.characteristic),
-            "value": change.value.json, "previous": change.previous?.json ?? .null, "source": .string(change.source.description),
-            "time": .string(time),
-        ]
-        emit(Outgoing(topics.event(change.accessory, change.service, change.characteristic), payload.serializedBytes()))
+        emit(.event(.characteristic(change)))
         let path = CharacteristicPath(accessory: change.accessory, service: change.service, characteristic: change.characteristic)
         // A press is an event, not a state: it is neither stored nor "the same as before".
         let isPress = change.characteristic == CharacteristicType.programmable_switch_event.name
@@ -73,9 +68,9 @@ extension GatewayCore {
         entries[id] = entry
         placeAndName(id)
         if let old, old.accessory.name != entries[id]!.accessory.name, structure.placements[id]?.name == nil {
-            publishAccessoryEvent(id, "renamed")
+            publishAccessoryEvent(id, .renamed)
         }
-        if old == nil, departed.remove(id) != nil { publishAccessoryEvent(id, "added") }
+        if old == nil, departed.remove(id) != nil { publishAccessoryEvent(id, .added) }
         dirtyStates.insert(id)
         treeChanged = true
     }
@@ -88,7 +83,7 @@ extension GatewayCore {
         order.removeAll { $0 == id }
         dirtyStates.remove(id)
         pendingWrites = pendingWrites.filter { $0.key.accessory != id }
-        emit(Outgoing(topics.state(id), [], retain: true))  // clears the retained state
+        emit(.stateRemoved(id))
         treeChanged = true
     }
 

@@ -1,3 +1,4 @@
+public import Foundation
 public import Persistence
 
 /// A message the gateway wants published.
@@ -25,22 +26,33 @@ public struct Outgoing: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(topic) \(text)\(retain ? " (retained)" : "")" }
 }
 
-/// What one step of the gateway produced: messages to publish now, messages to publish once
-/// the store has committed `store` (answers to changes of the home, fires of timers), and the
-/// changes to store.
-public struct GatewayOutput: Sendable {
-    public var messages: [Outgoing]
-    public var afterCommit: [Outgoing]
+/// What goes into the core: device messages and front ends' commands, handled in order.
+public enum CoreInput: Sendable {
+    case device(Incoming)
+    case command(HomeCommand, Ticket)
+}
+
+/// What the core produced, in order.
+public enum CoreEffect: Sendable {
+    /// A message to a device or bridge (a coalesced `/set`, a `/get`).
+    case device(Outgoing)
+    case event(HomeEvent)
+    case reply(Reply)
+    /// An accessory's values or reachability changed during the batch (told once per batch).
+    case stateChanged(String)
+    /// An accessory is gone: its state is no more.
+    case stateRemoved(String)
+    /// Accessories came, went or changed shape, name or place.
+    case treeChanged
+}
+
+/// What one step of the core produced: effects now, effects once `store` is committed (replies to
+/// changes of the home, structural events, fires of timers), the changes to store, and the batch's time.
+public struct CoreOutput: Sendable {
+    public var now: [CoreEffect]
+    public var afterCommit: [CoreEffect]
     public var store: StoreBatch
-
-    public init(messages: [Outgoing] = [], afterCommit: [Outgoing] = [], store: StoreBatch = StoreBatch()) {
-        self.messages = messages
-        self.afterCommit = afterCommit
-        self.store = store
-    }
-
-    /// Everything, in order, for tests that do not care about the commit.
-    public var all: [Outgoing] { messages + afterCommit }
+    public var time: Date
 }
 
 /// A message as the gateway receives it.

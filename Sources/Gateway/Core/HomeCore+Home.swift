@@ -5,7 +5,7 @@ import JSON
 import Mappings
 import Persistence
 
-extension GatewayCore {
+extension HomeCore {
     /// The value a characteristic has now, or last had before a restart if its accessory has not
     /// appeared yet: what conditions and deadlines read.
     var currentValue: (CharacteristicPath) -> CharacteristicValue? {
@@ -94,51 +94,32 @@ extension GatewayCore {
             case .home:
                 store.homes[change.id] = structure.home(id: change.id)
                 if change.what == .primary || change.what == .added { store.primaryHome = structure.primaryHome }
-            case .room: store.rooms[change.id] = structure.room(id: change.id)
-            case .zone: store.zones[change.id] = structure.zone(id: change.id)
-            case .accessory: store.placements[change.id] = structure.placements[change.id]
-            }
-            if change.kind == .accessory {
+                let home = structure.home(id: change.id)
+                structuralEvent(.home(change.id, change.what, now: home, primary: home?.id == structure.primaryHome))
+            case .room:
+                store.rooms[change.id] = structure.room(id: change.id)
+                structuralEvent(.room(change.id, change.what, now: structure.room(id: change.id)))
+            case .zone:
+                store.zones[change.id] = structure.zone(id: change.id)
+                structuralEvent(.zone(change.id, change.what, now: structure.zone(id: change.id)))
+            case .accessory:
+                store.placements[change.id] = structure.placements[change.id]
                 scenesStale = true
                 if change.what == .room || change.what == .renamed { placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true }
-                if change.what == .removed || entries[change.id] != nil { publishAccessoryEvent(change.id, change.what.rawValue) }
-                continue
+                if change.what == .removed || entries[change.id] != nil { publishAccessoryEvent(change.id, AccessoryChange(rawValue: change.what.rawValue)!) }
             }
-            var payload: [String: JSONValue] = ["type": .string(change.kind.rawValue), "id": .string(change.id), "change": .string(change.what.rawValue)]
-            switch change.kind {
-            case .home:
-                if let home = structure.home(id: change.id) { payload["name"] = .string(home.name); payload["primary"] = .bool(home.id == structure.primaryHome) }
-            case .room:
-                if let room = structure.room(id: change.id) { payload["name"] = .string(room.name); payload["home"] = .string(room.home) }
-            case .zone:
-                if let zone = structure.zone(id: change.id) {
-                    payload["name"] = .string(zone.name)
-                    payload["home"] = .string(zone.home)
-                    payload["rooms"] = .array(zone.rooms.map { .string($0) })
-                }
-            case .accessory: break
-            }
-            structuralEvent(change.kind.rawValue, change.id, payload)
         }
     }
 
-    mutating func publishAccessoryEvent(_ id: String, _ what: String) {
-        var payload: [String: JSONValue] = ["type": "accessory", "id": .string(id), "change": .string(what)]
-        if let accessory = entries[id]?.accessory {
-            payload["name"] = .string(accessory.name)
-            payload["reachable"] = .bool(accessory.reachable)
-            if let home = accessory.home { payload["home"] = .string(home) }
-            if let room = accessory.room { payload["room"] = .string(room) }
-        }
-        structuralEvent("accessory", id, payload)
+    mutating func publishAccessoryEvent(_ id: String, _ what: AccessoryChange) {
+        let state = entries[id].map { AccessoryPlacementState(name: $0.accessory.name, home: $0.accessory.home, room: $0.accessory.room,
+                                                              reachable: $0.accessory.reachable) }
+        structuralEvent(.accessory(id, what, now: state))
     }
 
     /// Structural events go out once what they announce is stored; reachability is not stored, so at once.
-    mutating func structuralEvent(_ type: String, _ id: String, _ fields: [String: JSONValue]) {
-        var payload = fields
-        payload["time"] = .string(time)
-        let message = Outgoing(topics.structureEvent(type, id), JSONValue.object(payload).serializedBytes())
-        if fields["change"] == "reachability" { out.append(message) } else { deferredOut.append(message) }
+    mutating func structuralEvent(_ event: HomeEvent) {
+        if event.isStored { deferredOut.append(.event(event)) } else { out.append(.event(event)) }
     }
 
     /// The whole home as one batch that replaces what is stored: how the store is brought back in

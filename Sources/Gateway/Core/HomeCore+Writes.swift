@@ -3,76 +3,34 @@ import HomeModel
 public import JSON
 import Mappings
 
-extension GatewayCore {
-    /// One requested write: what, and the value as it came in.
-    public struct WriteRequest: Sendable, Hashable {
-        public var accessory: String
-        public var service: String
-        public var characteristic: String
-        public var value: JSONValue
-
-        public init(accessory: String, service: String, characteristic: String, value: JSONValue) {
-            self.accessory = accessory
-            self.service = service
-            self.characteristic = characteristic
-            self.value = value
-        }
-    }
-
-    /// `homegate/set/<accessory>/<service>/<characteristic>` with a JSON value.
-    mutating func handleSet(_ message: Incoming) {
-        let path = message.topic.dropFirst(topics.setPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard path.count == 3, path.allSatisfy({ !$0.isEmpty }) else {
-            counters.invalid += 1
-            notice(.warning, .api, "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>")
-            return
-        }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: message.payload)
-        } catch {
-            counters.invalid += 1
-            notice(.warning, .api, "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\"")
-            return
-        }
-        let request = WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)
-        if case .failure(let problem) = write([request], source: .api).first! {
-            counters.invalid += 1
-            notice(.warning, .api, "\(message.topic): \(problem)")
-        }
-    }
-
-    public struct WriteProblem: Error, Sendable, Hashable, CustomStringConvertible {
-        public var description: String
-    }
-
+extension HomeCore {
     /// Validates each write against the model and sends the accepted ones: one `/set` per
     /// Zigbee2MQTT device for all of its writes in this call.
-    mutating func write(_ requests: [WriteRequest], source: ChangeSource) -> [Result<CharacteristicValue, WriteProblem>] {
-        var results: [Result<CharacteristicValue, WriteProblem>] = []
+    mutating func write(_ requests: [WriteRequest], source: ChangeSource) -> [Result<CharacteristicValue, HomeError>] {
+        var results: [Result<CharacteristicValue, HomeError>] = []
         var accepted: [(String, CharacteristicUpdate)] = []
         for request in requests {
             guard let entry = entries[request.accessory] else {
-                results.append(.failure(WriteProblem(description: "\(request.accessory): no such accessory")))
+                results.append(.failure(.notFound("\(request.accessory): no such accessory")))
                 continue
             }
             guard let value = CharacteristicValue(json: request.value) else {
-                results.append(.failure(WriteProblem(description: "\(request.accessory)/\(request.service)/\(request.characteristic): \(request.value.serialized()) is not a value (send true, 80, 21.5 or \"text\")")))
+                results.append(.failure(.invalid("\(request.accessory)/\(request.service)/\(request.characteristic): \(request.value.serialized()) is not a value (send true, 80, 21.5 or \"text\")", field: "value")))
                 continue
             }
             let canonical: CharacteristicValue
             do {
                 canonical = try entry.accessory.validateWrite(service: request.service, characteristic: request.characteristic, value: value)
             } catch {
-                results.append(.failure(WriteProblem(description: error.description)))
+                results.append(.failure(HomeError(error)))
                 continue
             }
             guard entry.accessory.reachable else {
-                results.append(.failure(WriteProblem(description: "\(request.accessory): is not reachable")))
+                results.append(.failure(.unreachable("\(request.accessory): is not reachable")))
                 continue
             }
             guard canWrite(entry, service: request.service, characteristic: request.characteristic) else {
-                results.append(.failure(WriteProblem(description: "\(request.accessory)/\(request.service)/\(request.characteristic): the mapping gives no way to write it")))
+                results.append(.failure(.invalid("\(request.accessory)/\(request.service)/\(request.characteristic): the mapping gives no way to write it")))
                 continue
             }
             accepted.append((request.accessory, CharacteristicUpdate(service: request.service, characteristic: request.characteristic, value: canonical)))
@@ -106,7 +64,7 @@ extension GatewayCore {
         case .zigbee2mqtt(let bridge, let mapping):
             guard let payload = try? mapping.encode(updates, current: entry.accessory) else { return }
             counters.deviceWrites += 1
-            emit(Outgoing("\(bridges[bridge].source.baseTopic)/\(mapping.friendlyName)/set", payload.serializedBytes(), qos: 1))
+            emit(.device(Outgoing("\(bridges[bridge].source.baseTopic)/\(mapping.friendlyName)/set", payload.serializedBytes(), qos: 1)))
         case .explicit(let mapping):
             var optimistic: [CharacteristicUpdate] = []
             for update in updates {
@@ -115,7 +73,7 @@ extension GatewayCore {
                 switch set.payload(for: update.value, characteristic: characteristic) {
                 case .success(let payload):
                     counters.deviceWrites += 1
-                    emit(Outgoing(set.topic, payload, retain: set.retain, qos: 1))
+                    emit(.device(Outgoing(set.topic, payload, retain: set.retain, qos: 1)))
                     // Nothing will report it back: take the write as the new state.
                     if binding.state == nil { optimistic.append(update) }
                 case .failure(let problem):

@@ -8,7 +8,7 @@ import Mappings
 /// their device's or group's accessory. They come from the bridge and change only there: the
 /// request API runs them but does not edit or remove them. They are stored like the user's, so a
 /// trigger that runs one keeps it across a restart.
-extension GatewayCore {
+extension HomeCore {
     /// Brings the Zigbee2MQTT scene action sets in line with the bridges' device and group lists
     /// and with where their accessories are. A scene whose accessory is unknown is removed only
     /// once every bridge has sent its lists: at start, those come a moment after the store's.
@@ -51,11 +51,11 @@ extension GatewayCore {
                 let moved = set.home != scene.home
                 set.name = name
                 set.home = scene.home
-                putActionSet(set, change: "updated")
+                putActionSet(set, change: .updated)
                 // Its accessory went to another home, and the scene with it: the old home's triggers no longer run it.
                 if moved { unlink(actionSet: id, outside: scene.home) }
             } else {
-                putActionSet(ActionSet(id: id, name: name, home: scene.home, recall: scene.recall), change: "added")
+                putActionSet(ActionSet(id: id, name: name, home: scene.home, recall: scene.recall), change: .added)
                 notice(.info, .automation, "Zigbee2MQTT scene \(scene.recall.scene) of \(scene.recall.accessory) is action set '\(name)' (\(id))")
             }
         }
@@ -73,16 +73,16 @@ extension GatewayCore {
     }
 
     /// Sends `{"scene_recall": <scene>}` to the device or group that keeps the scene.
-    mutating func recall(_ recall: SceneRecall) -> Result<Void, WriteProblem> {
-        guard let entry = entries[recall.accessory] else { return .failure(WriteProblem(description: "\(recall.accessory): no such accessory")) }
+    mutating func recall(_ recall: SceneRecall) -> Result<Void, HomeError> {
+        guard let entry = entries[recall.accessory] else { return .failure(.notFound("\(recall.accessory): no such accessory")) }
         guard case .zigbee2mqtt(let index, let mapping) = entry.source else {
-            return .failure(WriteProblem(description: "\(recall.accessory): not a Zigbee2MQTT device or group"))
+            return .failure(.invalid("\(recall.accessory): not a Zigbee2MQTT device or group"))
         }
-        guard entry.accessory.reachable else { return .failure(WriteProblem(description: "\(recall.accessory): is not reachable")) }
+        guard entry.accessory.reachable else { return .failure(.unreachable("\(recall.accessory): is not reachable")) }
         let endpoint = recall.endpoint.map { "/\($0)" } ?? ""
         counters.deviceWrites += 1
-        emit(Outgoing("\(bridges[index].source.baseTopic)/\(mapping.friendlyName)\(endpoint)/set",
-                      JSONValue.object(["scene_recall": .integer(recall.scene)]).serializedBytes(), qos: 1))
+        emit(.device(Outgoing("\(bridges[index].source.baseTopic)/\(mapping.friendlyName)\(endpoint)/set",
+                              JSONValue.object(["scene_recall": .integer(recall.scene)]).serializedBytes(), qos: 1)))
         return .success(())
     }
 

@@ -3,7 +3,7 @@ import HomeModel
 import JSON
 import Mappings
 
-extension GatewayCore {
+extension HomeCore {
     mutating func handleZigbee2MQTT(_ message: Incoming, bridge index: Int) {
         let base = bridges[index].source.baseTopic
         let rest = String(message.topic.dropFirst(base.count + 1))

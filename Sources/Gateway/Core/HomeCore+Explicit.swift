@@ -3,7 +3,7 @@ import HomeModel
 import JSON
 import Mappings
 
-extension GatewayCore {
+extension HomeCore {
     /// Adds an accessory from a `source: mqtt` file and routes its topics.
     mutating func addExplicit(_ mapping: MQTTAccessoryMapping) {
         var accessory = mapping.accessory

@@ -5,10 +5,11 @@ import JSON
 public import Mappings
 public import Persistence
 
-/// The home as the gateway keeps it: every accessory, where its messages come from, and what
-/// changes publish. Pure: messages in, messages to publish out; the service does the I/O.
-/// One owner calls it at a time.
-public struct GatewayCore: Sendable {
+/// The home as the gateway keeps it: every accessory, where its messages come from, the structure,
+/// action sets and triggers. Pure: device messages and typed commands in; typed events, replies,
+/// device messages and store changes out. Front ends (`MQTTFrontEnd`) turn those into their own
+/// protocol; the service does the I/O. One owner calls it at a time.
+public struct HomeCore: Sendable {
     struct Entry: Sendable {
         enum Source: Sendable {
             case zigbee2mqtt(bridge: Int, mapping: Zigbee2MQTTMapping)
@@ -53,13 +54,12 @@ public struct GatewayCore: Sendable {
     /// A read request waiting for the device to report.
     struct PendingRead: Sendable {
         var key: CharacteristicKey
-        var transaction: JSONValue?
+        var ticket: Ticket
         var deadline: Date
     }
 
     typealias CharacteristicKey = CharacteristicPath
 
-    let topics: Topics
     let maxPayloadBytes: Int
     public internal(set) var mappings: MappingSet
     var entries: [String: Entry] = [:]
@@ -106,10 +106,10 @@ public struct GatewayCore: Sendable {
     // Work of the current batch, flushed once at its end.
     var dirtyStates: Set<String> = []
     var treeChanged = false
-    var out: [Outgoing] = []
-    /// Messages that wait until the batch's store changes are committed.
-    var deferredOut: [Outgoing] = []
-    /// While set, messages go to `deferredOut`.
+    var out: [CoreEffect] = []
+    /// Effects that wait until the batch's store changes are committed.
+    var deferredOut: [CoreEffect] = []
+    /// While set, effects go to `deferredOut`.
     var deferring = false
     var store = StoreBatch()
     /// Reachability at the start of the batch, for accessories whose reachability changed in it:
@@ -117,7 +117,6 @@ public struct GatewayCore: Sendable {
     var reachabilityBefore: [String: Bool] = [:]
     /// Each bridge's online state at the start of the batch, where it changed: logged once per batch.
     var bridgeOnlineBefore: [Int: Bool] = [:]
-    var batchTime: String?
     var now = Date()
 
     public struct Notice: Sendable, CustomStringConvertible {
@@ -129,9 +128,8 @@ public struct GatewayCore: Sendable {
     }
 
     /// A gateway over `mappings`, with the home as stored (nil: a new database gets one home).
-    public init(baseTopic: String, maxPayloadBytes: Int = 256 * 1024, mappings: MappingSet, stored: StoredHome? = nil,
+    public init(maxPayloadBytes: Int = 256 * 1024, mappings: MappingSet, stored: StoredHome? = nil,
                 clock: ClockContext = ClockContext(timeZone: .current, location: nil), missedGrace: TimeInterval = 0, now: Date = Date()) {
-        topics = Topics(base: baseTopic)
         self.maxPayloadBytes = maxPayloadBytes
         self.mappings = mappings
         startedAt = now
@@ -153,17 +151,14 @@ public struct GatewayCore: Sendable {
         treeChanged = true
     }
 
-    /// Every topic filter the gateway needs right now.
-    public var subscriptions: Set<String> {
-        var filters = Set(topics.subscriptions)
+    /// Every device topic filter the home needs right now.
+    public var deviceSubscriptions: Set<String> {
+        var filters: Set<String> = []
         for bridge in bridges { filters.insert("\(bridge.source.baseTopic)/#") }
         filters.formUnion(stateRoutes.keys)
         filters.formUnion(availabilityRoutes.keys)
         return filters
     }
-
-    /// Whether `filter` is one of the gateway's own `set/` or `request/` subscriptions.
-    public func isCommandFilter(_ filter: String) -> Bool { topics.subscriptions.contains(filter) }
 
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
     public func accessory(_ id: String) -> Accessory? { entries[id]?.accessory }
@@ -177,29 +172,39 @@ public struct GatewayCore: Sendable {
         return notices
     }
 
-    /// Handles one batch of messages; returns what to publish, coalesced per batch.
-    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> GatewayOutput {
+    /// Handles one batch of device messages and commands, in order; what they cause is coalesced per batch.
+    public mutating func handle(_ inputs: [CoreInput], now: Date = Date()) -> CoreOutput {
         begin(now)
-        for message in messages {
-            counters.messages += 1
-            guard message.payload.count <= maxPayloadBytes || isBridgeInventory(message.topic) else {
-                counters.oversized += 1
-                notice(.warning, .devices, "dropped a \(message.payload.count)-byte message on \(message.topic): over max_payload_bytes (\(maxPayloadBytes))")
-                continue
+        for input in inputs {
+            switch input {
+            case .device(let message):
+                counters.messages += 1
+                guard message.payload.count <= maxPayloadBytes || isBridgeInventory(message.topic) else {
+                    counters.oversized += 1
+                    notice(.warning, .devices, "dropped a \(message.payload.count)-byte message on \(message.topic): over max_payload_bytes (\(maxPayloadBytes))")
+                    continue
+                }
+                route(message)
+            case .command(let command, let ticket):
+                perform(command, ticket: ticket)
             }
-            route(message)
         }
         return finish()
     }
 
+    /// Device messages only.
+    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> CoreOutput {
+        handle(messages.map { .device($0) }, now: now)
+    }
+
     /// Time passing: read requests that waited too long are answered, paced refreshes go out,
     /// timers, sun events and "held for" deadlines fire.
-    public mutating func tick(now: Date = Date()) -> GatewayOutput {
+    public mutating func tick(now: Date = Date()) -> CoreOutput {
         begin(now)
         expirePending()
         warnAboutSilentBridges()
         let paced = refreshQueue.prefix(50)
-        out += paced
+        out += paced.map { .device($0) }
         refreshQueue.removeFirst(paced.count)
         runDueTriggers()
         return finish()
@@ -210,13 +215,12 @@ public struct GatewayCore: Sendable {
 
     mutating func begin(_ now: Date) {
         self.now = now
-        batchTime = nil
     }
 
-    mutating func finish() -> GatewayOutput {
+    mutating func finish() -> CoreOutput {
         runQueuedFirings()
         for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key }) where entries[id].map({ $0.accessory.reachable != before }) == true {
-            publishAccessoryEvent(id, "reachability")
+            publishAccessoryEvent(id, .reachability)
         }
         reachabilityBefore = [:]
         for (index, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[index].online != before {
@@ -227,21 +231,10 @@ public struct GatewayCore: Sendable {
         publishStructureChanges()
         if scenesStale { syncScenes() }
         collectStoreChanges()
-        for id in dirtyStates.sorted() {
-            if let accessory = entries[id]?.accessory {
-                out.append(Outgoing(topics.state(id), accessory.stateJSON.serializedBytes(), retain: true))
-            }
-        }
+        for id in dirtyStates.sorted() where entries[id] != nil { out.append(.stateChanged(id)) }
         dirtyStates = []
         if treeChanged {
-            // Written accessory by accessory: the whole tree as one JSON value costs its size many times over.
-            var tree = Array(#"{"accessories":["#.utf8)
-            for (index, accessory) in accessories.enumerated() {
-                if index > 0 { tree.append(UInt8(ascii: ",")) }
-                accessory.treeJSON.write(to: &tree)
-            }
-            tree.append(contentsOf: "]}".utf8)
-            out.append(Outgoing(topics.accessories, tree, retain: true))
+            out.append(.treeChanged)
             treeChanged = false
         }
         defer {
@@ -249,24 +242,12 @@ public struct GatewayCore: Sendable {
             deferredOut = []
             store = StoreBatch()
         }
-        return GatewayOutput(messages: out, afterCommit: deferredOut, store: store)
+        return CoreOutput(now: out, afterCommit: deferredOut, store: store, time: now)
     }
 
-    /// Publishes now, or after the store commit while `deferring`.
-    mutating func emit(_ message: Outgoing) {
-        if deferring { deferredOut.append(message) } else { out.append(message) }
-    }
-
-    /// A retained write or request would act again on every reconnect ("open the garage" at each
-    /// restart), so it never acts: a request is answered with why, a write is logged.
-    mutating func refuseRetained(_ message: Incoming, isRequest: Bool) {
-        counters.retainedCommands += 1
-        let why = "\(message.topic) was published retained; writes and requests must not be retained (they would act again on every "
-            + "reconnect), so it was not acted on. Publish it without retain, and clear the stored one with: mosquitto_pub -r -n -t '\(message.topic)'"
-        guard isRequest else { return notice(.warning, .api, why) }
-        let command = String(message.topic.dropFirst(topics.requestPrefix.count))
-        let transaction = (try? JSONValue(parsing: message.payload))?["transaction"]
-        respond(command, transaction, .failure(WriteProblem(description: why)))
+    /// Goes out now, or after the store commit while `deferring`.
+    mutating func emit(_ effect: CoreEffect) {
+        if deferring { deferredOut.append(effect) } else { out.append(effect) }
     }
 
     /// A bridge's device list grows with the network; the payload limit is for device messages.
@@ -276,36 +257,10 @@ public struct GatewayCore: Sendable {
 
     mutating func route(_ message: Incoming) {
         let topic = message.topic
-        let isSet = topic.hasPrefix(topics.setPrefix), isRequest = topic.hasPrefix(topics.requestPrefix)
-        if (isSet || isRequest) && message.retained { return refuseRetained(message, isRequest: isRequest) }
-        if isSet { return handleSet(message) }
-        if isRequest { return handleRequest(message) }
         for index in bridges.indices where topic.hasPrefix(bridges[index].source.baseTopic + "/") {
             return handleZigbee2MQTT(message, bridge: index)
         }
         if let routes = stateRoutes[topic] { handleExplicitState(message, routes) }
         if let ids = availabilityRoutes[topic] { handleExplicitAvailability(message, ids) }
     }
-
-    /// ISO 8601 in UTC with milliseconds, once per batch.
-    var time: String {
-        mutating get {
-            if let batchTime { return batchTime }
-            let formatted = isoTime(now)
-            batchTime = formatted
-            return formatted
-        }
-    }
-}
-
-/// `2026-11-22T15:04:05.123Z`.
-func isoTime(_ date: Date) -> String {
-    let seconds = date.timeIntervalSince1970
-    var whole = time_t(seconds.rounded(.down))
-    let millis = Int(((seconds - Double(whole)) * 1000).rounded(.down))
-    var parts = tm()
-    gmtime_r(&whole, &parts)
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
 }

@@ -1,0 +1,213 @@
+import Automation
+public import Foundation
+public import HomeModel
+public import JSON
+
+extension HomeCommand {
+    /// Every command by its name in the API (`homegate/request/<name>`).
+    public static let names: [String] = [
+        "accessories", "characteristic/read", "characteristic/write",
+        "home/list", "home/add", "home/rename", "home/set_primary", "home/remove",
+        "room/list", "room/add", "room/rename", "room/remove",
+        "zone/list", "zone/add", "zone/rename", "zone/remove", "zone/add_room", "zone/remove_room",
+        "accessory/assign_room", "accessory/rename",
+        "action_set/list", "action_set/add", "action_set/update", "action_set/remove", "action_set/execute",
+        "trigger/list", "trigger/add", "trigger/update", "trigger/enable", "trigger/remove",
+    ]
+
+    /// Reads the JSON body of the command called `name`: unknown fields are refused with a
+    /// "did you mean", wrong ones named. `characteristic/write` is read with `WriteBatch`, whose
+    /// entries each succeed or fail on their own. `timeZone` is the house's, for trigger times that name none.
+    public static func parse(_ name: String, _ json: JSONValue, timeZone: TimeZone) throws(HomeError) -> HomeCommand {
+        guard case .object = json else { throw .invalid("the request must be a JSON object") }
+        let r = RequestBody(body: json)
+        do {
+            return try parse(name, r, timeZone: timeZone)
+        } catch let error as HomeError {
+            throw error
+        } catch {
+            throw HomeError(error)
+        }
+    }
+
+    private static func parse(_ name: String, _ r: RequestBody, timeZone: TimeZone) throws -> HomeCommand {
+        switch name {
+        case "accessories":
+            try r.only([])
+            return .accessories
+        case "characteristic/write":
+            try r.only(["writes"])
+            return .write(try WriteBatch(r.body).requests)
+        case "characteristic/read":
+            try r.only(["accessory", "service", "characteristic"])
+            guard let (a, s, c) = WriteBatch.characteristicReference(r.body) else {
+                throw HomeError.invalid("expected \"characteristic\": \"accessory/service/characteristic\", or accessory, service and characteristic",
+                                        field: "characteristic")
+            }
+            return .read(CharacteristicPath(accessory: a, service: s, characteristic: c))
+        case "home/list":
+            try r.only([])
+            return .listHomes
+        case "home/add":
+            try r.only(["name"])
+            return .addHome(name: try r.string("name"))
+        case "home/rename":
+            try r.only(["home", "name"])
+            return .renameHome(try r.string("home"), to: try r.string("name"))
+        case "home/set_primary":
+            try r.only(["home"])
+            return .setPrimaryHome(try r.string("home"))
+        case "home/remove":
+            try r.only(["home"])
+            return .removeHome(try r.string("home"))
+        case "room/list":
+            try r.only(["home"])
+            return .listRooms(home: try r.optionalString("home"))
+        case "room/add":
+            try r.only(["name", "home"])
+            return .addRoom(name: try r.string("name"), home: try r.optionalString("home"))
+        case "room/rename":
+            try r.only(["room", "name", "home"])
+            return .renameRoom(try r.string("room"), to: try r.string("name"), home: try r.optionalString("home"))
+        case "room/remove":
+            try r.only(["room", "home"])
+            return .removeRoom(try r.string("room"), home: try r.optionalString("home"))
+        case "zone/list":
+            try r.only(["home"])
+            return .listZones(home: try r.optionalString("home"))
+        case "zone/add":
+            try r.only(["name", "home", "rooms"])
+            return .addZone(name: try r.string("name"), home: try r.optionalString("home"), rooms: try r.strings("rooms") ?? [])
+        case "zone/rename":
+            try r.only(["zone", "name", "home"])
+            return .renameZone(try r.string("zone"), to: try r.string("name"), home: try r.optionalString("home"))
+        case "zone/remove":
+            try r.only(["zone", "home"])
+            return .removeZone(try r.string("zone"), home: try r.optionalString("home"))
+        case "zone/add_room":
+            try r.only(["zone", "room", "home"])
+            return .addRoomToZone(zone: try r.string("zone"), room: try r.string("room"), home: try r.optionalString("home"))
+        case "zone/remove_room":
+            try r.only(["zone", "room", "home"])
+            return .removeRoomFromZone(zone: try r.string("zone"), room: try r.string("room"), home: try r.optionalString("home"))
+        case "accessory/assign_room":
+            try r.only(["accessory", "room", "home"])
+            return .assignRoom(accessory: try r.string("accessory"), room: try r.string("room"), home: try r.optionalString("home"))
+        case "accessory/rename":
+            try r.only(["accessory", "name"])
+            return .renameAccessory(try r.string("accessory"), to: try r.optionalString("name"))
+        case "action_set/list":
+            try r.only(["home", "offset", "limit"])
+            return .listActionSets(home: try r.optionalString("home"), page: try r.page())
+        case "action_set/add":
+            try r.only(["name", "home", "actions"])
+            let actions = r.body["actions"] == nil ? [] : try Action.list(r.body["actions"], at: "actions")
+            return .addActionSet(name: try r.string("name"), home: try r.optionalString("home"), actions: actions)
+        case "action_set/update":
+            try r.only(["action_set", "home", "name", "actions", "add_actions", "remove_actions"])
+            let changes = ActionSetChanges(
+                name: try r.optionalString("name"),
+                actions: try r.body["actions"].map { json throws(AutomationError) in try Action.list(json, at: "actions") },
+                removeActions: try r.body["remove_actions"].map { json throws(AutomationError) in try Action.paths(json, at: "remove_actions") },
+                addActions: try r.body["add_actions"].map { json throws(AutomationError) in try Action.list(json, at: "add_actions") })
+            return .updateActionSet(try r.string("action_set"), home: try r.optionalString("home"), changes)
+        case "action_set/remove":
+            try r.only(["action_set", "home"])
+            return .removeActionSet(try r.string("action_set"), home: try r.optionalString("home"))
+        case "action_set/execute":
+            try r.only(["action_set", "home"])
+            return .executeActionSet(try r.string("action_set"), home: try r.optionalString("home"))
+        case "trigger/list":
+            try r.only(["home", "offset", "limit"])
+            return .listTriggers(home: try r.optionalString("home"), page: try r.page())
+        case "trigger/add":
+            try r.only(["name", "home", "action_sets", "enabled"] + Trigger.definitionKeys)
+            let fields = r.body.objectValue ?? [:]
+            return .addTrigger(TriggerDraft(
+                name: try r.string("name"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true),
+                actionSets: try r.strings("action_sets") ?? [], kind: try Trigger.kind(from: fields, defaultTimeZone: timeZone),
+                conditions: try Trigger.conditions(from: fields["conditions"]), executeOnce: try r.bool("execute_once", default: false)))
+        case "trigger/update":
+            try r.only(["trigger", "home", "name", "action_sets", "enabled"] + Trigger.definitionKeys)
+            let fields = r.body.objectValue ?? [:]
+            var changes = TriggerChanges(name: try r.optionalString("name"), actionSets: try r.strings("action_sets"))
+            if fields["timer"] != nil || fields["events"] != nil { changes.kind = try Trigger.kind(from: fields, defaultTimeZone: timeZone) }
+            if fields.keys.contains("conditions") { changes.conditions = .some(try Trigger.conditions(from: fields["conditions"])) }
+            if fields["execute_once"] != nil { changes.executeOnce = try r.bool("execute_once", default: false) }
+            if let enabled = fields["enabled"], enabled != .null { changes.enabled = try r.bool("enabled", default: true) }
+            return .updateTrigger(try r.string("trigger"), home: try r.optionalString("home"), changes)
+        case "trigger/enable":
+            try r.only(["trigger", "home", "enabled"])
+            return .enableTrigger(try r.string("trigger"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true))
+        case "trigger/remove":
+            try r.only(["trigger", "home"])
+            return .removeTrigger(try r.string("trigger"), home: try r.optionalString("home"))
+        default:
+            throw HomeError.notFound("unknown command '\(name)'\(didYouMean(name, names))")
+        }
+    }
+}
+
+/// The entries of a `characteristic/write`: each is read on its own, so one malformed entry fails
+/// alone and the others are written.
+public struct WriteBatch: Sendable {
+    public let items: [JSONValue]
+    public let entries: [Result<WriteRequest, HomeError>]
+
+    public init(_ body: JSONValue) throws(HomeError) {
+        guard let items = body["writes"]?.arrayValue, !items.isEmpty else {
+            throw .invalid("expected \"writes\": a non-empty list of {accessory, service, characteristic, value}", field: "writes")
+        }
+        self.items = items
+        entries = items.enumerated().map { index, item in
+            do throws(HomeError) {
+                try RequestBody(body: item).only(["accessory", "service", "characteristic", "value"])
+                guard let (a, s, c) = Self.characteristicReference(item), let v = item["value"] else {
+                    throw .invalid("each write needs a value and either \"characteristic\": \"accessory/service/characteristic\" "
+                        + "or accessory, service and characteristic", field: "writes[\(index)]")
+                }
+                return .success(WriteRequest(accessory: a, service: s, characteristic: c, value: v))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The well-formed entries, to run.
+    public var requests: [WriteRequest] { entries.compactMap { try? $0.get() } }
+
+    /// One result per entry, the malformed ones' included: `status` ok with the value as written,
+    /// or error with why; and the failure of the whole when any failed.
+    public func results(_ outcomes: [Result<CharacteristicValue, HomeError>]) -> (data: JSONValue, error: HomeError?) {
+        var outcomes = outcomes.makeIterator()
+        var results: [JSONValue] = []
+        var failures: [HomeError] = []
+        for (item, entry) in zip(items, entries) {
+            var fields: [String: JSONValue] = [:]
+            for key in ["accessory", "service", "characteristic"] { if let v = item[key] { fields[key] = v } }
+            let outcome: Result<CharacteristicValue, HomeError>
+            switch entry {
+            case .failure(let problem): outcome = .failure(problem)
+            case .success: outcome = outcomes.next() ?? .failure(.invalid("not written"))
+            }
+            HomeJSON.describe(outcome.map { $0 }, into: &fields)
+            if case .failure(let problem) = outcome { failures.append(problem) }
+            results.append(.object(fields))
+        }
+        let data: JSONValue = ["results": .array(results)]
+        guard let first = failures.first else { return (data, nil) }
+        return (data, HomeError(first.kind, "\(failures.count) of \(items.count) writes failed"))
+    }
+
+    /// `"characteristic": "lamp/lightbulb/on"` (the form action sets and triggers use), or
+    /// `accessory`, `service` and `characteristic` side by side.
+    static func characteristicReference(_ object: JSONValue) -> (String, String, String)? {
+        if object["accessory"] == nil, object["service"] == nil, let text = object["characteristic"]?.stringValue {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+            return (String(parts[0]), String(parts[1]), String(parts[2]))
+        }
+        guard let a = object["accessory"]?.stringValue, let s = object["service"]?.stringValue, let c = object["characteristic"]?.stringValue else { return nil }
+        return (a, s, c)
+    }
+}

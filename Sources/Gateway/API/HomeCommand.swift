@@ -1,0 +1,167 @@
+public import Automation
+public import HomeModel
+public import JSON
+
+/// What a front end (the MQTT API today; HTTP and HomeKit later) asks of the home. Names are
+/// resolved by the core: an accessory, room, zone, action set or trigger may be given by id or by
+/// name, a home by id or name (nil: the primary home).
+public enum HomeCommand: Sendable {
+    /// The whole tree, with values as they are now.
+    case accessories
+    /// Checked against the model, then sent: one coalesced write per device.
+    case write([WriteRequest])
+    /// Asks the device; the reply comes when it reports (or after 3 s with the last known value).
+    case read(CharacteristicPath)
+
+    case listHomes
+    case addHome(name: String)
+    case renameHome(String, to: String)
+    case setPrimaryHome(String)
+    case removeHome(String)
+    case listRooms(home: String?)
+    case addRoom(name: String, home: String?)
+    case renameRoom(String, to: String, home: String?)
+    case removeRoom(String, home: String?)
+    case listZones(home: String?)
+    case addZone(name: String, home: String?, rooms: [String])
+    case renameZone(String, to: String, home: String?)
+    case removeZone(String, home: String?)
+    case addRoomToZone(zone: String, room: String, home: String?)
+    case removeRoomFromZone(zone: String, room: String, home: String?)
+    case assignRoom(accessory: String, room: String, home: String?)
+    /// nil gives the accessory its mapping's name back.
+    case renameAccessory(String, to: String?)
+
+    case listActionSets(home: String?, page: Page)
+    case addActionSet(name: String, home: String?, actions: [Action])
+    case updateActionSet(String, home: String?, ActionSetChanges)
+    case removeActionSet(String, home: String?)
+    case executeActionSet(String, home: String?)
+
+    case listTriggers(home: String?, page: Page)
+    case addTrigger(TriggerDraft)
+    case updateTrigger(String, home: String?, TriggerChanges)
+    case enableTrigger(String, home: String?, enabled: Bool)
+    case removeTrigger(String, home: String?)
+
+    /// Whether it changes what is stored: its reply is given only once that is committed.
+    public var changesHome: Bool {
+        switch self {
+        case .accessories, .write, .read, .listHomes, .listRooms, .listZones, .listActionSets, .listTriggers, .executeActionSet: false
+        default: true
+        }
+    }
+}
+
+/// One requested write: what, and the value as it came in (checked against the characteristic by the core).
+public struct WriteRequest: Sendable, Hashable {
+    public var accessory: String
+    public var service: String
+    public var characteristic: String
+    public var value: JSONValue
+
+    public init(accessory: String, service: String, characteristic: String, value: JSONValue) {
+        self.accessory = accessory
+        self.service = service
+        self.characteristic = characteristic
+        self.value = value
+    }
+}
+
+/// A window onto a long list: a UI pages through a large home instead of holding up device messages.
+public struct Page: Sendable, Hashable {
+    public var offset: Int
+    public var limit: Int?
+
+    public init(offset: Int = 0, limit: Int? = nil) {
+        self.offset = offset
+        self.limit = limit
+    }
+
+    public static let all = Page()
+
+    func apply<T>(_ items: [T]) -> ArraySlice<T> {
+        let start = min(offset, items.count)
+        return items[start..<(start + min(limit ?? items.count, items.count - start))]
+    }
+}
+
+/// What `updateActionSet` changes; nil leaves a part as it is.
+public struct ActionSetChanges: Sendable {
+    public var name: String?
+    /// Replaces every action.
+    public var actions: [Action]?
+    public var removeActions: [CharacteristicPath]?
+    public var addActions: [Action]?
+
+    public init(name: String? = nil, actions: [Action]? = nil, removeActions: [CharacteristicPath]? = nil, addActions: [Action]? = nil) {
+        self.name = name
+        self.actions = actions
+        self.removeActions = removeActions
+        self.addActions = addActions
+    }
+}
+
+/// A new trigger as a front end describes it; `actionSets` are ids or names in its home.
+public struct TriggerDraft: Sendable {
+    public var name: String
+    public var home: String?
+    public var enabled: Bool
+    public var actionSets: [String]
+    public var kind: Trigger.Kind
+    public var conditions: Condition?
+    public var executeOnce: Bool
+
+    public init(name: String, home: String? = nil, enabled: Bool = true, actionSets: [String] = [], kind: Trigger.Kind,
+                conditions: Condition? = nil, executeOnce: Bool = false) {
+        self.name = name
+        self.home = home
+        self.enabled = enabled
+        self.actionSets = actionSets
+        self.kind = kind
+        self.conditions = conditions
+        self.executeOnce = executeOnce
+    }
+}
+
+/// What `updateTrigger` changes; nil leaves a part as it is.
+public struct TriggerChanges: Sendable {
+    public var name: String?
+    public var actionSets: [String]?
+    public var kind: Trigger.Kind?
+    /// `.some(nil)` removes the conditions.
+    public var conditions: Condition??
+    public var executeOnce: Bool?
+    public var enabled: Bool?
+
+    public init(name: String? = nil, actionSets: [String]? = nil, kind: Trigger.Kind? = nil, conditions: Condition?? = nil,
+                executeOnce: Bool? = nil, enabled: Bool? = nil) {
+        self.name = name
+        self.actionSets = actionSets
+        self.kind = kind
+        self.conditions = conditions
+        self.executeOnce = executeOnce
+        self.enabled = enabled
+    }
+}
+
+/// Names the front end's request a reply belongs to. The core keeps it with a read until the
+/// device answers; what it stands for (an MQTT transaction, an HTTP request) is the front end's.
+public struct Ticket: Sendable, Hashable {
+    public let value: UInt64
+    public init(_ value: UInt64) { self.value = value }
+}
+
+/// The core's answer to a command: `result` when it worked, `error` when not (with `result`
+/// holding what was done anyway: the writes that went out, the last known value).
+public struct Reply: Sendable {
+    public var ticket: Ticket
+    public var result: HomeResult?
+    public var error: HomeError?
+
+    public init(ticket: Ticket, result: HomeResult? = nil, error: HomeError? = nil) {
+        self.ticket = ticket
+        self.result = result
+        self.error = error
+    }
+}

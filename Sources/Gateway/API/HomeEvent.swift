@@ -1,0 +1,69 @@
+public import Automation
+public import Foundation
+public import HomeModel
+
+/// Everything that happens to the home, as values: the MQTT API publishes each on its event topic,
+/// other front ends stream them. Each comes with the time of the batch that made it.
+public enum HomeEvent: Sendable {
+    /// A characteristic took a new value (a stateless switch's press every time).
+    case characteristic(CharacteristicChange)
+    /// An accessory was added, removed, renamed, moved to another room, or became (un)reachable.
+    /// `now` is nil when it is gone.
+    case accessory(String, AccessoryChange, now: AccessoryPlacementState?)
+    /// A home added, renamed, made primary or removed (`now` nil when removed).
+    case home(String, StructureChange.What, now: Home?, primary: Bool)
+    case room(String, StructureChange.What, now: Room?)
+    /// A zone added, renamed, its rooms changed, or removed.
+    case zone(String, StructureChange.What, now: Zone?)
+    case actionSet(String, ActionSetEvent)
+    case trigger(String, TriggerEvent)
+
+    /// Whether it tells of something stored: published once that is committed. Reachability and
+    /// values are published at once.
+    public var isStored: Bool {
+        switch self {
+        case .characteristic: false
+        case .accessory(_, let change, _): change != .reachability
+        case .home, .room, .zone, .actionSet, .trigger: true
+        }
+    }
+}
+
+public enum AccessoryChange: String, Sendable {
+    /// Seen for the first time, or back after it was removed.
+    case added
+    /// Left its bridge or mapping.
+    case removed
+    case renamed
+    /// Moved to another room.
+    case room
+    case reachability
+}
+
+/// An accessory's name, place and reachability as an event tells them.
+public struct AccessoryPlacementState: Sendable {
+    public var name: String
+    public var home: String?
+    public var room: String?
+    public var reachable: Bool
+}
+
+public struct ActionSetEvent: Sendable {
+    public enum Change: String, Sendable { case added, updated, removed, executed }
+    public var change: Change
+    public var name: String
+    public var home: String
+    /// For `executed`: who ran it and a result per action.
+    public var run: (source: ChangeSource, steps: ActionSetRun)?
+}
+
+public struct TriggerEvent: Sendable {
+    public enum Change: String, Sendable { case added, updated, enabled, disabled, removed, fired }
+    public var change: Change
+    public var name: String
+    public var home: String
+    /// For `fired`: why, what each action set did, and whether an execute-once trigger turned itself off.
+    public var fired: (firing: Firing, runs: [ActionSetRun])?
+    /// For `disabled` by the loop guard: why, and every trigger stopped with it.
+    public var loop: (detail: String, triggers: [String])?
+}

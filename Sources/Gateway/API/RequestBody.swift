@@ -1,0 +1,55 @@
+import Automation
+import HomeModel
+import JSON
+
+/// The JSON body of a request, with readers whose errors say which field was wrong.
+struct RequestBody {
+    let body: JSONValue
+
+    func string(_ key: String) throws(HomeError) -> String {
+        guard let value = body[key] else { throw HomeError.invalid("expected \"\(key)\"", field: key) }
+        guard case .string(let text) = value else { throw HomeError.invalid("\"\(key)\" must be a string, not \(value.kindDescription)", field: key) }
+        return text
+    }
+
+    func optionalString(_ key: String) throws(HomeError) -> String? {
+        guard let value = body[key], value != .null else { return nil }
+        return try string(key)
+    }
+
+    func bool(_ key: String, default fallback: Bool) throws(HomeError) -> Bool {
+        guard let value = body[key], value != .null else { return fallback }
+        guard case .bool(let flag) = value else { throw HomeError.invalid("\"\(key)\" must be true or false", field: key) }
+        return flag
+    }
+
+    func strings(_ key: String) throws(HomeError) -> [String]? {
+        guard let value = body[key], value != .null else { return nil }
+        guard case .array(let items) = value else { throw HomeError.invalid("\"\(key)\" must be a list of strings", field: key) }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let text) = item else { throw HomeError.invalid("\"\(key)\" must be a list of strings", field: key) }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// `offset` and `limit`, both optional.
+    func page() throws(HomeError) -> Page {
+        Page(offset: try count("offset") ?? 0, limit: try count("limit"))
+    }
+
+    private func count(_ key: String) throws(HomeError) -> Int? {
+        guard let value = body[key], value != .null else { return nil }
+        guard let number = value.intValue, number >= 0 else { throw HomeError.invalid("\"\(key)\" must be a whole number, 0 or more", field: key) }
+        return number
+    }
+
+    /// Refuses keys the command does not take, so a typo is not silently ignored.
+    func only(_ allowed: [String]) throws(HomeError) {
+        for key in (body.objectValue ?? [:]).keys.sorted() where key != "transaction" && !allowed.contains(key) {
+            let takes = allowed.isEmpty ? "this command takes no fields" : "this command takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))"
+            throw HomeError.invalid("unknown field \"\(key)\"\(didYouMean(key, allowed)); \(takes)", field: key)
+        }
+    }
+}

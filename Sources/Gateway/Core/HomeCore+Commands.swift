@@ -1,0 +1,97 @@
+import Foundation
+import HomeModel
+import JSON
+import Mappings
+
+extension HomeCore {
+    /// A refusal that comes with what was done anyway (the writes that went out, the last known value).
+    struct Refusal: Error {
+        var error: HomeError
+        var result: HomeResult
+    }
+
+    /// Runs one command. Its reply goes out with the batch, or once the batch is stored when the
+    /// command changes the home; a read's reply comes when the device answers.
+    mutating func perform(_ command: HomeCommand, ticket: Ticket) {
+        deferring = command.changesHome
+        defer { deferring = false }
+        do {
+            if let result = try run(command, ticket: ticket) { reply(Reply(ticket: ticket, result: result)) }
+        } catch let refusal as Refusal {
+            reply(Reply(ticket: ticket, result: refusal.result, error: refusal.error))
+        } catch {
+            reply(Reply(ticket: ticket, error: HomeError(error)))
+        }
+    }
+
+    mutating func reply(_ reply: Reply) { emit(.reply(reply)) }
+
+    /// The command's result, or nil when it is answered later.
+    private mutating func run(_ command: HomeCommand, ticket: Ticket) throws -> HomeResult? {
+        switch command {
+        case .accessories: return .accessories(accessories)
+        case .write(let requests): return .writes(write(requests, source: .api))
+        case .read(let path): return try read(path, ticket: ticket)
+        case .listHomes, .addHome, .renameHome, .setPrimaryHome, .removeHome, .listRooms, .addRoom, .renameRoom, .removeRoom,
+             .listZones, .addZone, .renameZone, .removeZone, .addRoomToZone, .removeRoomFromZone, .assignRoom, .renameAccessory:
+            return try runStructure(command)
+        case .listActionSets, .addActionSet, .updateActionSet, .removeActionSet, .executeActionSet:
+            return try runActionSets(command)
+        case .listTriggers, .addTrigger, .updateTrigger, .enableTrigger, .removeTrigger:
+            return try runTriggers(command)
+        }
+    }
+
+    /// Asks the device and answers when it reports; a device that cannot be asked gets the value as last known.
+    private mutating func read(_ key: CharacteristicPath, ticket: Ticket) throws -> HomeResult? {
+        guard let entry = entries[key.accessory] else { throw HomeError.notFound("\(key.accessory): no such accessory") }
+        guard let characteristic = entry.accessory[key.service]?[key.characteristic] else {
+            throw HomeError(entry.accessory[key.service] == nil ? HomeModelError.unknownService(accessory: key.accessory, service: key.service)
+                : HomeModelError.unknownCharacteristic(accessory: key.accessory, service: key.service, characteristic: key.characteristic))
+        }
+        guard characteristic.type.isReadable else { throw HomeError.invalid("\(key): is write-only: the device does not report it") }
+        let last = CharacteristicRead(path: key, value: characteristic.value, fresh: false)
+        guard entry.accessory.reachable else {
+            // As a write is: at once, not after waiting for a device that cannot answer.
+            throw Refusal(error: .unreachable("\(key.accessory): is not reachable; data has the last known value"), result: .read(last))
+        }
+        guard let request = deviceRead(entry, key) else { return .read(last) }
+        emit(.device(request))
+        pendingReads.append(PendingRead(key: key, ticket: ticket, deadline: now.addingTimeInterval(3)))
+        return nil
+    }
+
+    /// The `/get` (or get topic) that makes the device report this characteristic, if there is one.
+    func deviceRead(_ entry: Entry, _ key: CharacteristicKey) -> Outgoing? {
+        switch entry.source {
+        case .zigbee2mqtt(let bridge, let mapping):
+            guard !mapping.gettableKeys.isEmpty else { return nil }
+            return getRequest(mapping, base: bridges[bridge].source.baseTopic)
+        case .explicit(let mapping):
+            guard let get = mapping.bindings.first(where: { $0.service == key.service && $0.characteristic == key.characteristic })?.get else { return nil }
+            return Outgoing(get.topic, Array(get.payload.utf8), qos: 1)
+        }
+    }
+
+    mutating func answerReads(for key: CharacteristicKey, value: CharacteristicValue) {
+        guard !pendingReads.isEmpty, pendingReads.contains(where: { $0.key == key }) else { return }
+        for read in pendingReads where read.key == key {
+            reply(Reply(ticket: read.ticket, result: .read(CharacteristicRead(path: key, value: value, fresh: true))))
+        }
+        pendingReads.removeAll { $0.key == key }
+    }
+
+    mutating func expirePending() {
+        pendingWrites = pendingWrites.compactMapValues { writes in
+            let live = writes.filter { $0.deadline >= now }
+            return live.isEmpty ? nil : live
+        }
+        let expired = pendingReads.filter { $0.deadline < now }
+        pendingReads.removeAll { $0.deadline < now }
+        for read in expired {
+            let last = entries[read.key.accessory]?.accessory[read.key.service]?[read.key.characteristic]?.value
+            reply(Reply(ticket: read.ticket, result: .read(CharacteristicRead(path: read.key, value: last, fresh: false)),
+                        error: .unreachable("\(read.key.accessory): the device did not answer within 3 s")))
+        }
+    }
+}

@@ -1,0 +1,237 @@
+public import Foundation
+import Automation
+import HomeModel
+public import JSON
+public import Mappings
+
+/// The MQTT API over the home: `<base>/set/…` and `<base>/request/<command>` become typed
+/// commands, and what the core produces becomes messages: events on `<base>/event/…`, replies on
+/// `<base>/response/<command>` with the request's `transaction`, the retained `state/<id>` and
+/// `accessories`, and device messages as they are. Pure, like the core; the runtime does the I/O.
+public struct MQTTFrontEnd: Sendable {
+    public internal(set) var core: HomeCore
+    let topics: Topics
+    /// What each ticket stands for, until its reply is published.
+    var waiting: [Ticket: Origin] = [:]
+    var lastTicket: UInt64 = 0
+    /// Requests and writes refused before they reached the core.
+    var refused = (invalid: 0, retained: 0)
+    var notices: [HomeCore.Notice] = []
+
+    /// A request refused before it reached the core, with its answer.
+    struct Refused: Error {
+        var answer: Outgoing
+    }
+
+    enum Origin {
+        /// `request/<command>`; a write request keeps its entries, to answer each.
+        case request(command: String, transaction: JSONValue?, writes: WriteBatch?)
+        /// `set/<accessory>/<service>/<characteristic>`: no answer, a failure is logged.
+        case set(topic: String)
+    }
+
+    public init(baseTopic: String, core: HomeCore) {
+        topics = Topics(base: baseTopic)
+        self.core = core
+    }
+
+    /// Every topic filter the gateway needs right now: its own command topics and the devices'.
+    public var subscriptions: Set<String> { core.deviceSubscriptions.union(topics.subscriptions) }
+
+    /// Whether `filter` is one of the gateway's own `set/` or `request/` subscriptions.
+    public func isCommandFilter(_ filter: String) -> Bool { topics.subscriptions.contains(filter) }
+
+    public var counters: GatewayCounters {
+        var counters = core.counters
+        counters.invalid += refused.invalid
+        counters.retainedCommands += refused.retained
+        return counters
+    }
+
+    public mutating func drainNotices() -> [HomeCore.Notice] {
+        defer { notices = [] }
+        return notices + core.drainNotices()
+    }
+
+    /// One batch of received messages: commands to the core in the order they came, among the device messages.
+    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> GatewayOutput {
+        var inputs: [CoreInput] = []
+        inputs.reserveCapacity(messages.count)
+        var early: [Outgoing] = []
+        for message in messages {
+            let topic = message.topic
+            let isSet = topic.hasPrefix(topics.setPrefix), isRequest = topic.hasPrefix(topics.requestPrefix)
+            guard isSet || isRequest else {
+                inputs.append(.device(message))
+                continue
+            }
+            if message.retained {
+                refuseRetained(message, isRequest: isRequest).map { early.append($0) }
+            } else if isSet {
+                if let command = setCommand(message) { inputs.append(command) }
+            } else {
+                switch requestCommand(message) {
+                case .success(let command): inputs.append(command)
+                case .failure(let refusal): early.append(refusal.answer)
+                }
+            }
+        }
+        var output = render(core.handle(inputs, now: now))
+        output.messages = early + output.messages
+        return output
+    }
+
+    /// Time passing: expired reads, paced refreshes, timers and deadlines.
+    public mutating func tick(now: Date = Date()) -> GatewayOutput { render(core.tick(now: now)) }
+
+    /// Mapping files changed.
+    public mutating func reload(_ mappings: MappingSet, now: Date = Date()) -> GatewayOutput { render(core.reload(mappings, now: now)) }
+
+    mutating func ticket(for origin: Origin) -> Ticket {
+        lastTicket += 1
+        let ticket = Ticket(lastTicket)
+        waiting[ticket] = origin
+        return ticket
+    }
+
+    /// `homegate/set/<accessory>/<service>/<characteristic>` with a JSON value.
+    mutating func setCommand(_ message: Incoming) -> CoreInput? {
+        let path = message.topic.dropFirst(topics.setPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard path.count == 3, path.allSatisfy({ !$0.isEmpty }) else {
+            refused.invalid += 1
+            notices.append(.init(level: .warning, component: .api, message: "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>"))
+            return nil
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: message.payload)
+        } catch {
+            refused.invalid += 1
+            notices.append(.init(level: .warning, component: .api, message: "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\""))
+            return nil
+        }
+        let write = WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)
+        return .command(.write([write]), ticket(for: .set(topic: message.topic)))
+    }
+
+    /// `homegate/request/<command>`: the command, or the answer that refuses it.
+    mutating func requestCommand(_ message: Incoming) -> Result<CoreInput, Refused> {
+        let name = String(message.topic.dropFirst(topics.requestPrefix.count))
+        var body: JSONValue = [:]
+        if !message.payload.isEmpty {
+            do {
+                body = try JSONValue(parsing: message.payload)
+            } catch {
+                refused.invalid += 1
+                return .failure(Refused(answer: answer(name, nil, ["status": "error", "error": .string("the request is not JSON: \(error)")])))
+            }
+        }
+        let transaction = body["transaction"]
+        do throws(HomeError) {
+            var writes: WriteBatch?
+            if name == "characteristic/write", case .object = body {
+                try RequestBody(body: body).only(["writes"])
+                writes = try WriteBatch(body)
+            }
+            let command = if let writes { HomeCommand.write(writes.requests) } else { try HomeCommand.parse(name, body, timeZone: core.timeZone) }
+            return .success(.command(command, ticket(for: .request(command: name, transaction: transaction, writes: writes))))
+        } catch {
+            if name != "characteristic/write" && name != "characteristic/read" { refused.invalid += 1 }
+            return .failure(Refused(answer: answer(name, transaction, ["status": "error", "error": .string(error.message)])))
+        }
+    }
+
+    /// A retained write or request would act again on every reconnect ("open the garage" at each
+    /// restart), so it never acts: a request is answered with why, a write is logged.
+    mutating func refuseRetained(_ message: Incoming, isRequest: Bool) -> Outgoing? {
+        refused.retained += 1
+        let why = "\(message.topic) was published retained; writes and requests must not be retained (they would act again on every "
+            + "reconnect), so it was not acted on. Publish it without retain, and clear the stored one with: mosquitto_pub -r -n -t '\(message.topic)'"
+        guard isRequest else {
+            notices.append(.init(level: .warning, component: .api, message: why))
+            return nil
+        }
+        let command = String(message.topic.dropFirst(topics.requestPrefix.count))
+        return answer(command, (try? JSONValue(parsing: message.payload))?["transaction"], ["status": "error", "error": .string(why)])
+    }
+
+    func answer(_ command: String, _ transaction: JSONValue?, _ fields: [String: JSONValue]) -> Outgoing {
+        var payload = fields
+        if let transaction { payload["transaction"] = transaction }
+        var answer = Outgoing(topics.response(command), JSONValue.object(payload).serializedBytes(), qos: 1)
+        answer.isAnswer = true
+        return answer
+    }
+
+    // MARK: What the core produced, as messages
+
+    mutating func render(_ output: CoreOutput) -> GatewayOutput {
+        var time: String?
+        var rendered = GatewayOutput(store: output.store)
+        rendered.messages.reserveCapacity(output.now.count)
+        for effect in output.now { if let message = render(effect, at: output.time, &time) { rendered.messages.append(message) } }
+        for effect in output.afterCommit { if let message = render(effect, at: output.time, &time) { rendered.afterCommit.append(message) } }
+        return rendered
+    }
+
+    private mutating func render(_ effect: CoreEffect, at date: Date, _ time: inout String?) -> Outgoing? {
+        switch effect {
+        case .device(let message):
+            return message
+        case .event(let event):
+            let formatted = time ?? instantText(date)
+            time = formatted
+            return Outgoing(topic(of: event), HomeJSON.json(event, time: formatted).serializedBytes())
+        case .reply(let reply):
+            return answer(reply)
+        case .stateChanged(let id):
+            guard let accessory = core.accessory(id) else { return nil }
+            return Outgoing(topics.state(id), accessory.stateJSON.serializedBytes(), retain: true)
+        case .stateRemoved(let id):
+            return Outgoing(topics.state(id), [], retain: true)  // clears the retained state
+        case .treeChanged:
+            // Written accessory by accessory: the whole tree as one JSON value costs its size many times over.
+            var tree = Array(#"{"accessories":["#.utf8)
+            for (index, accessory) in core.accessories.enumerated() {
+                if index > 0 { tree.append(UInt8(ascii: ",")) }
+                accessory.treeJSON.write(to: &tree)
+            }
+            tree.append(contentsOf: "]}".utf8)
+            return Outgoing(topics.accessories, tree, retain: true)
+        }
+    }
+
+    func topic(of event: HomeEvent) -> String {
+        switch event {
+        case .characteristic(let change): topics.event(change.accessory, change.service, change.characteristic)
+        case .accessory(let id, _, _): topics.structureEvent("accessory", id)
+        case .home(let id, _, _, _): topics.structureEvent("home", id)
+        case .room(let id, _, _): topics.structureEvent("room", id)
+        case .zone(let id, _, _): topics.structureEvent("zone", id)
+        case .actionSet(let id, _): topics.structureEvent("action_set", id)
+        case .trigger(let id, _): topics.structureEvent("trigger", id)
+        }
+    }
+
+    /// The answer on `response/<command>`, or for a `set/` write that failed, a log line.
+    private mutating func answer(_ reply: Reply) -> Outgoing? {
+        guard let origin = waiting.removeValue(forKey: reply.ticket) else { return nil }
+        switch origin {
+        case .set(let topic):
+            if case .writes(let outcomes) = reply.result, case .failure(let problem) = outcomes.first {
+                refused.invalid += 1
+                notices.append(.init(level: .warning, component: .api, message: "\(topic): \(problem)"))
+            }
+            return nil
+        case .request(let command, let transaction, let writes):
+            if let writes, case .writes(let outcomes) = reply.result {
+                let (data, error) = writes.results(outcomes)
+                var fields: [String: JSONValue] = error.map { ["status": "error", "error": .string($0.message)] } ?? ["status": "ok"]
+                fields["data"] = data
+                return answer(command, transaction, fields)
+            }
+            if reply.error != nil, reply.result == nil, command != "characteristic/read" { refused.invalid += 1 }
+            return answer(command, transaction, HomeJSON.reply(reply))
+        }
+    }
+}

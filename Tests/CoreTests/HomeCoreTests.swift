@@ -1,0 +1,164 @@
+import Automation
+import Foundation
+import Gateway
+import HomeModel
+import JSON
+import Persistence
+import Testing
+
+@Suite("The home core alone: typed commands in, typed events and replies out, no broker")
+struct HomeCoreTests {
+    @Test("a device report is one event with the previous value, credited to the device; the same value again is no event")
+    func reports() throws {
+        var home = try TestHome()
+        home.device("zigbee2mqtt/bulb", ["state": "ON", "brightness": 127])
+        #expect(home.changes.map(\.characteristic).sorted() == ["brightness", "on"])
+        #expect(home.changes.allSatisfy { $0.source == .device && $0.previous == nil })
+        #expect(home.effects.contains { if case .stateChanged("bulb") = $0 { true } else { false } })
+        home.device("zigbee2mqtt/bulb", ["state": "ON", "brightness": 127])
+        #expect(home.changes.isEmpty)
+        home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 127])
+        let change = try #require(home.changes.first)
+        #expect(home.changes.count == 1 && change.characteristic == "on" && change.value == .bool(false) && change.previous == .bool(true))
+    }
+
+    @Test("writes to one device in one command are one /set; the device's echo is credited to the writer, not to the device")
+    func coalescedWrite() throws {
+        var home = try TestHome()
+        home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 10])
+        let result = try home.ok(.write([TestHome.write("bulb/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 50)]))
+        guard case .writes(let outcomes) = result else { Issue.record("not a write result: \(result)"); return }
+        #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
+        #expect(home.sets.count == 1)
+        #expect(home.sets.first?.topic == "zigbee2mqtt/bulb/set")
+        #expect(home.sets.first?.payload["state"] == "ON" && home.sets.first?.payload["brightness"] == 127)
+        #expect(home.changes.isEmpty, "nothing changes until the device says so")
+        home.device("zigbee2mqtt/bulb", ["state": "ON", "brightness": 127])
+        #expect(home.changes.count == 2 && home.changes.allSatisfy { $0.source == .api })
+        home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 127])
+        #expect(home.changes.first?.source == .device, "a later change is the device's own")
+    }
+
+    @Test("refusals carry a kind a front end can map, and the field where there is one")
+    func refusalKinds() throws {
+        var home = try TestHome()
+        guard case .writes(let outcomes) = try home.ok(.write([
+            TestHome.write("lamp/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 150), TestHome.write("bulb/lightbulb/on", "yes"),
+        ])) else { Issue.record("not a write result"); return }
+        let errors: [HomeError?] = outcomes.map { if case .failure(let error) = $0 { error } else { nil } }
+        #expect(errors.map { $0?.kind } == [HomeError.Kind.notFound, .invalid, .invalid])
+        #expect(errors[0]?.message == "lamp: no such accessory")
+        #expect(home.sets.isEmpty)
+
+        home.device("zigbee2mqtt/bulb/availability", ["state": "offline"])
+        guard case .writes(let offline) = try home.ok(.write([TestHome.write("bulb/lightbulb/on", true)])),
+              case .failure(let unreachable) = offline[0] else { Issue.record("the write to an offline bulb went out"); return }
+        #expect(unreachable.kind == .unreachable && unreachable.message == "bulb: is not reachable")
+
+        _ = try home.ok(.addHome(name: "Cabin"))
+        #expect(try home.refused(.addHome(name: "cabin")).kind == .conflict)
+        #expect(try home.refused(.removeRoom("attic", home: nil)).kind == .notFound)
+        #expect(try home.refused(.removeHome("Home")).kind == .conflict, "the primary home stays")
+        let unknown = try home.refused(.addActionSet(name: "X", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/hue"), .int(3))]))
+        #expect(unknown.kind == .invalid && unknown.field == "actions[0]")
+        do {
+            _ = try HomeCommand.parse("trigger/add", ["name": "T", "events": [["characteristic": "bulb/lightbulb/on", "for": "ten"]]], timeZone: .gmt)
+            Issue.record("a bad duration was read")
+        } catch {
+            #expect(error.kind == HomeError.Kind.invalid && error.field == "events[0].for", "\(error)")
+        }
+        #expect(throws: HomeError.self) { try HomeCommand.parse("home/add", ["name": "Cabin", "nmae": "x"], timeZone: .gmt) }
+    }
+
+    @Test("a change to the home is replied to, and its events told, only once it is stored; the events come first")
+    func durableReplies() throws {
+        var home = try TestHome()
+        home.lastTicket += 1
+        let output = home.core.handle([.command(.addRoom(name: "Attic", home: nil), Ticket(home.lastTicket))], now: home.now)
+        #expect(output.now.allSatisfy { if case .reply = $0 { false } else if case .event = $0 { false } else { true } })
+        #expect(output.store.rooms["attic"]?.name == "Attic")
+        let later = output.afterCommit.map { effect in
+            switch effect {
+            case .event(.room("attic", .added, let room)): "event \(room?.name ?? "")"
+            case .reply(let reply): "reply \(reply.error == nil)"
+            default: "other"
+            }
+        }
+        #expect(later == ["event Attic", "reply true"])
+
+        // A value change is not stored by a command, and goes at once.
+        home.device("zigbee2mqtt/bulb", ["state": "ON"])
+        #expect(home.stored.values[TestHome.path("bulb/lightbulb/on")] == .bool(true))
+    }
+
+    @Test("an action set runs its writes as one /set per device, credits the changes to itself, and says what each action did")
+    func actionSet() throws {
+        var home = try TestHome()
+        guard case .actionSet(let set) = try home.ok(.addActionSet(name: "Evening", home: nil, actions: [
+            Action(TestHome.path("bulb/lightbulb/on"), .bool(true)),
+            Action(TestHome.path("bulb/lightbulb/brightness"), .int(20)),
+            Action(TestHome.path("power_plug/outlet/on"), .bool(false)),
+        ])) else { Issue.record("no action set"); return }
+        home.device("zigbee2mqtt/power_plug/availability", ["state": "offline"])
+        let answered = home.run(.executeActionSet("evening", home: nil))
+        let reply = try #require(answered)
+        #expect(reply.error?.kind == .unreachable && reply.error?.message == "1 of 3 actions failed")
+        guard case .execution(let run) = reply.result else { Issue.record("no run"); return }
+        #expect(run.actionSet == set.id && run.failures == 1)
+        #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb/set"])
+        let executed = home.events.contains { if case .actionSet(set.id, let event) = $0 { event.change == .executed } else { false } }
+        #expect(executed)
+        home.device("zigbee2mqtt/bulb", ["state": "ON", "brightness": 51])
+        #expect(home.changes.count == 2 && home.changes.allSatisfy { $0.source == .actionSet(set.id) })
+    }
+
+    @Test("a trigger on motion runs its action set at the batch's end; one held for a minute fires when the clock gets there")
+    func triggers() throws {
+        var home = try TestHome()
+        _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
+        _ = try home.ok(.addActionSet(name: "Light off", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(false))]))
+        let motion = TestHome.path("occupancy_sensor/motion_sensor/motion_detected")
+        _ = try home.ok(.addTrigger(TriggerDraft(name: "Motion", actionSets: ["light_on"],
+                                                 kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)]))))
+        _ = try home.ok(.addTrigger(TriggerDraft(name: "Quiet", actionSets: ["light_off"],
+                                                 kind: .events([.characteristic(motion, .value(.bool(false)), held: 60)]))))
+        home.device("zigbee2mqtt/occupancy_sensor", ["occupancy": true])
+        #expect(home.sets.map(\.payload) == [["state": "ON"]])
+        let fired = home.events.contains { if case .trigger("motion", let event) = $0 { event.change == .fired } else { false } }
+        #expect(fired)
+
+        home.device("zigbee2mqtt/occupancy_sensor", ["occupancy": false])
+        #expect(home.sets.isEmpty)
+        home.advance(59)
+        #expect(home.sets.isEmpty, "not held for a minute yet")
+        home.advance(1)
+        #expect(home.sets.map(\.payload) == [["state": "OFF"]])
+    }
+
+    @Test("what the core stores brings the home back: the action set, the trigger and the last values, after a restart")
+    func restart() async throws {
+        var home = try TestHome()
+        _ = try home.ok(.addRoom(name: "Attic", home: nil))
+        _ = try home.ok(.assignRoom(accessory: "bulb", room: "attic", home: nil))
+        _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
+        _ = try home.ok(.addTrigger(TriggerDraft(name: "Motion", actionSets: ["light_on"],
+                                                 kind: .events([.characteristic(TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
+                                                                                .value(.bool(true)), held: nil)]))))
+        home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 254])
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-core-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        let store = try SQLiteHomeStore(path: file)
+        try await store.write(home.stored)
+        let loaded = try store.load()
+        store.close()
+
+        var again = try TestHome(stored: loaded)
+        #expect(again.core.accessory("bulb")?.room == "attic")
+        #expect(again.value("bulb/lightbulb/brightness") == .int(100))
+        guard case .triggers(_, _, let triggers) = try again.ok(.listTriggers(home: nil, page: .all)) else { Issue.record("no triggers"); return }
+        #expect(triggers.map(\.trigger.id) == ["motion"])
+        again.device("zigbee2mqtt/occupancy_sensor", ["occupancy": true])
+        #expect(again.sets.map(\.payload) == [["state": "ON"]])
+    }
+}
