@@ -24,9 +24,14 @@ actor GatewayRuntime {
 
     func handle(_ batch: [MQTTMessage]) {
         publish(api.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
-        // After a burst, give what it took back to the system: glibc keeps freed memory otherwise.
+        // After a burst or a large message (a bridge's device list), give what it took back to the system.
+        if batch.count >= 1_000 || batch.contains(where: { $0.payload.count >= 256 * 1024 }) { releaseMemory() }
+    }
+
+    /// glibc keeps freed memory for the process unless asked to give it back.
+    private func releaseMemory() {
         #if os(Linux)
-        if batch.count >= 1_000 { _ = releaseFreedMemory(0) }
+        _ = releaseFreedMemory(0)
         #endif
     }
 
@@ -83,6 +88,8 @@ actor GatewayRuntime {
     private func publish(_ output: GatewayOutput) {
         Self.publish(output.messages, with: client, logger: log[.mqtt])
         writer.enqueue(output.store, then: output.afterCommit)
+        // A large answer (the tree, every trigger) was built and let go: its memory goes back too.
+        if output.messages.reduce(0, { $0 + $1.payload.count }) >= 1 << 20 { releaseMemory() }
         for notice in api.drainNotices() {
             switch notice.level {
             case .info: log[notice.component].info("\(notice.message)")

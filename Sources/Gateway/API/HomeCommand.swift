@@ -5,7 +5,7 @@ public import JSON
 /// What a front end (the MQTT API today; HTTP and HomeKit later) asks of the home. Names are
 /// resolved by the core: an accessory, room, zone, action set or trigger may be given by id or by
 /// name, a home by id or name (nil: the primary home).
-public enum HomeCommand: Sendable {
+public indirect enum HomeCommand: Sendable {
     /// The whole tree, with values as they are now.
     case accessories
     /// Checked against the model, then sent: one coalesced write per device.

@@ -3,20 +3,21 @@ public import Foundation
 public import HomeModel
 
 /// Everything that happens to the home, as values: the MQTT API publishes each on its event topic,
-/// other front ends stream them. Each comes with the time of the batch that made it.
+/// other front ends stream them. Each comes with the time of the batch that made it. All but the
+/// value changes are boxed: a batch of 50,000 readings holds 50,000 of these, each as large as the largest case.
 public enum HomeEvent: Sendable {
     /// A characteristic took a new value (a stateless switch's press every time).
     case characteristic(CharacteristicChange)
     /// An accessory was added, removed, renamed, moved to another room, or became (un)reachable.
     /// `now` is nil when it is gone.
-    case accessory(String, AccessoryChange, now: AccessoryPlacementState?)
+    indirect case accessory(String, AccessoryChange, now: AccessoryPlacementState?)
     /// A home added, renamed, made primary or removed (`now` nil when removed).
-    case home(String, StructureChange.What, now: Home?, primary: Bool)
-    case room(String, StructureChange.What, now: Room?)
+    indirect case home(String, StructureChange.What, now: Home?, primary: Bool)
+    indirect case room(String, StructureChange.What, now: Room?)
     /// A zone added, renamed, its rooms changed, or removed.
-    case zone(String, StructureChange.What, now: Zone?)
-    case actionSet(String, ActionSetEvent)
-    case trigger(String, TriggerEvent)
+    indirect case zone(String, StructureChange.What, now: Zone?)
+    indirect case actionSet(String, ActionSetEvent)
+    indirect case trigger(String, TriggerEvent)
 
     /// Whether it tells of something stored: published once that is committed. Reachability and
     /// values are published at once.

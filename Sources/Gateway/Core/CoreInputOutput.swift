@@ -37,7 +37,7 @@ public enum CoreEffect: Sendable {
     /// A message to a device or bridge (a coalesced `/set`, a `/get`).
     case device(Outgoing)
     case event(HomeEvent)
-    case reply(Reply)
+    indirect case reply(Reply)
     /// An accessory's values or reachability changed during the batch (told once per batch).
     case stateChanged(String)
     /// An accessory is gone: its state is no more.
