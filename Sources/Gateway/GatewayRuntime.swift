@@ -23,12 +23,12 @@ actor GatewayRuntime {
     }
 
     func handle(_ batch: [MQTTMessage]) {
-        publish(api.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
-        // After a burst or a large message (a bridge's device list), give what it took back to the system.
-        if batch.count >= 1_000 || batch.contains(where: { $0.payload.count >= 256 * 1024 }) { releaseMemory() }
+        let largeOutput = publish(api.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
+        // After a burst, a large message (a bridge's device list) or a large answer (the tree, every
+        // trigger), give what it took back to the system: glibc keeps freed memory otherwise.
+        if largeOutput || batch.count >= 1_000 || batch.contains(where: { $0.payload.count >= 256 * 1024 }) { releaseMemory() }
     }
 
-    /// glibc keeps freed memory for the process unless asked to give it back.
     private func releaseMemory() {
         #if os(Linux)
         _ = releaseFreedMemory(0)
@@ -36,7 +36,7 @@ actor GatewayRuntime {
     }
 
     func tick() {
-        publish(api.tick(now: now()))
+        if publish(api.tick(now: now())) { releaseMemory() }
     }
 
     /// The whole home in place of the writer's queued changes, after one of them failed.
@@ -57,11 +57,11 @@ actor GatewayRuntime {
     func connected(first: Bool) async {
         await syncSubscriptions()
         if !first { api.core.refreshAfterReconnect() }
-        publish(api.tick(now: now()))
+        if publish(api.tick(now: now())) { releaseMemory() }  // the whole tree and every state, at start
     }
 
     func reload(_ mappings: MappingSet) async {
-        publish(api.reload(mappings, now: now()))
+        if publish(api.reload(mappings, now: now())) { releaseMemory() }
         await syncSubscriptions()
         log[.mappings].info("mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(api.core.accessories.count)"])
     }
@@ -85,11 +85,17 @@ actor GatewayRuntime {
         }
     }
 
-    private func publish(_ output: GatewayOutput) {
+    /// Publishes what is due now and hands the rest to the store writer; true when it was a megabyte
+    /// or more, for the caller to give the memory back once the output is let go.
+    @discardableResult
+    private func publish(_ output: GatewayOutput) -> Bool {
         Self.publish(output.messages, with: client, logger: log[.mqtt])
         writer.enqueue(output.store, then: output.afterCommit)
-        // A large answer (the tree, every trigger) was built and let go: its memory goes back too.
-        if output.messages.reduce(0, { $0 + $1.payload.count }) >= 1 << 20 { releaseMemory() }
+        drainNotices()
+        return output.messages.reduce(0) { $0 + $1.payload.count } >= 1 << 20
+    }
+
+    private func drainNotices() {
         for notice in api.drainNotices() {
             switch notice.level {
             case .info: log[notice.component].info("\(notice.message)")

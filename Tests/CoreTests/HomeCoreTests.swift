@@ -67,7 +67,13 @@ struct HomeCoreTests {
         } catch {
             #expect(error.kind == HomeError.Kind.invalid && error.field == "events[0].for", "\(error)")
         }
-        #expect(throws: HomeError.self) { try HomeCommand.parse("home/add", ["name": "Cabin", "nmae": "x"], timeZone: .gmt) }
+        let typo = #expect(throws: HomeError.self) { try HomeCommand.parse("home/add", ["name": "Cabin", "nmae": "x"], timeZone: .gmt) }
+        #expect(typo?.field == "nmae" && typo?.message == #"unknown field "nmae" (did you mean 'name'?); this command takes "name""#)
+        let malformed = #expect(throws: HomeError.self) {
+            try HomeCommand.parse("characteristic/write", ["writes": [["characteristic": "bulb/lightbulb/on", "value": true], ["characteristic": "bulb"]]],
+                                  timeZone: .gmt)
+        }
+        #expect(malformed?.field == "writes[1]", "a write with a malformed entry is refused whole, not written without it")
     }
 
     @Test("a change to the home is replied to, and its events told, only once it is stored; the events come first")

@@ -16,17 +16,15 @@ extension HomeCommand {
     ]
 
     /// Reads the JSON body of the command called `name`: unknown fields are refused with a
-    /// "did you mean", wrong ones named. `characteristic/write` is read with `WriteBatch`, whose
-    /// entries each succeed or fail on their own. `timeZone` is the house's, for trigger times that name none.
+    /// "did you mean", wrong ones named. A `characteristic/write` with a malformed entry is refused
+    /// whole; read it with `WriteBatch` to write the good entries and answer each. `timeZone` is the house's, for trigger times that name none.
     public static func parse(_ name: String, _ json: JSONValue, timeZone: TimeZone) throws(HomeError) -> HomeCommand {
         guard case .object = json else { throw .invalid("the request must be a JSON object") }
         let r = RequestBody(body: json)
         do {
             return try parse(name, r, timeZone: timeZone)
-        } catch let error as HomeError {
-            throw error
         } catch {
-            throw HomeError(error)
+            throw HomeError(error)  // the model's and the automation rules' errors, each with its kind
         }
     }
 
@@ -36,11 +34,12 @@ extension HomeCommand {
             try r.only([])
             return .accessories
         case "characteristic/write":
+            // Whole or not at all here; `WriteBatch` answers each entry on its own.
             try r.only(["writes"])
-            return .write(try WriteBatch(r.body).requests)
+            return .write(try WriteBatch(r.body).entries.map { entry throws(HomeError) in try entry.get() })
         case "characteristic/read":
             try r.only(["accessory", "service", "characteristic"])
-            guard let (a, s, c) = WriteBatch.characteristicReference(r.body) else {
+            guard let (a, s, c) = RequestBody.characteristicReference(r.body) else {
                 throw HomeError.invalid("expected \"characteristic\": \"accessory/service/characteristic\", or accessory, service and characteristic",
                                         field: "characteristic")
             }
@@ -162,7 +161,7 @@ public struct WriteBatch: Sendable {
         entries = items.enumerated().map { index, item in
             do throws(HomeError) {
                 try RequestBody(body: item).only(["accessory", "service", "characteristic", "value"])
-                guard let (a, s, c) = Self.characteristicReference(item), let v = item["value"] else {
+                guard let (a, s, c) = RequestBody.characteristicReference(item), let v = item["value"] else {
                     throw .invalid("each write needs a value and either \"characteristic\": \"accessory/service/characteristic\" "
                         + "or accessory, service and characteristic", field: "writes[\(index)]")
                 }
@@ -197,17 +196,5 @@ public struct WriteBatch: Sendable {
         let data: JSONValue = ["results": .array(results)]
         guard let first = failures.first else { return (data, nil) }
         return (data, HomeError(first.kind, "\(failures.count) of \(items.count) writes failed"))
-    }
-
-    /// `"characteristic": "lamp/lightbulb/on"` (the form action sets and triggers use), or
-    /// `accessory`, `service` and `characteristic` side by side.
-    static func characteristicReference(_ object: JSONValue) -> (String, String, String)? {
-        if object["accessory"] == nil, object["service"] == nil, let text = object["characteristic"]?.stringValue {
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
-            return (String(parts[0]), String(parts[1]), String(parts[2]))
-        }
-        guard let a = object["accessory"]?.stringValue, let s = object["service"]?.stringValue, let c = object["characteristic"]?.stringValue else { return nil }
-        return (a, s, c)
     }
 }

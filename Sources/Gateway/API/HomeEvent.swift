@@ -18,16 +18,6 @@ public enum HomeEvent: Sendable {
     indirect case zone(String, StructureChange.What, now: Zone?)
     indirect case actionSet(String, ActionSetEvent)
     indirect case trigger(String, TriggerEvent)
-
-    /// Whether it tells of something stored: published once that is committed. Reachability and
-    /// values are published at once.
-    public var isStored: Bool {
-        switch self {
-        case .characteristic: false
-        case .accessory(_, let change, _): change != .reachability
-        case .home, .room, .zone, .actionSet, .trigger: true
-        }
-    }
 }
 
 public enum AccessoryChange: String, Sendable {

@@ -52,4 +52,16 @@ struct RequestBody {
             throw HomeError.invalid("unknown field \"\(key)\"\(didYouMean(key, allowed)); \(takes)", field: key)
         }
     }
+
+    /// `"characteristic": "lamp/lightbulb/on"` (the form action sets and triggers use), or
+    /// `accessory`, `service` and `characteristic` side by side.
+    static func characteristicReference(_ object: JSONValue) -> (String, String, String)? {
+        if object["accessory"] == nil, object["service"] == nil, let text = object["characteristic"]?.stringValue {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+            return (String(parts[0]), String(parts[1]), String(parts[2]))
+        }
+        guard let a = object["accessory"]?.stringValue, let s = object["service"]?.stringValue, let c = object["characteristic"]?.stringValue else { return nil }
+        return (a, s, c)
+    }
 }

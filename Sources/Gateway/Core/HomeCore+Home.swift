@@ -119,7 +119,7 @@ extension HomeCore {
 
     /// Structural events go out once what they announce is stored; reachability is not stored, so at once.
     mutating func structuralEvent(_ event: HomeEvent) {
-        if event.isStored { deferredOut.append(.event(event)) } else { out.append(.event(event)) }
+        if case .accessory(_, .reachability, _) = event { out.append(.event(event)) } else { deferredOut.append(.event(event)) }
     }
 
     /// The whole home as one batch that replaces what is stored: how the store is brought back in
