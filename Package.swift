@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

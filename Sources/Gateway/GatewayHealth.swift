@@ -22,13 +22,13 @@ final class GatewayHealth: Sendable {
     }
 
     /// The answer's `data`: `ready`, the state of each part, and one line per problem.
-    func report(store: (count: Int, since: ContinuousClock.Instant, reason: String)?, counters: GatewayCounters,
+    func report(store: (count: Int, duration: Duration, reason: String)?, counters: GatewayCounters,
                 dropped: (incoming: Int, outgoing: Int) = (0, 0)) -> JSONValue {
         let current = state.withLock { $0 }
         var problems: [String] = []
         if let problem = current.brokerProblem { problems.append("broker: \(problem)") }
         if let store {
-            let seconds = Int((ContinuousClock.now - store.since).components.seconds)
+            let seconds = store.duration.components.seconds
             problems.append("database: \(store.count) writes failed in the last \(seconds) s (\(store.reason)); changes are kept in memory")
         }
         for (file, kept) in current.brokenMappings.sorted(by: { $0.key < $1.key }) {

@@ -10,17 +10,19 @@ actor GatewayRuntime {
     private let client: MQTTClient
     private let log: ComponentLoggers
     private var subscribed: Set<String> = []
-    private var warningWindow = (start: Date.distantPast, count: 0, suppressed: 0)
+    private var warningWindow: (start: Duration?, count: Int, suppressed: Int) = (nil, 0, 0)
     private let writer: StoreWriter
-    private let now: @Sendable () -> Date
+    private let clock: any GatewayClock
 
-    init(api: MQTTFrontEnd, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, now: @escaping @Sendable () -> Date) {
+    init(api: MQTTFrontEnd, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock) {
         self.api = api
         self.client = client
         self.writer = writer
         self.log = log
-        self.now = now
+        self.clock = clock
     }
+
+    private func now() -> Date { clock.now }
 
     func handle(_ batch: [MQTTMessage]) {
         let largeOutput = publish(api.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
@@ -37,6 +39,12 @@ actor GatewayRuntime {
 
     func tick() {
         if publish(api.tick(now: now())) { releaseMemory() }
+    }
+
+    /// Sends the next paced state requests to devices.
+    func pace() {
+        guard api.core.hasPacedRequests else { return }
+        Self.publish(api.pace(), with: client, logger: log[.mqtt])
     }
 
     /// The whole home in place of the writer's queued changes, after one of them failed.
@@ -116,8 +124,8 @@ actor GatewayRuntime {
 
     /// At most 20 warnings per 10 s: a device flooding bad payloads must not flood the log.
     private func warn(_ message: String, _ component: LogComponent) {
-        let now = Date()
-        if now.timeIntervalSince(warningWindow.start) > 10 {
+        let now = clock.uptime
+        if warningWindow.start.map({ now - $0 > .seconds(10) }) ?? true {
             if warningWindow.suppressed > 0 { log[.gateway].warning("\(warningWindow.suppressed) more warnings like these were not logged") }
             warningWindow = (now, 0, 0)
         }

@@ -25,10 +25,11 @@ final class StoreWriter: Sendable {
     /// full disk is reported, not spammed, and not tried more than once a second.
     private struct Failures {
         var count = 0
-        var since = ContinuousClock.now
-        var last = ContinuousClock.now
+        /// Times on the clock's `uptime`.
+        var since = Duration.zero
+        var last = Duration.zero
         var reason = ""
-        var logged = Date.distantPast
+        var logged: Duration?
     }
 
     private let failures = Mutex(Failures())
@@ -43,10 +44,12 @@ final class StoreWriter: Sendable {
     private let valuesDelay: Duration
     /// How long answers and fires wait for a failing disk before they go out anyway.
     private let patience: Duration
+    private let clock: any GatewayClock
 
-    init(store: any HomeStore, logger: Logger, valuesDelay: Duration = .seconds(1), patience: Duration = .seconds(5),
-         publish: @escaping @Sendable ([Outgoing]) -> Void) {
+    init(store: any HomeStore, logger: Logger, clock: any GatewayClock = SystemClock(), valuesDelay: Duration = .seconds(1),
+         patience: Duration = .seconds(5), publish: @escaping @Sendable ([Outgoing]) -> Void) {
         self.store = store
+        self.clock = clock
         self.valuesDelay = valuesDelay
         self.patience = patience
         self.logger = logger
@@ -80,8 +83,8 @@ final class StoreWriter: Sendable {
                 // Values go every `valuesDelay`; a failed write is tried again every second.
                 let step = min(valuesDelay, .seconds(1))
                 var sinceValues = Duration.zero
-                while !queue.withLock({ $0.closed }) {
-                    try? await Task.sleep(for: step)
+                // Until cancelled, once the last write is done.
+                while (try? await clock.sleep(for: step)) != nil {
                     sinceValues += step
                     let valuesDue = sinceValues >= valuesDelay
                     if valuesDue { sinceValues = .zero }
@@ -122,7 +125,7 @@ final class StoreWriter: Sendable {
                 // The disk failed under a second ago: answer now, and leave the next try to the ticker.
                 publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: reason) })
                 let others = work.messages.filter { !$0.isAnswer }
-                let failing = failing.map { ContinuousClock.now - $0.since } ?? .zero
+                let failing = failing?.duration ?? .zero
                 if failing >= patience { publish(others) }
                 queue.withLock { pending in
                     var batch = work.batch
@@ -155,19 +158,20 @@ final class StoreWriter: Sendable {
 
     /// Why the last write failed, if that was less than a second ago.
     private func recentFailure() -> String? {
-        failures.withLock { $0.count > 0 && ContinuousClock.now - $0.last < .seconds(1) ? $0.reason : nil }
+        let now = clock.uptime
+        return failures.withLock { $0.count > 0 && now - $0.last < .seconds(1) ? $0.reason : nil }
     }
 
     /// Stopping with a failing disk: a few more tries, then the log names what is lost.
     private func lastTries() async {
-        let deadline = ContinuousClock.now + patience
+        let deadline = clock.uptime + patience
         while let work = take() {
             do {
                 try await store.write(work.batch)
                 noteSuccess()
                 publish(work.messages)
             } catch {
-                guard ContinuousClock.now < deadline else {
+                guard clock.uptime < deadline else {
                     logger.critical("stopping with changes that could not be stored; they are lost: \(work.batch.summary)",
                                     metadata: ["error": "\(error)"])
                     return publish(work.messages.map { $0.isAnswer ? $0.unstored(because: "\(error)") : $0 })
@@ -178,7 +182,7 @@ final class StoreWriter: Sendable {
                     pending.batch = batch
                     pending.messages = work.messages + pending.messages
                 }
-                try? await Task.sleep(for: .seconds(1))
+                try? await clock.sleep(for: .seconds(1))
             }
         }
     }
@@ -193,14 +197,15 @@ final class StoreWriter: Sendable {
 
     /// Counts a failed write, logs it at most once a minute; how long writes have been failing.
     private func noteFailure(_ error: any Error) -> Duration {
+        let now = clock.uptime
         let (count, failing, shouldLog) = failures.withLock { state -> (Int, Duration, Bool) in
-            if state.count == 0 { state.since = .now }
+            if state.count == 0 { state.since = now }
             state.count += 1
-            state.last = .now
+            state.last = now
             state.reason = "\(error)"
-            let due = Date().timeIntervalSince(state.logged) >= 60
-            if due { state.logged = Date() }
-            return (state.count, .now - state.since, due)
+            let due = state.logged.map { now - $0 >= .seconds(60) } ?? true
+            if due { state.logged = now }
+            return (state.count, now - state.since, due)
         }
         if shouldLog {
             logger.error("""
@@ -211,8 +216,9 @@ final class StoreWriter: Sendable {
         return failing
     }
 
-    /// Whether writes are failing now, how many in a row, since when, and why: for health.
-    var failing: (count: Int, since: ContinuousClock.Instant, reason: String)? {
-        failures.withLock { $0.count > 0 ? ($0.count, $0.since, $0.reason) : nil }
+    /// Whether writes are failing now, how many in a row, for how long, and why: for health.
+    var failing: (count: Int, duration: Duration, reason: String)? {
+        let now = clock.uptime
+        return failures.withLock { $0.count > 0 ? ($0.count, now - $0.since, $0.reason) : nil }
     }
 }

@@ -20,15 +20,14 @@ struct Run: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in GatewayLogHandler(format: settings.logFormat, level: level) }
         let logger = Logger(label: "homegate").component(.gateway, in: settings)
         for warning in settings.warnings { logger.warning("\(warning)") }
-        let gateway: GatewayService
+        let gateway: HomeGateway
         do {
-            gateway = try GatewayService(configuration: settings, logger: logger)
+            gateway = try HomeGateway(configuration: settings, logger: logger)
         } catch {
             printError("homegate: \(error)")
             throw ExitCode(78)
         }
-        let group = ServiceGroup(configuration: .init(
-            services: [gateway], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = gateway.serviceGroup(signals: [.sigterm, .sigint], logger: logger)
         do {
             try await group.run()
         } catch {

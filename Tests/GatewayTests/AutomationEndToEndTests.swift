@@ -1,5 +1,6 @@
 import Automation
 import Foundation
+import Gateway
 import JSON
 import Mosquitto
 import MosquittoTesting
@@ -30,10 +31,10 @@ struct AutomationEndToEndTests {
         try await house.ok("trigger/add", ["name": "Good night", "action_sets": ["good_night"], "timer": ["recurrence": ["at": "22:30"]]])
     }
 
-    /// Lets the gateway's tick (every 250 ms at most) look at the manual clock at least twice, so
-    /// that "nothing fired yet" is a real observation. Time itself still comes from the clock.
+    /// After `advance` the gateway's ticker has run at the new time and gone back to sleep; an
+    /// answer from the gateway after that comes after anything the tick published, so "nothing
+    /// fired yet" is a real observation.
     func passTicks(_ house: House) async throws {
-        try await Task.sleep(for: .milliseconds(600))
         try await house.ok("trigger/list")
     }
 
@@ -66,10 +67,10 @@ struct AutomationEndToEndTests {
         try await r.wait(for: "homegate/event/occupancy_sensor/motion_sensor/motion_detected", after: mark) { $0["value"] == false }
         let pending = try await house.ok("trigger/list")["triggers"]?.arrayValue?.first { $0["id"] == "hallway_idle" }
         #expect(pending?["next_fire"] == .string(instantText(amsterdam(20, 10))), "the deadline is 10 minutes after the change")
-        clock.advance(by: 9 * 60 + 59)
+        await clock.advance(by: 9 * 60 + 59)
         try await passTicks(house)
         #expect(sets(house, "bulb", after: mark).isEmpty, "not a second early")
-        clock.advance(by: 1)
+        await clock.advance(by: 1)
         let dim = try await r.wait(for: "zigbee2mqtt/bulb/set", after: mark)
         #expect(dim == ["brightness": 25])
         let idle = try await r.wait(for: "homegate/event/trigger/hallway_idle", after: mark) { $0["change"] == "fired" }
@@ -82,12 +83,12 @@ struct AutomationEndToEndTests {
         mark = r.mark
         try await house.report("occupancy_sensor", ["occupancy": false])
         try await r.wait(for: "homegate/event/occupancy_sensor/motion_sensor/motion_detected", after: mark) { $0["value"] == false }
-        clock.advance(by: 5 * 60)
+        await clock.advance(by: 5 * 60)
         try await house.report("occupancy_sensor", ["occupancy": true])
         try await r.wait(for: "homegate/event/occupancy_sensor/motion_sensor/motion_detected", after: mark) { $0["value"] == true }
         let listed = try await house.ok("trigger/list")["triggers"]?.arrayValue?.first { $0["id"] == "hallway_idle" }
         #expect(listed?["pending"] == nil && listed?["next_fire"] == .null, "the deadline is gone")
-        clock.advance(by: 20 * 60)
+        await clock.advance(by: 20 * 60)
         try await passTicks(house)
         #expect(sets(house, "bulb", after: mark).allSatisfy { $0["brightness"] != 25 }, "no dimming")
         await gateway.stop()
@@ -107,10 +108,10 @@ struct AutomationEndToEndTests {
         let r = house.recorder
         try await r.wait(for: "homegate/state/power_plug") { $0["services"]?["outlet"]?["on"] == true }
         let mark = r.mark
-        clock.set(amsterdam(22, 29))
+        await clock.set(amsterdam(22, 29))
         try await passTicks(house)
         #expect(sets(house, "bulb", after: mark).isEmpty, "not before 22:30")
-        clock.set(amsterdam(22, 30))
+        await clock.set(amsterdam(22, 30))
         #expect(try await r.wait(for: "zigbee2mqtt/bulb/set", after: mark) == ["state": "OFF"])
         #expect(try await r.wait(for: "zigbee2mqtt/power_plug/set", after: mark) == ["state": "OFF"])
         let fired = try await r.wait(for: "homegate/event/trigger/good_night", after: mark) { $0["change"] == "fired" }
@@ -118,13 +119,13 @@ struct AutomationEndToEndTests {
         #expect(fired["action_sets"]?[0]?["results"]?.arrayValue?.allSatisfy { $0["status"] == "ok" } == true)
         let listed = try await house.ok("trigger/list")["triggers"]?.arrayValue?.first { $0["id"] == "good_night" }
         #expect(listed?["next_fire"] == .string(instantText(amsterdam(22, 30, day: 24))))
-        clock.set(amsterdam(23, 0))
+        await clock.set(amsterdam(23, 0))
         try await passTicks(house)
         #expect(r.since(mark).filter { $0.topic == "homegate/event/trigger/good_night" }.count == 1, "once")
 
         // A one-off timer fires once and can still be renamed afterwards.
         try await house.ok("trigger/add", ["name": "Once", "action_sets": ["hallway_dim"], "timer": ["fire_date": "2026-11-23T23:15"]])
-        clock.set(amsterdam(23, 15))
+        await clock.set(amsterdam(23, 15))
         try await r.wait(for: "homegate/event/trigger/once", after: mark) { $0["change"] == "fired" }
         #expect(try await house.ok("trigger/update", ["trigger": "once", "name": "Once, done"])["next_fire"] == .null)
         await gateway.stop()
@@ -157,7 +158,7 @@ struct AutomationEndToEndTests {
         var mark = r.mark
         try await house.report("occupancy_sensor", ["occupancy": false])
         try await r.wait(for: "homegate/event/occupancy_sensor/motion_sensor/motion_detected", after: mark) { $0["value"] == false }
-        clock.advance(by: 4 * 60)
+        await clock.advance(by: 4 * 60)
         try await house.ok("trigger/list")
         await first.stop()
 
@@ -167,12 +168,12 @@ struct AutomationEndToEndTests {
         try await house.settled(after: mark)
         let pending = try await house.ok("trigger/list")["triggers"]?.arrayValue?.first { $0["id"] == "hallway_idle" }
         #expect(pending?["next_fire"] == .string(instantText(amsterdam(20, 10))), "the deadline survived the restart")
-        clock.advance(by: 5 * 60 + 59)
+        await clock.advance(by: 5 * 60 + 59)
         try await passTicks(house)
         #expect(sets(house, "bulb", after: mark).allSatisfy { $0["brightness"] != 25 }, "not early")
-        clock.advance(by: 1)
+        await clock.advance(by: 1)
         #expect(try await r.wait(for: "zigbee2mqtt/bulb/set", after: mark) { $0["brightness"] == 25 } == ["brightness": 25])
-        clock.advance(by: 3600)
+        await clock.advance(by: 3600)
         try await passTicks(house)
         #expect(r.since(mark).filter { $0.topic == "homegate/event/trigger/hallway_idle" }.count == 1, "fired once")
         await second.stop()

@@ -3,16 +3,6 @@ import Gateway
 import Logging
 import MosquittoTesting
 import ServiceLifecycle
-import Synchronization
-
-/// Wall-clock time the test sets: triggers see this, not the real time.
-final class ManualClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date) { current = Mutex(start) }
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    func set(_ date: Date) { current.withLock { $0 = date } }
-}
 
 /// homegate running in this process, as `homegate run` would, but on a manual clock.
 final class InProcessGateway: Sendable {
@@ -20,7 +10,7 @@ final class InProcessGateway: Sendable {
     let task: Task<Void, any Error>
     /// Held for as long as this object lives, as a program holds its service: what `run()` lets go
     /// of when it ends must not depend on the service being released.
-    let service: GatewayService
+    let gateway: HomeGateway
 
     init(house: House, clock: ManualClock, database: String? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }) throws {
         var configuration = GatewayConfiguration()
@@ -34,9 +24,9 @@ final class InProcessGateway: Sendable {
         configure(&configuration)
         var logger = Logger(label: "homegate")
         logger.logLevel = .warning
-        let service = try GatewayService(configuration: configuration, logger: logger, now: { clock.now })
-        let group = ServiceGroup(configuration: .init(services: [service], logger: logger))
-        self.service = service
+        let gateway = try HomeGateway(configuration: configuration, logger: logger, clock: clock)
+        let group = gateway.serviceGroup(logger: logger)
+        self.gateway = gateway
         self.group = group
         task = Task { try await group.run() }
     }

@@ -11,9 +11,11 @@ import Testing
 final class FlakyStore: HomeStore {
     let failuresLeft: Mutex<Int>
     let written = Mutex<[StoreBatch]>([])
+    let attempts = Mutex(0)
     init(failures: Int) { failuresLeft = Mutex(failures) }
     func load() throws(PersistenceError) -> StoredHome? { nil }
     func write(_ batch: StoreBatch) async throws(PersistenceError) {
+        attempts.withLock { $0 += 1 }
         let fail = failuresLeft.withLock { left in
             defer { left = max(0, left - 1) }
             return left > 0
@@ -23,7 +25,14 @@ final class FlakyStore: HomeStore {
     }
 }
 
-@Suite("The store writer: in order, off the message path, nothing dropped when a write fails")
+/// Waits (at most 5 s of real time) for something the writer's own task does after a step of the clock.
+func eventually(_ what: Comment, _ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(2)) }
+    #expect(condition(), what)
+}
+
+@Suite("The store writer: in order, off the message path, nothing dropped when a write fails (on a manual clock)")
 struct StoreWriterTests {
     /// The owner's whole home, as the runtime would hand it over after a failed write.
     static func home(_ rooms: [String]) -> StoreBatch {
@@ -33,75 +42,10 @@ struct StoreWriterTests {
         return whole
     }
 
-    @Test("after a failed write the whole home is written in its place; the answer waits for it")
-    func retries() async throws {
-        let store = FlakyStore(failures: 2)
-        let published = Mutex<[String]>([])
-        let writer = StoreWriter(store: store, logger: Logger(label: "test")) { messages in
-            published.withLock { $0 += messages.map(\.topic) }
-        }
-        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic", "cellar"])) } }
-        var first = StoreBatch()
-        first.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
-        writer.enqueue(first, then: [Outgoing("homegate/response/room/add", "{}")])
-        var second = StoreBatch()
-        second.rooms["cellar"] = Room(id: "cellar", name: "Cellar", home: "home")
-        writer.enqueue(second, then: [])
-        let deadline = ContinuousClock.now + .seconds(10)
-        while published.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let written = store.written.withLock { $0 }
-        #expect(written.count == 1 && written.first?.replacesAll == true, "one write, of the whole home")
-        #expect(Set(written.first?.rooms.map(\.0) ?? []) == ["attic", "cellar"])
-        #expect(published.withLock { $0 } == ["homegate/response/room/add"], "answered once it was stored")
-        writer.close()
-        await running.value
-    }
-
-    @Test("a disk that keeps failing holds answers and fires back only so long: devices do not wait on it")
-    func patience() async throws {
-        let store = FlakyStore(failures: 1_000)
-        let published = Mutex<[String]>([])
-        let writer = StoreWriter(store: store, logger: Logger(label: "test"), patience: .milliseconds(1500)) { messages in
-            published.withLock { $0 += messages.map(\.topic) }
-        }
-        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic"])) } }
-        var change = StoreBatch()
-        change.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
-        let start = ContinuousClock.now
-        writer.enqueue(change, then: [Outgoing("zigbee2mqtt/bulb/set", "{}")])
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(published.withLock { $0.isEmpty }, "held while the write may still succeed")
-        while published.withLock({ $0.isEmpty }), ContinuousClock.now - start < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(published.withLock { $0 } == ["zigbee2mqtt/bulb/set"])
-        writer.close()
-        await running.value
-    }
-
-    @Test("values wait up to a second to share a transaction; an answer does not wait for them")
-    func valuesWait() async throws {
-        let store = FlakyStore(failures: 0)
-        let published = Mutex<[ContinuousClock.Instant]>([])
-        // Values may wait a minute here: an answer that waited for them would not come at all.
-        let writer = StoreWriter(store: store, logger: Logger(label: "test"), valuesDelay: .seconds(60)) { messages in
-            if !messages.isEmpty { published.withLock { $0.append(ContinuousClock.now) } }
-        }
-        let running = Task { await writer.run {} }
-        var values = StoreBatch()
-        values.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(40)
-        let start = ContinuousClock.now
-        writer.enqueue(values, then: [])
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(store.written.withLock { $0.isEmpty }, "values alone are held back")
-        var room = StoreBatch()
-        room.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
-        writer.enqueue(room, then: [Outgoing("homegate/response/room/add", "{}")])
-        let deadline = ContinuousClock.now + .seconds(5)
-        while published.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        let answered = try #require(published.withLock { $0.first }, "the answer went out with the room")
-        #expect(answered - start < .seconds(5))
-        #expect(store.written.withLock { $0.first?.values.count } == 1, "the waiting value went along in the same transaction")
-        writer.close()
-        await running.value
+    static func room(_ id: String) -> StoreBatch {
+        var batch = StoreBatch()
+        batch.rooms[id] = Room(id: id, name: id.capitalized, home: "home")
+        return batch
     }
 
     static func answer(_ transaction: Int) -> Outgoing {
@@ -110,41 +54,134 @@ struct StoreWriterTests {
         return answer
     }
 
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+
+    /// Runs the writer until `stop` is called: closes it and moves the clock on a second at a time
+    /// (a failing disk is tried again once a second while closing) until `run` has returned.
+    final class Running: Sendable {
+        final class Flag: Sendable { let value = Mutex(false) }
+        let done = Flag()
+        let task: Task<Void, Never>
+        let writer: StoreWriter
+        let clock: ManualClock
+
+        init(_ writer: StoreWriter, clock: ManualClock, resync: @escaping @Sendable () -> Void) {
+            self.writer = writer
+            self.clock = clock
+            task = Task { [done] in
+                await writer.run { resync() }
+                done.value.withLock { $0 = true }
+            }
+        }
+
+        func stop() async {
+            writer.close()
+            for _ in 0..<20 {
+                for _ in 0..<10 where !done.value.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(2)) }
+                if done.value.withLock({ $0 }) { break }
+                await clock.advance(by: 1, settle: .milliseconds(20))  // the last try does not sleep again
+            }
+            await task.value
+        }
+    }
+
+    @Test("after a failed write the whole home is written in its place, a second later; what waited goes out then")
+    func retries() async throws {
+        let store = FlakyStore(failures: 1)
+        let published = Mutex<[String]>([])
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock) { messages in
+            published.withLock { $0 += messages.map(\.topic) }
+        }
+        let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic", "cellar"])) }
+        await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
+        writer.enqueue(Self.room("attic"), then: [Outgoing("zigbee2mqtt/bulb/set", "{}")])
+        writer.enqueue(Self.room("cellar"), then: [])
+        await eventually("the first write was tried") { store.attempts.withLock { $0 } == 1 }
+        #expect(published.withLock { $0.isEmpty }, "held: the write may still succeed")
+        await clock.advance(by: 1)
+        await eventually("tried again after a second") { store.written.withLock { $0.count } == 1 }
+        let written = store.written.withLock { $0 }
+        #expect(written.first?.replacesAll == true, "the whole home, not the queued changes")
+        #expect(Set(written.first?.rooms.map(\.0) ?? []) == ["attic", "cellar"])
+        await eventually("published once it was stored") { published.withLock { $0 } == ["zigbee2mqtt/bulb/set"] }
+        await running.stop()
+    }
+
+    @Test("a disk that keeps failing holds events and device writes back for `patience`, not longer: devices do not wait on it")
+    func patience() async throws {
+        let store = FlakyStore(failures: 1_000)
+        let published = Mutex<[String]>([])
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock, patience: .milliseconds(1500)) { messages in
+            published.withLock { $0 += messages.map(\.topic) }
+        }
+        let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic"])) }
+        await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
+        writer.enqueue(Self.room("attic"), then: [Outgoing("zigbee2mqtt/bulb/set", "{}")])
+        await eventually("the first write was tried") { store.attempts.withLock { $0 } == 1 }
+        await clock.advance(by: 1)
+        await eventually("tried again after a second") { store.attempts.withLock { $0 } == 2 }
+        #expect(published.withLock { $0.isEmpty }, "held: failing for 1 s, patience is 1.5 s")
+        await clock.advance(by: 1)
+        await eventually("failing for 2 s: published without waiting any longer") { published.withLock { $0 } == ["zigbee2mqtt/bulb/set"] }
+        await running.stop()
+    }
+
+    @Test("values wait a second to share a transaction; an answer does not wait for them")
+    func valuesWait() async throws {
+        let store = FlakyStore(failures: 0)
+        let published = Mutex<[String]>([])
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock) { messages in
+            published.withLock { $0 += messages.map(\.topic) }
+        }
+        let running = Running(writer, clock: clock) {}
+        await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
+        var values = StoreBatch()
+        values.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(40)
+        writer.enqueue(values, then: [])
+        await clock.advance(by: 0.5)
+        #expect(store.written.withLock { $0.isEmpty }, "values alone are held back for a second")
+        writer.enqueue(Self.room("attic"), then: [Self.answer(1)])
+        await eventually("the answer went out with the room") { published.withLock { $0 } == ["homegate/response/room/add"] }
+        #expect(store.written.withLock { $0.count } == 1 && store.written.withLock { $0.first?.values.count } == 1,
+                "the waiting value went along in the same transaction")
+        var more = StoreBatch()
+        more.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(41)
+        writer.enqueue(more, then: [])
+        await clock.advance(by: 1)
+        await eventually("values alone are written once their second is up") { store.written.withLock { $0.count } == 2 }
+        await running.stop()
+    }
+
     @Test("an answer to a change that cannot be stored goes out at once as an error of kind storage; the change is kept and stored later")
     func unstoredAnswers() async throws {
-        let store = FlakyStore(failures: 2)
+        let store = FlakyStore(failures: 1)
         let published = Mutex<[Outgoing]>([])
-        let writer = StoreWriter(store: store, logger: Logger(label: "test"), patience: .seconds(60)) { messages in
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock, patience: .seconds(60)) { messages in
             published.withLock { $0 += messages }
         }
-        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic"])) } }
-        var change = StoreBatch()
-        change.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
-        writer.enqueue(change, then: [Self.answer(7)])
-        let deadline = ContinuousClock.now + .seconds(5)
-        while published.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic"])) }
+        await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
+        writer.enqueue(Self.room("attic"), then: [Self.answer(7)])
+        await eventually("answered") { !published.withLock { $0.isEmpty } }
         let answer = try JSONValue(parsing: try #require(published.withLock { $0.first }).payload)
         #expect(answer["status"] == "error" && answer["kind"] == "storage" && answer["transaction"] == 7, "\(answer)")
         #expect(answer["error"]?.stringValue?.contains("could not be stored (") == true)
         #expect(store.written.withLock { $0.isEmpty }, "answered before any write succeeded")
-        while store.written.withLock({ $0.isEmpty }), ContinuousClock.now < deadline + .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(store.written.withLock { $0.first?.rooms.contains("attic") } == true, "kept and stored once the disk allowed")
+        await clock.advance(by: 1)
+        await eventually("kept and stored once the disk allowed") { store.written.withLock { $0.first?.rooms["attic"] } != nil }
         #expect(published.withLock { $0.count } == 1, "answered once")
-        writer.close()
-        await running.value
+        await running.stop()
     }
 
     @Test("stopping while the disk keeps failing: a few more tries, then the log names what is lost")
     func lostAtShutdown() async throws {
         let store = FlakyStore(failures: 1_000)
         let log = CapturedLog()
-        let writer = StoreWriter(store: store, logger: log.logger, patience: .milliseconds(1500)) { _ in }
-        let running = Task { await writer.run { writer.replacePending(with: Self.home(["attic", "cellar"])) } }
-        var change = StoreBatch()
-        change.rooms["attic"] = Room(id: "attic", name: "Attic", home: "home")
-        writer.enqueue(change, then: [Self.answer(1)])
-        writer.close()
-        await running.value
+        let writer = StoreWriter(store: store, logger: log.logger, clock: clock, patience: .milliseconds(1500)) { _ in }
+        let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic", "cellar"])) }
+        writer.enqueue(Self.room("attic"), then: [Self.answer(1)])
+        await running.stop()
+        #expect(store.attempts.withLock { $0 } >= 2, "tried again before giving up")
         #expect(log.text.contains("stopping with changes that could not be stored; they are lost: the whole home; rooms attic, cellar"), "\(log.text)")
     }
 }

@@ -197,18 +197,26 @@ public struct HomeCore: Sendable {
         handle(messages.map { .device($0) }, now: now)
     }
 
-    /// Time passing: read requests that waited too long are answered, paced refreshes go out,
-    /// timers, sun events and "held for" deadlines fire.
+    /// Time passing: read requests that waited too long are answered, timers, sun events and
+    /// "held for" deadlines fire.
     public mutating func tick(now: Date = Date()) -> CoreOutput {
         begin(now)
         expirePending()
         warnAboutSilentBridges()
-        let paced = refreshQueue.prefix(50)
-        out += paced.map { .device($0) }
-        refreshQueue.removeFirst(paced.count)
         runDueTriggers()
         return finish()
     }
+
+    /// The next few of the state requests queued for devices that joined or after a reconnect: at
+    /// most `limit` per call, so that a thousand devices are not asked at once over one radio.
+    public mutating func pace(limit: Int = 50) -> [Outgoing] {
+        let paced = refreshQueue.prefix(limit)
+        refreshQueue.removeFirst(paced.count)
+        return Array(paced)
+    }
+
+    /// Whether state requests wait to be paced out.
+    public var hasPacedRequests: Bool { !refreshQueue.isEmpty }
 
     /// When the next timer, sun event or deadline is due, for the service to wake up on time.
     public mutating func nextDue() -> Date? { engine.nextDue() }

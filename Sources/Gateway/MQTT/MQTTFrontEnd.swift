@@ -84,6 +84,9 @@ public struct MQTTFrontEnd: Sendable {
     /// Time passing: expired reads, paced refreshes, timers and deadlines.
     public mutating func tick(now: Date = Date()) -> GatewayOutput { render(core.tick(now: now)) }
 
+    /// The next paced state requests for devices (see `HomeCore.pace`).
+    public mutating func pace() -> [Outgoing] { core.pace() }
+
     /// Mapping files changed.
     public mutating func reload(_ mappings: MappingSet, now: Date = Date()) -> GatewayOutput { render(core.reload(mappings, now: now)) }
 

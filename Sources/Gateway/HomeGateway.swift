@@ -1,0 +1,101 @@
+import Automation
+public import Foundation
+import HomeModel
+import JSON
+public import Logging
+public import Mappings
+public import Mosquitto
+public import Persistence
+public import ServiceLifecycle
+public import UnixSignals
+
+/// The gateway, put together: one broker connection, the home kept current from device topics,
+/// events and state published, writes sent back to devices, mapping edits applied live. Each
+/// long-running part is a `Service`; run them with `serviceGroup`, or add `services` to a group of
+/// your own. They start together and stop one after another in the reverse order of `services`:
+///
+/// 1. `MessageService` stops taking device messages and requests,
+/// 2. `DropReporterService`, `MappingWatcherService`, `RequestPacerService` and `TickerService` stop (no more input),
+/// 3. `StoreWriterService` writes what is queued and publishes the answers and events that waited for it,
+/// 4. `BrokerService` publishes `<base>/bridge/state` `offline` and disconnects,
+/// 5. `DatabaseService` closes the database.
+public struct HomeGateway: Sendable {
+    public let configuration: GatewayConfiguration
+    /// In start order; a group stops them in the reverse order.
+    public let services: [any ServiceLifecycle.Service]
+
+    /// Fails when the broker settings cannot be used, the mappings folder cannot be read, or the
+    /// database cannot be opened or read (or another homegate holds it). A mapping file with errors
+    /// does not stop it: it runs with the others and says which is broken. `clock` is the time
+    /// triggers, timers and every wait in the gateway run on.
+    public init(configuration: GatewayConfiguration, logger: Logger, clock: any GatewayClock = SystemClock()) throws(GatewayStartError) {
+        self.configuration = configuration
+        let log = ComponentLoggers(logger, configuration: configuration)
+        let loaded = MappingSet.load(directory: configuration.mappings, previous: [:])
+        guard !loaded.folderUnreadable else { throw .mappings(loaded.diagnostics) }
+        let store: SQLiteHomeStore
+        let core: HomeCore
+        do {
+            store = try SQLiteHomeStore(path: configuration.database)
+            // The loaded home is let go once the core has it, so a large one is not kept twice.
+            core = HomeCore(maxPayloadBytes: configuration.maxPayloadBytes, mappings: loaded.set, stored: try store.load(),
+                            clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: clock.now)
+        } catch {
+            throw .database(error)
+        }
+        let client: MQTTClient
+        do {
+            client = try MQTTClient(configuration.mqttConfiguration())
+        } catch {
+            throw .mqtt(error)
+        }
+        let health = GatewayHealth()
+        let writer = StoreWriter(store: store, logger: log[.store], clock: clock) { [client, log] messages in
+            GatewayRuntime.publish(messages, with: client, logger: log[.mqtt])
+        }
+        let runtime = GatewayRuntime(api: MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core), client: client,
+                                     writer: writer, log: log, clock: clock)
+        let mappingReport = MappingReport(baseTopic: configuration.baseTopic, client: client, health: health, log: log[.mappings], clock: clock)
+        log[.gateway].info("starting", metadata: [
+            "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
+            "bridges": "\(loaded.set.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(loaded.set.accessories.count)",
+            "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
+            "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
+        ])
+        mappingReport.report(loaded, before: [:])
+        services = [
+            DatabaseService(store: store, log: log[.gateway]),
+            BrokerService(client: client, runtime: runtime, health: health, offline: configuration.bridgeStatus("offline"), log: log),
+            StoreWriterService(writer: writer, runtime: runtime),
+            TickerService(runtime: runtime, clock: clock),
+            RequestPacerService(runtime: runtime),
+            MappingWatcherService(directory: configuration.mappings, loaded: loaded, runtime: runtime, report: mappingReport, clock: clock),
+            DropReporterService(client: client, runtime: runtime, log: log[.gateway], clock: clock),
+            MessageService(client: client, runtime: runtime, writer: writer, health: health, baseTopic: configuration.baseTopic),
+        ]
+    }
+
+    /// A group running the gateway's services. One that ends or throws stops the others in order;
+    /// the group rethrows the first error (a refused connection, say).
+    public func serviceGroup(signals: [UnixSignal] = [], logger: Logger) -> ServiceGroup {
+        ServiceGroup(configuration: .init(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                                           failureTerminationBehavior: .gracefullyShutdownGroup) },
+            gracefulShutdownSignals: signals, logger: logger))
+    }
+}
+
+/// Why the gateway cannot start.
+public enum GatewayStartError: Error, CustomStringConvertible {
+    case mappings([Diagnostic])
+    case mqtt(MQTTError)
+    case database(PersistenceError)
+
+    public var description: String {
+        switch self {
+        case .mappings(let diagnostics): "the mapping files have errors:\n" + diagnostics.map(\.description).joined(separator: "\n")
+        case .mqtt(let error): "\(error)"
+        case .database(let error): "\(error)"
+        }
+    }
+}
