@@ -38,7 +38,7 @@ public struct HomeGateway: Sendable {
         do {
             store = try SQLiteHomeStore(path: configuration.database)
             // The loaded home is let go once the core has it, so a large one is not kept twice.
-            core = HomeCore(maxPayloadBytes: configuration.maxPayloadBytes, mappings: loaded.set, stored: try store.load(),
+            core = HomeCore(mappings: loaded.set, stored: try store.load(),
                             clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: clock.now)
         } catch {
             throw .database(error)
@@ -53,7 +53,8 @@ public struct HomeGateway: Sendable {
         let writer = StoreWriter(store: store, logger: log[.store], clock: clock) { [client, log] messages in
             GatewayRuntime.publish(messages, with: client, logger: log[.mqtt])
         }
-        let runtime = GatewayRuntime(api: MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core), client: client,
+        let api = MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
+        let runtime = GatewayRuntime(api: api, client: client,
                                      writer: writer, log: log, clock: clock)
         let mappingReport = MappingReport(baseTopic: configuration.baseTopic, client: client, health: health, log: log[.mappings], clock: clock)
         log[.gateway].info("starting", metadata: [

@@ -117,4 +117,9 @@ public struct CharacteristicChange: Sendable, Hashable {
         self.previous = previous
         self.source = source
     }
+
+    public var path: CharacteristicPath { CharacteristicPath(accessory: accessory, service: service, characteristic: characteristic) }
+
+    /// A button press: an event, not a state; not stored and never "the same as before".
+    public var isPress: Bool { characteristic == CharacteristicType.programmable_switch_event.name }
 }

@@ -14,6 +14,8 @@ struct TestHome {
     static let start = Date(timeIntervalSince1970: 1_795_000_000)
 
     var core: HomeCore
+    /// Reads device messages as the gateway's device side does.
+    let sources: DeviceSources
     var now = TestHome.start
     var lastTicket: UInt64 = 0
     /// Everything the last step produced, in order: what went out at once, then what waited for the store.
@@ -25,9 +27,10 @@ struct TestHome {
         #expect(mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
         core = HomeCore(mappings: mappings, stored: home, clock: ClockContext(timeZone: TimeZone(identifier: "Europe/Amsterdam")!, location: nil),
                         now: Self.start)
+        sources = DeviceSources(mappings: mappings)
         let devices = try Data(contentsOf: Self.repository.appendingPathComponent("demo/devices.json"))
         device("zigbee2mqtt/bridge/state", ["state": "online"])
-        step(core.handle([Incoming(topic: "zigbee2mqtt/bridge/devices", payload: Array(devices))], now: now))
+        step(core.handle(sources.read("zigbee2mqtt/bridge/devices", Array(devices)), now: now))
     }
 
     mutating func step(_ output: CoreOutput) {
@@ -37,7 +40,7 @@ struct TestHome {
 
     /// A device message, as Zigbee2MQTT publishes it.
     mutating func device(_ topic: String, _ payload: JSONValue) {
-        step(core.handle([Incoming(topic: topic, payload: payload.serializedBytes())], now: now))
+        step(core.handle(sources.read(topic, payload.serializedBytes()), now: now))
     }
 
     /// Runs a command and returns its reply (nil when the reply is still to come, as for a read).
@@ -71,7 +74,11 @@ struct TestHome {
     var changes: [CharacteristicChange] { events.compactMap { if case .characteristic(let change) = $0 { change } else { nil } } }
     /// Messages to devices: topic and JSON payload.
     var sent: [(topic: String, payload: JSONValue)] {
-        effects.compactMap { if case .device(let message) = $0 { (message.topic, (try? JSONValue(parsing: message.payload)) ?? .null) } else { nil } }
+        effects.compactMap {
+            guard case .device(let command) = $0 else { return nil }
+            let message = DeviceSources.message(for: command)
+            return (message.topic, (try? JSONValue(parsing: message.payload)) ?? .null)
+        }
     }
 
     /// Writes to devices (`/get` requests left out).

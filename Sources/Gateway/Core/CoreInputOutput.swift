@@ -26,16 +26,16 @@ public struct Outgoing: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(topic) \(text)\(retain ? " (retained)" : "")" }
 }
 
-/// What goes into the core: device messages and front ends' commands, handled in order.
+/// What goes into the core: what device sources read and front ends' commands, handled in order.
 public enum CoreInput: Sendable {
-    case device(Incoming)
+    case device(DeviceInput)
     case command(HomeCommand, Ticket)
 }
 
 /// What the core produced, in order.
 public enum CoreEffect: Sendable {
     /// A message to a device or bridge (a coalesced `/set`, a `/get`).
-    case device(Outgoing)
+    case device(DeviceCommand)
     case event(HomeEvent)
     indirect case reply(Reply)
     /// An accessory's values or reachability changed during the batch (told once per batch).

@@ -35,7 +35,6 @@ extension HomeCore {
                 try set.add(added)
             }
             putActionSet(set, change: .updated)
-            for id in triggerOrder where engine.triggers[id]?.actionSets.contains(set.id) == true { store.triggers[id] = engine.triggers[id] }
             return .actionSet(set)
         case .removeActionSet(let reference, let home):
             let set = try resolveActionSet(reference, home: try homeScope(home))
@@ -75,7 +74,6 @@ extension HomeCore {
     mutating func putActionSet(_ set: ActionSet, change: ActionSetEvent.Change) {
         if actionSets[set.id] == nil { actionSetOrder.append(set.id) }
         actionSets[set.id] = set
-        store.actionSets[set.id] = set
         emit(.event(.actionSet(set.id, ActionSetEvent(change: change, name: set.name, home: set.home))))
     }
 
@@ -83,7 +81,6 @@ extension HomeCore {
     mutating func removeActionSet(_ id: String) {
         guard let set = actionSets.removeValue(forKey: id) else { return }
         actionSetOrder.removeAll { $0 == id }
-        store.actionSets[id] = nil
         unlink(actionSet: id, outside: nil)
         emit(.event(.actionSet(id, ActionSetEvent(change: .removed, name: set.name, home: set.home))))
     }
@@ -92,7 +89,6 @@ extension HomeCore {
     mutating func unlink(actionSet id: String, outside home: String?) {
         for trigger in triggerOrder where engine.triggers[trigger].map({ $0.actionSets.contains(id) && $0.home != home }) == true {
             engine.modify(trigger) { $0.actionSets.removeAll { $0 == id } }
-            store.triggers[trigger] = engine.triggers[trigger]
             if let updated = engine.triggers[trigger] {
                 emit(.event(.trigger(trigger, TriggerEvent(change: .updated, name: updated.name, home: updated.home))))
             }
@@ -139,7 +135,6 @@ extension HomeCore {
             }
             set.lastExecuted = now
             actionSets[set.id] = set
-            store.lastExecuted[set.id] = now
             if case .trigger = initiator {} else {
                 notice(.info, .automation, "action set '\(set.name)' ran (\(initiator)): \(run.steps.count - run.failures) of \(run.steps.count) "
                     + (set.recall == nil ? "writes sent" : "scene recalls sent"))

@@ -39,11 +39,7 @@ extension HomeCore {
         counters.events += 1
         dirtyStates.insert(change.accessory)
         emit(.event(.characteristic(change)))
-        let path = CharacteristicPath(accessory: change.accessory, service: change.service, characteristic: change.characteristic)
-        // A press is an event, not a state: it is neither stored nor "the same as before".
-        let isPress = change.characteristic == CharacteristicType.programmable_switch_event.name
-        if !isPress { store.values[path] = change.value }
-        firingQueue += engine.changed(path, to: change.value, from: isPress ? nil : change.previous, now: now, value: currentValue)
+        firingQueue += engine.changed(change.path, to: change.value, from: change.isPress ? nil : change.previous, now: now, value: currentValue)
     }
 
     /// Reachability is the bridge's and the device's availability together.

@@ -13,14 +13,14 @@ extension HomeCore {
     /// Runs one command. Its reply goes out with the batch, or once the batch is stored when the
     /// command changes the home; a read's reply comes when the device answers.
     mutating func perform(_ command: HomeCommand, ticket: Ticket) {
-        deferring = command.changesHome
-        defer { deferring = false }
-        do {
-            if let result = try run(command, ticket: ticket) { reply(Reply(ticket: ticket, result: result)) }
-        } catch let refusal as Refusal {
-            reply(Reply(ticket: ticket, result: refusal.result, error: refusal.error))
-        } catch {
-            reply(Reply(ticket: ticket, error: HomeError(error)))
+        afterStoring(command.changesHome) { core in
+            do {
+                if let result = try core.run(command, ticket: ticket) { core.reply(Reply(ticket: ticket, result: result)) }
+            } catch let refusal as Refusal {
+                core.reply(Reply(ticket: ticket, result: refusal.result, error: refusal.error))
+            } catch {
+                core.reply(Reply(ticket: ticket, error: HomeError(error)))
+            }
         }
     }
 
@@ -62,14 +62,14 @@ extension HomeCore {
     }
 
     /// The `/get` (or get topic) that makes the device report this characteristic, if there is one.
-    func deviceRead(_ entry: Entry, _ key: CharacteristicKey) -> Outgoing? {
+    func deviceRead(_ entry: Entry, _ key: CharacteristicKey) -> DeviceCommand? {
         switch entry.source {
         case .zigbee2mqtt(let bridge, let mapping):
             guard !mapping.gettableKeys.isEmpty else { return nil }
-            return getRequest(mapping, base: bridges[bridge].source.baseTopic)
+            return getRequest(mapping, base: bridge)
         case .explicit(let mapping):
             guard let get = mapping.bindings.first(where: { $0.service == key.service && $0.characteristic == key.characteristic })?.get else { return nil }
-            return Outgoing(get.topic, Array(get.payload.utf8), qos: 1)
+            return .mqtt(topic: get.topic, payload: Array(get.payload.utf8), retain: false)
         }
     }
 

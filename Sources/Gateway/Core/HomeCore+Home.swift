@@ -84,7 +84,8 @@ extension HomeCore {
 
     // MARK: Structural events and what to store
 
-    /// `homegate/event/<type>/<id>`: homes, rooms, zones and accessories added, removed, renamed, moved.
+    /// `homegate/event/<type>/<id>`: homes, rooms, zones and accessories added, removed, renamed,
+    /// moved; each stored as the structure's change log says, with the event.
     mutating func publishStructureChanges() {
         let answered = deferredOut
         deferredOut = []
@@ -103,7 +104,7 @@ extension HomeCore {
                 store.zones[change.id] = structure.zone(id: change.id)
                 structuralEvent(.zone(change.id, change.what, now: structure.zone(id: change.id)))
             case .accessory:
-                store.placements[change.id] = structure.placements[change.id]
+                store.placements[change.id] = structure.placements[change.id]  // also of an accessory not here now (an import)
                 scenesStale = true
                 if change.what == .room || change.what == .renamed { placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true }
                 if change.what == .removed || entries[change.id] != nil { publishAccessoryEvent(change.id, AccessoryChange(rawValue: change.what.rawValue)!) }
@@ -139,10 +140,34 @@ extension HomeCore {
                           triggers: triggerOrder.compactMap { engine.triggers[$0] }, runtimes: engine.runtime, values: values).batch
     }
 
-    /// Trigger runtimes (fires, deadlines) that changed go to the store with the rest.
+    /// What to store follows from what changed, not from marks by each change: the structure from
+    /// its change log (`publishStructureChanges`), values, action sets and triggers from the batch's
+    /// events, each stored as it now is, and trigger runtimes (deadlines, last fires), which are not
+    /// announced, from the trigger engine.
     mutating func collectStoreChanges() {
+        for effect in out { if case .event(let event) = effect { store(event) } }
+        for effect in deferredOut { if case .event(let event) = effect { store(event) } }
         let (changed, fired) = engine.drainDirty()
         for id in changed { store.runtimes[id] = engine.runtime[id] }
         for id in fired { if let date = engine.runtime[id]?.lastFired { store.lastFired[id] = date } }
+    }
+
+    private mutating func store(_ event: HomeEvent) {
+        switch event {
+        case .characteristic(let change):
+            // A press is an event, not a state: it is not stored.
+            if !change.isPress { store.values[change.path] = change.value }
+        case .accessory, .home, .room, .zone:
+            break  // from the structure's change log
+        case .actionSet(let id, let event):
+            if event.change == .executed {
+                if let date = actionSets[id]?.lastExecuted { store.lastExecuted[id] = date }
+            } else {
+                store.actionSets[id] = actionSets[id]
+            }
+        case .trigger(let id, let event):
+            // A fire is stored as the runtime's last fire; an execute-once trigger that fired is stored disabled.
+            if event.change != .fired || engine.triggers[id]?.enabled == false { store.triggers[id] = engine.triggers[id] }
+        }
     }
 }

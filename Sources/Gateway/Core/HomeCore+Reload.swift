@@ -8,33 +8,26 @@ extension HomeCore {
     public mutating func reload(_ new: MappingSet, now: Date = Date()) -> CoreOutput {
         begin(now)
         let requestedBefore = entries.mapValues(\.accessory.requestedRoom)
-        let oldBridges = Dictionary(bridges.map { ($0.source.baseTopic, $0) }, uniquingKeysWith: { a, _ in a })
-        // Explicit accessories: routes are rebuilt from scratch, values carried by id.
+        // Explicit accessories: values carried by id.
         let explicitIDs = entries.compactMap { id, entry -> String? in
             if case .explicit = entry.source { return id } else { return nil }
         }
         let keptIDs = Set(new.accessories.map(\.accessory.id))
         for id in explicitIDs where !keptIDs.contains(id) { remove(id) }
-        stateRoutes = [:]
-        availabilityRoutes = [:]
         for accessory in new.accessories { addExplicit(accessory) }
-        // Bridges: indices change when files do, so every Zigbee2MQTT accessory is rebuilt.
-        bridges = new.zigbee2mqtt.map { source in
-            var bridge = oldBridges[source.baseTopic] ?? Bridge(source: source)
+        // Bridges, by base topic: one that stays keeps what it knows about its devices; every
+        // Zigbee2MQTT accessory is rebuilt with the new overrides.
+        var kept: [String: Bridge] = [:]
+        for source in new.zigbee2mqtt {
+            var bridge = bridges[source.baseTopic] ?? Bridge(source: source)
             bridge.source = source
-            return bridge
+            kept[source.baseTopic] = bridge
         }
-        let liveBases = Set(bridges.map(\.source.baseTopic))
+        bridges = kept
         for (id, entry) in entries {
-            guard case .zigbee2mqtt(_, let mapping) = entry.source else { continue }
-            let base = entry.accessory.bridge ?? ""
-            guard liveBases.contains(base), let index = bridges.firstIndex(where: { $0.source.baseTopic == base }) else {
-                remove(id)
-                continue
-            }
-            entries[id]!.source = .zigbee2mqtt(bridge: index, mapping: mapping)
+            if case .zigbee2mqtt(let base, _) = entry.source, bridges[base] == nil { remove(id) }
         }
-        for index in bridges.indices { rebuild(bridge: index, requestState: true) }
+        for base in bridges.keys.sorted() { rebuild(bridge: base, requestState: true) }
         warnAboutPinnedRooms(requestedBefore)
         mappings = new
         treeChanged = true

@@ -14,9 +14,9 @@ extension HomeCore {
     /// once every bridge has sent its lists: at start, those come a moment after the store's.
     mutating func syncScenes() {
         scenesStale = false
-        let settled = bridges.allSatisfy { $0.devices != nil && $0.groupsKnown }
+        let settled = bridges.values.allSatisfy { $0.devices != nil && $0.groupsKnown }
         // Scenes by device address (a group's is `group:<id>`), per bridge.
-        let scenesByKey: [[String: [Zigbee2MQTTScene]]] = bridges.map { bridge in
+        let scenesByKey: [String: [String: [Zigbee2MQTTScene]]] = bridges.mapValues { bridge in
             var byKey: [String: [Zigbee2MQTTScene]] = [:]
             for device in bridge.devices ?? [] where !device.scenes.isEmpty { byKey[device.ieeeAddress] = device.scenes }
             for group in bridge.groups where !group.scenes.isEmpty { byKey[group.key] = group.scenes }
@@ -25,7 +25,7 @@ extension HomeCore {
         var wanted: [(recall: SceneRecall, name: String, home: String, owner: String)] = []
         for id in order {
             guard let entry = entries[id], case .zigbee2mqtt(let index, let mapping) = entry.source,
-                  let scenes = scenesByKey[index][mapping.ieeeAddress] else { continue }
+                  let scenes = scenesByKey[index]?[mapping.ieeeAddress] else { continue }
             let home = structure.home(ofAccessory: id) ?? structure.primaryHome
             for scene in scenes {
                 wanted.append((SceneRecall(accessory: id, scene: scene.id, endpoint: scene.endpoint), scene.name, home, entry.accessory.name))
@@ -79,10 +79,9 @@ extension HomeCore {
             return .failure(.invalid("\(recall.accessory): not a Zigbee2MQTT device or group"))
         }
         guard entry.accessory.reachable else { return .failure(.unreachable("\(recall.accessory): is not reachable")) }
-        let endpoint = recall.endpoint.map { "/\($0)" } ?? ""
         counters.deviceWrites += 1
-        emit(.device(Outgoing("\(bridges[index].source.baseTopic)/\(mapping.friendlyName)\(endpoint)/set",
-                              JSONValue.object(["scene_recall": .integer(recall.scene)]).serializedBytes(), qos: 1)))
+        emit(.device(.zigbee2mqtt(bridge: index, device: mapping.friendlyName, endpoint: recall.endpoint, .set,
+                                  ["scene_recall": .integer(recall.scene)])))
         return .success(())
     }
 

@@ -23,7 +23,6 @@ extension HomeCore {
                                   kind: draft.kind, conditions: draft.conditions, executeOnce: draft.executeOnce)
             engine.put(trigger, now: now)
             triggerOrder.append(trigger.id)
-            store.triggers[trigger.id] = trigger
             triggerEvent(trigger, .added)
             return .trigger(status(trigger, next: engine.nextFires(for: trigger.id)))
         case .updateTrigger(let reference, let home, let changes):
@@ -51,7 +50,6 @@ extension HomeCore {
             } else {
                 engine.modify(trigger.id) { $0 = trigger }
             }
-            store.triggers[trigger.id] = trigger
             startupFirings.removeAll { $0.trigger == trigger.id }  // a fire held back at start is the old definition's
             triggerEvent(trigger, .updated)
             return .trigger(status(trigger, next: engine.nextFires(for: trigger.id)))
@@ -59,7 +57,6 @@ extension HomeCore {
             let trigger = try resolveTrigger(reference, home: try homeScope(home))
             if enabled != trigger.enabled {
                 engine.setEnabled(trigger.id, enabled, now: now)
-                store.triggers[trigger.id] = engine.triggers[trigger.id]
                 if !enabled { startupFirings.removeAll { $0.trigger == trigger.id } }
                 triggerEvent(trigger, enabled ? .enabled : .disabled)
             }
@@ -130,7 +127,6 @@ extension HomeCore {
         guard !stopping.isEmpty else { return }
         for id in stopping {
             engine.setEnabled(id, false, now: now)
-            store.triggers[id] = engine.triggers[id]
             startupFirings.removeAll { $0.trigger == id }
             firingQueue.removeAll { $0.trigger == id }
             let trigger = engine.triggers[id]!
@@ -144,7 +140,6 @@ extension HomeCore {
         guard let trigger = engine.remove(id) else { return }
         triggerOrder.removeAll { $0 == id }
         startupFirings.removeAll { $0.trigger == id }
-        store.triggers[id] = nil
         triggerEvent(trigger, .removed)
     }
 
@@ -166,9 +161,7 @@ extension HomeCore {
             firings = ready + firings
         }
         guard !firings.isEmpty else { return }
-        deferring = true
-        run(firings)
-        deferring = false
+        afterStoring { $0.run(firings) }
     }
 
     private func accessoriesPresent(for firing: Firing) -> Bool {
@@ -195,10 +188,7 @@ extension HomeCore {
             // An execute-once trigger's writes wait until it is stored as disabled: a crash cannot make it fire again.
             let once = firings.filter(\.disabledItself)
             if !once.isEmpty {
-                let was = deferring
-                deferring = true
-                run(once)
-                deferring = was
+                afterStoring { $0.run(once) }
             }
         }
     }
@@ -222,7 +212,6 @@ extension HomeCore {
                     stopLoop(writers, because: "\(path) was written by automations more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
                 }
             }
-            if firing.disabledItself { store.triggers[trigger.id] = trigger }  // execute_once
             emit(.event(.trigger(trigger.id, TriggerEvent(change: .fired, name: trigger.name, home: trigger.home, fired: (firing, runs)))))
         }
     }

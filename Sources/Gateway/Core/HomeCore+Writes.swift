@@ -64,7 +64,7 @@ extension HomeCore {
         case .zigbee2mqtt(let bridge, let mapping):
             guard let payload = try? mapping.encode(updates, current: entry.accessory) else { return }
             counters.deviceWrites += 1
-            emit(.device(Outgoing("\(bridges[bridge].source.baseTopic)/\(mapping.friendlyName)/set", payload.serializedBytes(), qos: 1)))
+            emit(.device(.zigbee2mqtt(bridge: bridge, device: mapping.friendlyName, endpoint: nil, .set, payload)))
         case .explicit(let mapping):
             var optimistic: [CharacteristicUpdate] = []
             for update in updates {
@@ -73,7 +73,7 @@ extension HomeCore {
                 switch set.payload(for: update.value, characteristic: characteristic) {
                 case .success(let payload):
                     counters.deviceWrites += 1
-                    emit(.device(Outgoing(set.topic, payload, retain: set.retain, qos: 1)))
+                    emit(.device(.mqtt(topic: set.topic, payload: payload, retain: set.retain)))
                     // Nothing will report it back: take the write as the new state.
                     if binding.state == nil { optimistic.append(update) }
                 case .failure(let problem):

@@ -12,7 +12,7 @@ public import Persistence
 public struct HomeCore: Sendable {
     struct Entry: Sendable {
         enum Source: Sendable {
-            case zigbee2mqtt(bridge: Int, mapping: Zigbee2MQTTMapping)
+            case zigbee2mqtt(bridge: String, mapping: Zigbee2MQTTMapping)
             case explicit(MQTTAccessoryMapping)
         }
         var accessory: Accessory
@@ -60,20 +60,18 @@ public struct HomeCore: Sendable {
 
     typealias CharacteristicKey = CharacteristicPath
 
-    let maxPayloadBytes: Int
     public internal(set) var mappings: MappingSet
     var entries: [String: Entry] = [:]
     /// Accessory ids in the order they were added, for a stable tree.
     var order: [String] = []
-    var bridges: [Bridge] = []
-    var stateRoutes: [String: [(accessory: String, binding: Int)]] = [:]
-    var availabilityRoutes: [String: [String]] = [:]
+    /// The Zigbee2MQTT bridges by base topic.
+    var bridges: [String: Bridge] = [:]
     /// Writes waiting for the device to echo them, oldest first, a few per characteristic: two
     /// writes in one moment are each credited to their writer.
     var pendingWrites: [CharacteristicKey: [PendingWrite]] = [:]
     var pendingReads: [PendingRead] = []
-    /// `/get` requests paced out over ticks after a reconnect.
-    var refreshQueue: [Outgoing] = []
+    /// State requests paced out after devices joined or a reconnect.
+    var refreshQueue: [DeviceCommand] = []
     public internal(set) var counters = GatewayCounters()
     /// Problems worth a log line, drained by the service.
     public internal(set) var notices: [Notice] = []
@@ -109,14 +107,14 @@ public struct HomeCore: Sendable {
     var out: [CoreEffect] = []
     /// Effects that wait until the batch's store changes are committed.
     var deferredOut: [CoreEffect] = []
-    /// While set, effects go to `deferredOut`.
-    var deferring = false
+    /// While set (only by `afterStoring`), effects go to `deferredOut`.
+    private(set) var deferring = false
     var store = StoreBatch()
     /// Reachability at the start of the batch, for accessories whose reachability changed in it:
     /// a bridge flapping 10,000 times in one batch is one event per accessory, not 10,000.
     var reachabilityBefore: [String: Bool] = [:]
     /// Each bridge's online state at the start of the batch, where it changed: logged once per batch.
-    var bridgeOnlineBefore: [Int: Bool] = [:]
+    var bridgeOnlineBefore: [String: Bool] = [:]
     var now = Date()
 
     public struct Notice: Sendable, CustomStringConvertible {
@@ -128,9 +126,8 @@ public struct HomeCore: Sendable {
     }
 
     /// A gateway over `mappings`, with the home as stored (nil: a new database gets one home).
-    public init(maxPayloadBytes: Int = 256 * 1024, mappings: MappingSet, stored: StoredHome? = nil,
+    public init(mappings: MappingSet, stored: StoredHome? = nil,
                 clock: ClockContext = ClockContext(timeZone: .current, location: nil), missedGrace: TimeInterval = 0, now: Date = Date()) {
-        self.maxPayloadBytes = maxPayloadBytes
         self.mappings = mappings
         startedAt = now
         self.now = now
@@ -138,7 +135,7 @@ public struct HomeCore: Sendable {
         engine = TriggerEngine(clock: clock, missedGrace: missedGrace)
         storedValues = stored?.values ?? [:]
         for skipped in stored?.skipped ?? [] { notice(.warning, .store, "database: \(skipped)") }
-        bridges = mappings.zigbee2mqtt.map { Bridge(source: $0) }
+        for source in mappings.zigbee2mqtt { bridges[source.baseTopic] = Bridge(source: source) }
         for accessory in mappings.accessories { addExplicit(accessory) }
         for set in stored?.actionSets ?? [] {
             actionSets[set.id] = set
@@ -149,15 +146,6 @@ public struct HomeCore: Sendable {
             startupFirings += engine.load(trigger, runtime: stored?.runtimes[trigger.id], now: now, value: currentValue)
         }
         treeChanged = true
-    }
-
-    /// Every device topic filter the home needs right now.
-    public var deviceSubscriptions: Set<String> {
-        var filters: Set<String> = []
-        for bridge in bridges { filters.insert("\(bridge.source.baseTopic)/#") }
-        filters.formUnion(stateRoutes.keys)
-        filters.formUnion(availabilityRoutes.keys)
-        return filters
     }
 
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
@@ -177,14 +165,8 @@ public struct HomeCore: Sendable {
         begin(now)
         for input in inputs {
             switch input {
-            case .device(let message):
-                counters.messages += 1
-                guard message.payload.count <= maxPayloadBytes || isBridgeInventory(message.topic) else {
-                    counters.oversized += 1
-                    notice(.warning, .devices, "dropped a \(message.payload.count)-byte message on \(message.topic): over max_payload_bytes (\(maxPayloadBytes))")
-                    continue
-                }
-                route(message)
+            case .device(let input):
+                take(input)
             case .command(let command, let ticket):
                 perform(command, ticket: ticket)
             }
@@ -192,9 +174,9 @@ public struct HomeCore: Sendable {
         return finish()
     }
 
-    /// Device messages only.
-    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> CoreOutput {
-        handle(messages.map { .device($0) }, now: now)
+    /// Device inputs only.
+    public mutating func handle(_ inputs: [DeviceInput], now: Date = Date()) -> CoreOutput {
+        handle(inputs.map { .device($0) }, now: now)
     }
 
     /// Time passing: read requests that waited too long are answered, timers, sun events and
@@ -209,7 +191,7 @@ public struct HomeCore: Sendable {
 
     /// The next few of the state requests queued for devices that joined or after a reconnect: at
     /// most `limit` per call, so that a thousand devices are not asked at once over one radio.
-    public mutating func pace(limit: Int = 50) -> [Outgoing] {
+    public mutating func pace(limit: Int = 50) -> [DeviceCommand] {
         let paced = refreshQueue.prefix(limit)
         refreshQueue.removeFirst(paced.count)
         return Array(paced)
@@ -231,9 +213,10 @@ public struct HomeCore: Sendable {
             publishAccessoryEvent(id, .reachability)
         }
         reachabilityBefore = [:]
-        for (index, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[index].online != before {
-            notice(bridges[index].online ? .info : .warning, .devices, "Zigbee2MQTT bridge \(bridges[index].source.baseTopic) is \(bridges[index].online ? "online again" : "offline"); "
-                + "its accessories are \(bridges[index].online ? "reachable as their devices are" : "unreachable until it is back")")
+        for (base, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[base].map({ $0.online != before }) == true {
+            let online = bridges[base]!.online
+            notice(online ? .info : .warning, .devices, "Zigbee2MQTT bridge \(base) is \(online ? "online again" : "offline"); "
+                + "its accessories are \(online ? "reachable as their devices are" : "unreachable until it is back")")
         }
         bridgeOnlineBefore = [:]
         publishStructureChanges()
@@ -253,22 +236,34 @@ public struct HomeCore: Sendable {
         return CoreOutput(now: out, afterCommit: deferredOut, store: store, time: now)
     }
 
-    /// Goes out now, or after the store commit while `deferring`.
+    /// Goes out now, or after the store commit inside `afterStoring`.
     mutating func emit(_ effect: CoreEffect) {
         if deferring { deferredOut.append(effect) } else { out.append(effect) }
     }
 
-    /// A bridge's device list grows with the network; the payload limit is for device messages.
-    func isBridgeInventory(_ topic: String) -> Bool {
-        bridges.contains { topic == "\($0.source.baseTopic)/bridge/devices" }
+    /// Runs `body` with everything it emits held until the batch is stored: the reply to a command
+    /// that changes the home (an `ok` means stored), and what a fire does (a crash may lose a fire,
+    /// never repeat one). The one place effects are held.
+    mutating func afterStoring<T>(_ hold: Bool = true, _ body: (inout HomeCore) throws -> T) rethrows -> T {
+        let was = deferring
+        deferring = was || hold
+        defer { deferring = was }
+        return try body(&self)
     }
 
-    mutating func route(_ message: Incoming) {
-        let topic = message.topic
-        for index in bridges.indices where topic.hasPrefix(bridges[index].source.baseTopic + "/") {
-            return handleZigbee2MQTT(message, bridge: index)
+    /// One input from a device source.
+    mutating func take(_ input: DeviceInput) {
+        switch input {
+        case .devices(let base, let devices): devicesChanged(devices, bridge: base)
+        case .groups(let base, let groups): groupsChanged(groups, bridge: base)
+        case .bridgeState(let base, let online): bridgeStateChanged(online, bridge: base)
+        case .availability(let base, let device, let online): availabilityChanged(device, online, bridge: base)
+        case .report(let base, let device, let topic, let payload): reported(device, topic: topic, payload, bridge: base)
+        case .value(let topic, let id, let service, let characteristic, let value): explicitValue(topic, id, service, characteristic, value)
+        case .reachable(let topic, let id, let online): explicitReachable(topic, id, online)
+        case .unreadable(let topic, let problem):
+            counters.invalid += 1
+            notice(.warning, .devices, "\(topic): \(problem)")
         }
-        if let routes = stateRoutes[topic] { handleExplicitState(message, routes) }
-        if let ids = availabilityRoutes[topic] { handleExplicitAvailability(message, ids) }
     }
 }

@@ -10,7 +10,13 @@ public import Mappings
 /// `accessories`, and device messages as they are. Pure, like the core; the runtime does the I/O.
 public struct MQTTFrontEnd: Sendable {
     public internal(set) var core: HomeCore
+    /// The device side: which topics are Zigbee2MQTT's and which a `source: mqtt` accessory's.
+    public private(set) var devices: DeviceSources
     let topics: Topics
+    /// Device messages larger than this are dropped (a bridge's device list excepted).
+    let maxPayloadBytes: Int
+    /// Device messages received, and those dropped for their size.
+    var received = (messages: 0, oversized: 0)
     /// What each ticket stands for, until its reply is published.
     var waiting: [Ticket: Origin] = [:]
     var lastTicket: UInt64 = 0
@@ -30,19 +36,23 @@ public struct MQTTFrontEnd: Sendable {
         case set(topic: String)
     }
 
-    public init(baseTopic: String, core: HomeCore) {
+    public init(baseTopic: String, core: HomeCore, maxPayloadBytes: Int = 256 * 1024) {
         topics = Topics(base: baseTopic)
         self.core = core
+        self.maxPayloadBytes = maxPayloadBytes
+        devices = DeviceSources(mappings: core.mappings)
     }
 
     /// Every topic filter the gateway needs right now: its own command topics and the devices'.
-    public var subscriptions: Set<String> { core.deviceSubscriptions.union(topics.subscriptions) }
+    public var subscriptions: Set<String> { devices.subscriptions.union(topics.subscriptions) }
 
     /// Whether `filter` is one of the gateway's own `set/` or `request/` subscriptions.
     public func isCommandFilter(_ filter: String) -> Bool { topics.subscriptions.contains(filter) }
 
     public var counters: GatewayCounters {
         var counters = core.counters
+        counters.messages += received.messages
+        counters.oversized += received.oversized
         counters.invalid += refused.invalid
         counters.retainedCommands += refused.retained
         return counters
@@ -62,7 +72,14 @@ public struct MQTTFrontEnd: Sendable {
             let topic = message.topic
             let isSet = topic.hasPrefix(topics.setPrefix), isRequest = topic.hasPrefix(topics.requestPrefix)
             guard isSet || isRequest else {
-                inputs.append(.device(message))
+                received.messages += 1
+                guard message.payload.count <= maxPayloadBytes || devices.isInventory(topic) else {
+                    received.oversized += 1
+                    notices.append(.init(level: .warning, component: .devices,
+                                         message: "dropped a \(message.payload.count)-byte message on \(topic): over max_payload_bytes (\(maxPayloadBytes))"))
+                    continue
+                }
+                devices.read(topic, message.payload) { inputs.append(.device($0)) }
                 continue
             }
             if message.retained {
@@ -85,10 +102,13 @@ public struct MQTTFrontEnd: Sendable {
     public mutating func tick(now: Date = Date()) -> GatewayOutput { render(core.tick(now: now)) }
 
     /// The next paced state requests for devices (see `HomeCore.pace`).
-    public mutating func pace() -> [Outgoing] { core.pace() }
+    public mutating func pace() -> [Outgoing] { core.pace().map(DeviceSources.message(for:)) }
 
     /// Mapping files changed.
-    public mutating func reload(_ mappings: MappingSet, now: Date = Date()) -> GatewayOutput { render(core.reload(mappings, now: now)) }
+    public mutating func reload(_ mappings: MappingSet, now: Date = Date()) -> GatewayOutput {
+        devices = DeviceSources(mappings: mappings)
+        return render(core.reload(mappings, now: now))
+    }
 
     mutating func ticket(for origin: Origin) -> Ticket {
         lastTicket += 1
@@ -179,8 +199,8 @@ public struct MQTTFrontEnd: Sendable {
 
     private mutating func render(_ effect: CoreEffect, at date: Date, _ time: inout String?) -> Outgoing? {
         switch effect {
-        case .device(let message):
-            return message
+        case .device(let command):
+            return DeviceSources.message(for: command)
         case .event(let event):
             let formatted = time ?? instantText(date)
             time = formatted

@@ -21,7 +21,12 @@ public enum Naming {
 
     /// A topic-safe id from `name` that `taken` does not hold yet: `kitchen`, `kitchen_2`, ...
     public static func newID(for name: String, taken: (String) -> Bool) -> String {
-        let base = Accessory.topicSafeID(name)
+        unique(id: Accessory.topicSafeID(name), taken: taken)
+    }
+
+    /// `id`, or when it is taken the first of `id_2`, `id_3`, ... that is not: the one rule for every id
+    /// made unique (accessories, services, action sets, triggers, homes, rooms, zones).
+    public static func unique(id base: String, taken: (String) -> Bool) -> String {
         guard taken(base) else { return base }
         var n = 2
         while taken("\(base)_\(n)") { n += 1 }
@@ -38,7 +43,8 @@ public enum Naming {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    /// Without white space or line breaks at either end.
+    public var trimmingSpaces: String {
         var scalars = Substring(self)
         while let first = scalars.first, first.isWhitespace || first.isNewline { scalars = scalars.dropFirst() }
         while let last = scalars.last, last.isWhitespace || last.isNewline { scalars = scalars.dropLast() }

@@ -67,7 +67,7 @@ struct FileReader {
 
     mutating func nonEmpty(_ node: Node?, _ what: String) -> String? {
         guard let text = string(node, what) else { return nil }
-        guard !text.trimmingWhitespace().isEmpty else {
+        guard !text.trimmingSpaces.isEmpty else {
             error(node, "\(what) must not be empty")
             return nil
         }

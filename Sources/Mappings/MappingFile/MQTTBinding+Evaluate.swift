@@ -49,7 +49,7 @@ extension MQTTBinding {
             default: return parsed
             }
         }
-        return .string(String(decoding: payload, as: UTF8.self).trimmingWhitespace())
+        return .string(String(decoding: payload, as: UTF8.self).trimmingSpaces)
     }
 
     /// A transformed value in the characteristic's format; `"on"`/`"off"`, `1`/`0` count as bools.
@@ -105,20 +105,13 @@ extension String {
         }
         return result + rest
     }
-
-    func trimmingWhitespace() -> String {
-        var s = self[...]
-        while let first = s.first, first.isWhitespace { s = s.dropFirst() }
-        while let last = s.last, last.isWhitespace { s = s.dropLast() }
-        return String(s)
-    }
 }
 
 extension MQTTAccessoryMapping.Availability {
     /// Whether an availability message says online; a payload that is neither value is a failure,
     /// so a stray message does not mark the device unreachable.
     public func isOnline(_ payload: [UInt8]) -> Result<Bool, Transforms.Failure> {
-        var text = String(decoding: payload, as: UTF8.self).trimmingWhitespace()
+        var text = String(decoding: payload, as: UTF8.self).trimmingSpaces
         if let path {
             guard let document = try? JSONValue(parsing: payload), let found = path.value(in: document) else {
                 return .failure(.init(description: "no value at path '\(path)' in the availability payload"))

@@ -77,7 +77,7 @@ extension FileReader {
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             result += rest[..<open.lowerBound]
-            let name = String(rest[open.upperBound..<close.lowerBound]).trimmingWhitespace()
+            let name = String(rest[open.upperBound..<close.lowerBound]).trimmingSpaces
             if name == "value" {
                 result += "{{value}}"
             } else if let value = vars[name] {

@@ -150,12 +150,7 @@ struct Builder {
     /// A service id unique in the accessory: `lightbulb`, `switch_l1`, `temperature_sensor_2`.
     func serviceID(_ type: ServiceType, endpoint: String?) -> String {
         let base = endpoint.map { "\(type.name)_\(Accessory.topicSafeID($0))" } ?? type.name
-        var id = base, n = 2
-        while mapping.accessory.services.contains(where: { $0.id == id }) {
-            id = "\(base)_\(n)"
-            n += 1
-        }
-        return id
+        return Naming.unique(id: base) { id in mapping.accessory.services.contains { $0.id == id } }
     }
 
     mutating func addService(_ type: ServiceType, endpoint: String? = nil, primary: Bool = false, _ characteristics: [Characteristic]) -> String {

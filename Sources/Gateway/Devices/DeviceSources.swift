@@ -1,0 +1,150 @@
+public import HomeModel
+public import JSON
+public import Mappings
+
+/// What a device source makes of a device message: the core's input from the device side, with
+/// the topics and payload formats left behind.
+public enum DeviceInput: Sendable {
+    /// A Zigbee2MQTT bridge's `bridge/devices`.
+    case devices(bridge: String, [Zigbee2MQTTDevice])
+    /// A bridge's `bridge/groups`.
+    case groups(bridge: String, [Zigbee2MQTTGroup])
+    /// A bridge's `bridge/state`.
+    case bridgeState(bridge: String, online: Bool)
+    /// `<bridge>/<device>/availability`; nil when it says neither online nor offline.
+    case availability(bridge: String, device: String, online: Bool?)
+    /// `<bridge>/<device>`: a device's state report (or a group's), JSON as Zigbee2MQTT sends it.
+    /// It is parsed only once the device is known to be an accessory.
+    case report(bridge: String, device: String, topic: String, payload: [UInt8])
+    /// A value read from a `source: mqtt` accessory's state topic, or why it could not be.
+    case value(topic: String, accessory: String, service: String, characteristic: String, Result<CharacteristicValue, Transforms.Failure>)
+    /// A `source: mqtt` accessory's availability topic, or why it could not be read.
+    case reachable(topic: String, accessory: String, Result<Bool, Transforms.Failure>)
+    /// A message on a device topic that could not be read at all (not JSON, not a list).
+    case unreadable(topic: String, problem: String)
+}
+
+/// A message for a device, as the core decides it; `DeviceSources.message(for:)` makes it MQTT.
+public enum DeviceCommand: Sendable, Equatable {
+    public enum Verb: String, Sendable { case set, get }
+
+    /// `<bridge>/<device>[/<endpoint>]/set` or `/get` with a JSON object: one per device per batch.
+    case zigbee2mqtt(bridge: String, device: String, endpoint: String?, Verb, JSONValue)
+    /// A `source: mqtt` binding's set or get topic with the payload its template made.
+    case mqtt(topic: String, payload: [UInt8], retain: Bool)
+}
+
+/// The device side of the gateway: which topics belong to Zigbee2MQTT bridges and to `source: mqtt`
+/// accessories, what their messages say (as `DeviceInput`), and how the core's `DeviceCommand`s are
+/// published. Built from the mapping files alone; rebuilt when they change.
+public struct DeviceSources: Sendable {
+    /// Base topics of the Zigbee2MQTT bridges.
+    public let bridges: [String]
+    /// `<base>/` for each bridge, made once.
+    private let prefixes: [(base: String, prefix: String)]
+    private var stateRoutes: [String: [(accessory: String, binding: Int)]] = [:]
+    private var availabilityRoutes: [String: [String]] = [:]
+    private var explicit: [String: MQTTAccessoryMapping] = [:]
+
+    public init(mappings: MappingSet) {
+        bridges = mappings.zigbee2mqtt.map(\.baseTopic)
+        prefixes = bridges.map { ($0, $0 + "/") }
+        for mapping in mappings.accessories {
+            let id = mapping.accessory.id
+            explicit[id] = mapping
+            for (index, binding) in mapping.bindings.enumerated() {
+                if let state = binding.state { stateRoutes[state.topic, default: []].append((id, index)) }
+            }
+            if let availability = mapping.availability { availabilityRoutes[availability.topic, default: []].append(id) }
+        }
+    }
+
+    /// Every device topic filter to subscribe to.
+    public var subscriptions: Set<String> {
+        Set(bridges.map { "\($0)/#" }).union(stateRoutes.keys).union(availabilityRoutes.keys)
+    }
+
+    /// Whether the topic is a bridge's device list, which may be larger than `max_payload_bytes`.
+    public func isInventory(_ topic: String) -> Bool {
+        bridges.contains { topic == "\($0)/bridge/devices" }
+    }
+
+    /// What a message on a device topic says; nothing for topics no source owns and for our own
+    /// `/set` and `/get` coming back on a bridge's `#`.
+    public func read(_ topic: String, _ payload: [UInt8]) -> [DeviceInput] {
+        var inputs: [DeviceInput] = []
+        read(topic, payload) { inputs.append($0) }
+        return inputs
+    }
+
+    /// `read`, each input handed to `take` as it is read (no array per message on the hot path).
+    public func read(_ topic: String, _ payload: [UInt8], _ take: (DeviceInput) -> Void) {
+        for (base, prefix) in prefixes where topic.hasPrefix(prefix) {
+            if let input = Self.zigbee2mqtt(base: base, rest: topic.dropFirst(prefix.count), topic: topic, payload) { take(input) }
+            return
+        }
+        for route in stateRoutes[topic] ?? [] {
+            guard let mapping = explicit[route.accessory], let state = mapping.bindings[route.binding].state else { continue }
+            let binding = mapping.bindings[route.binding]
+            guard let characteristic = mapping.accessory[binding.service]?[binding.characteristic] else { continue }
+            take(.value(topic: topic, accessory: route.accessory, service: binding.service, characteristic: binding.characteristic,
+                                 state.value(from: payload, for: characteristic)))
+        }
+        for id in availabilityRoutes[topic] ?? [] {
+            guard let availability = explicit[id]?.availability else { continue }
+            take(.reachable(topic: topic, accessory: id, availability.isOnline(payload)))
+        }
+    }
+
+    private static func zigbee2mqtt(base: String, rest: Substring, topic: String, _ payload: [UInt8]) -> DeviceInput? {
+        switch rest {
+        case "bridge/devices":
+            guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else { return .unreadable(topic: topic, problem: "expected a JSON array of devices") }
+            return .devices(bridge: base, devices)
+        case "bridge/groups":
+            guard let groups = Zigbee2MQTTGroup.list(parsing: payload) else { return .unreadable(topic: topic, problem: "expected a JSON array of groups") }
+            return .groups(bridge: base, groups)
+        case "bridge/state":
+            guard !payload.isEmpty, let online = availability(payload) else { return nil }
+            return .bridgeState(bridge: base, online: online)
+        default:
+            break
+        }
+        if rest.hasPrefix("bridge/") { return nil }
+        guard !payload.isEmpty else { return nil }  // a cleared retained state or availability
+        if rest.hasSuffix("/availability") {
+            return .availability(bridge: base, device: String(rest.dropLast("/availability".count)), online: availability(payload))
+        }
+        // Our own /set and /get requests come back to us on <base>/#: `<name>/set`, `<name>/set/<key>`.
+        // (A device's state topic has no `/` at all as a rule, so most messages stop at the first test.)
+        if rest.utf8.contains(UInt8(ascii: "/")), rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }) {
+            return nil
+        }
+        return .report(bridge: base, device: String(rest), topic: topic, payload: payload)
+    }
+
+    /// `{"state":"online"}` (Zigbee2MQTT 2.x) or plain `online` (1.x).
+    static func availability(_ payload: [UInt8]) -> Bool? {
+        let text: String?
+        if let json = try? JSONValue(parsing: payload) {
+            text = json["state"]?.stringValue ?? json.stringValue
+        } else {
+            text = String(decoding: payload, as: UTF8.self)
+        }
+        switch text?.lowercased() {
+        case "online": return true
+        case "offline": return false
+        default: return nil
+        }
+    }
+
+    /// The MQTT message for a device command (QoS 1).
+    public static func message(for command: DeviceCommand) -> Outgoing {
+        switch command {
+        case .zigbee2mqtt(let bridge, let device, let endpoint, let verb, let payload):
+            Outgoing("\(bridge)/\(device)\(endpoint.map { "/\($0)" } ?? "")/\(verb.rawValue)", payload.serializedBytes(), qos: 1)
+        case .mqtt(let topic, let payload, let retain):
+            Outgoing(topic, payload, retain: retain, qos: 1)
+        }
+    }
+}

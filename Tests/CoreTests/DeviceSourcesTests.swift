@@ -1,0 +1,83 @@
+import Foundation
+import Gateway
+import HomeModel
+import JSON
+import Mappings
+import Testing
+
+/// The device side alone: what each kind of device message becomes, and what a device command is on the wire.
+@Suite("Device sources: Zigbee2MQTT and mapping-file topics in, typed inputs out; device commands out as MQTT")
+struct DeviceSourcesTests {
+    static let garage = """
+        source: mqtt
+        accessories:
+          - id: garage_door
+            name: Garage Door
+            availability: { topic: tele/garage/LWT, online: Online, offline: Offline }
+            services:
+              - type: garage_door_opener
+                characteristics:
+                  current_door_state:
+                    state: { topic: stat/garage/DOOR, map: { OPEN: 0, CLOSED: 1 } }
+                  target_door_state:
+                    state: { topic: stat/garage/DOOR, map: { OPEN: 0, CLOSED: 1 } }
+                    set:   { topic: cmnd/garage/DOOR, map: { 0: OPEN, 1: CLOSE } }
+                  obstruction_detected:
+                    state: { topic: tele/garage/SENSOR, path: Switch2, map: { "ON": true, "OFF": false } }
+        """
+
+    static func sources() -> DeviceSources {
+        var mappings = MappingSet()
+        #expect(mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
+        #expect(mappings.add(file: "garage.yaml", text: garage).isEmpty)
+        return DeviceSources(mappings: mappings)
+    }
+
+    func read(_ topic: String, _ text: String) -> [DeviceInput] { Self.sources().read(topic, Array(text.utf8)) }
+
+    @Test("a bridge's topics: device list, state in both forms, availability, a report; our own /set and /get echoes are nothing")
+    func zigbee2mqtt() {
+        guard case .devices("zigbee2mqtt", let devices)? = read("zigbee2mqtt/bridge/devices", #"[{"ieee_address":"0x1","friendly_name":"bulb","type":"Router"}]"#).first
+        else { Issue.record("no device list"); return }
+        #expect(devices.map(\.friendlyName) == ["bulb"])
+        guard case .bridgeState("zigbee2mqtt", false)? = read("zigbee2mqtt/bridge/state", #"{"state":"offline"}"#).first,
+              case .bridgeState("zigbee2mqtt", true)? = read("zigbee2mqtt/bridge/state", "online").first
+        else { Issue.record("bridge state not read in both forms"); return }
+        guard case .availability("zigbee2mqtt", "hall/bulb", nil)? = read("zigbee2mqtt/hall/bulb/availability", "maybe").first
+        else { Issue.record("an unreadable availability is passed on as unknown"); return }
+        guard case .report("zigbee2mqtt", "hall/bulb", "zigbee2mqtt/hall/bulb", let payload)? = read("zigbee2mqtt/hall/bulb", #"{"state":"ON"}"#).first
+        else { Issue.record("no report"); return }
+        #expect(payload == Array(#"{"state":"ON"}"#.utf8))
+        #expect(read("zigbee2mqtt/bulb/set", #"{"state":"ON"}"#).isEmpty && read("zigbee2mqtt/bulb/get", "{}").isEmpty)
+        #expect(read("zigbee2mqtt/bulb/set/brightness", "40").isEmpty && read("zigbee2mqtt/bridge/logging", "{}").isEmpty)
+        guard case .unreadable("zigbee2mqtt/bridge/groups", "expected a JSON array of groups")? = read("zigbee2mqtt/bridge/groups", "{}").first
+        else { Issue.record("a broken group list is not said to be"); return }
+    }
+
+    @Test("a mapping file's topics: one message feeds every binding on its topic, read through the binding; availability by its words")
+    func explicit() {
+        let values = read("stat/garage/DOOR", "CLOSED").compactMap { input -> String? in
+            guard case .value(_, "garage_door", "garage_door_opener", let name, .success(let value)) = input else { return nil }
+            return "\(name)=\(value)"
+        }
+        #expect(values == ["current_door_state=1", "target_door_state=1"])
+        guard case .value("tele/garage/SENSOR", _, _, "obstruction_detected", .failure)? = read("tele/garage/SENSOR", #"{"Switch1":"ON"}"#).first
+        else { Issue.record("a missing path is a failure with the topic"); return }
+        guard case .reachable("tele/garage/LWT", "garage_door", .success(false))? = read("tele/garage/LWT", "Offline").first
+        else { Issue.record("no reachability"); return }
+        #expect(read("stat/other/DOOR", "OPEN").isEmpty)
+        #expect(Self.sources().subscriptions == ["zigbee2mqtt/#", "stat/garage/DOOR", "tele/garage/SENSOR", "tele/garage/LWT"])
+    }
+
+    @Test("device commands on the wire: Zigbee2MQTT /set and /get (with an endpoint), a binding's own topic with its retain flag; all QoS 1")
+    func commands() {
+        let set = DeviceSources.message(for: .zigbee2mqtt(bridge: "zigbee2mqtt", device: "hall/bulb", endpoint: nil, .set, ["state": "ON"]))
+        #expect(set.topic == "zigbee2mqtt/hall/bulb/set" && set.text == #"{"state":"ON"}"# && set.qos == 1 && !set.retain)
+        let scene = DeviceSources.message(for: .zigbee2mqtt(bridge: "z2m", device: "switch", endpoint: "l2", .set, ["scene_recall": 3]))
+        #expect(scene.topic == "z2m/switch/l2/set")
+        let get = DeviceSources.message(for: .zigbee2mqtt(bridge: "zigbee2mqtt", device: "bulb", endpoint: nil, .get, ["state": ""]))
+        #expect(get.topic == "zigbee2mqtt/bulb/get")
+        let relay = DeviceSources.message(for: .mqtt(topic: "cmnd/garage/DOOR", payload: Array("OPEN".utf8), retain: true))
+        #expect(relay.topic == "cmnd/garage/DOOR" && relay.text == "OPEN" && relay.retain && relay.qos == 1)
+    }
+}
