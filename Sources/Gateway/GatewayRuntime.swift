@@ -24,14 +24,15 @@ actor GatewayRuntime {
 
     private func now() -> Date { clock.now }
 
-    func handle(_ batch: [MQTTMessage]) {
+    func handle(_ batch: ArraySlice<MQTTMessage>) {
         let largeOutput = publish(api.handle(batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }, now: now()))
-        // After a burst, a large message (a bridge's device list) or a large answer (the tree, every
+        // After a large message (a bridge's device list) or a large answer (the tree, every
         // trigger), give what it took back to the system: glibc keeps freed memory otherwise.
-        if largeOutput || batch.count >= 1_000 || batch.contains(where: { $0.payload.count >= 256 * 1024 }) { releaseMemory() }
+        if largeOutput || batch.contains(where: { $0.payload.count >= 256 * 1024 }) { releaseMemory() }
     }
 
-    private func releaseMemory() {
+    /// Gives freed heap pages back to the system (after a burst of messages, say).
+    func releaseMemory() {
         #if os(Linux)
         _ = releaseFreedMemory(0)
         #endif
