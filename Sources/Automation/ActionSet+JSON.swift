@@ -31,7 +31,9 @@ extension Action {
 
 extension ActionSet {
     public var json: JSONValue {
-        var fields: [String: JSONValue] = ["id": .string(id), "name": .string(name), "home": .string(home), "actions": .array(actions.map(\.json))]
+        var fields: [String: JSONValue] = [
+            "id": .string(id), "name": .string(name), "home": .string(home), "actions": .array(actions.map(\.json)),
+        ]
         if let lastExecuted { fields["last_executed"] = .string(Write.instant(lastExecuted)) }
         if let recall { fields["zigbee2mqtt_scene"] = recall.json }
         return .object(fields)

@@ -72,13 +72,16 @@ public enum TimeOfDay: Sendable, Hashable, CustomStringConvertible {
         for event in SunEvent.allCases where text.hasPrefix(event.rawValue) {
             let rest = text.dropFirst(event.rawValue.count)
             if rest.isEmpty { self = .sun(event, offset: 0); return }
-            guard rest.first == "+" || rest.first == "-", let offset = DurationText.parse(String(rest)), abs(offset) < 86_400 else { return nil }
+            guard rest.first == "+" || rest.first == "-", let offset = DurationText.parse(String(rest)), abs(offset) < 86_400 else {
+                return nil
+            }
             self = .sun(event, offset: offset)
             return
         }
         let parts = text.split(separator: ":")
         guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]),
-              (0...23).contains(h), (0...59).contains(m) else { return nil }
+            (0...23).contains(h), (0...59).contains(m)
+        else { return nil }
         self = .clock(hour: h, minute: m)
     }
 

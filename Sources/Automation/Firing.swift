@@ -48,13 +48,20 @@ public struct Firing: Sendable, Hashable {
         switch cause {
         case .timer(let scheduled): fields = ["kind": "timer", "scheduled": .string(Write.instant(scheduled))]
         case .sun(let event, let offset, let scheduled):
-            fields = ["kind": "sun", "sun": .string(event.rawValue), "offset": .string(DurationText.format(offset)),
-                      "scheduled": .string(Write.instant(scheduled))]
+            fields = [
+                "kind": "sun", "sun": .string(event.rawValue), "offset": .string(DurationText.format(offset)),
+                "scheduled": .string(Write.instant(scheduled)),
+            ]
         case .characteristic(let path, let value, let previous):
-            fields = ["kind": "characteristic", "characteristic": .string(path.description), "value": value.json, "previous": previous?.json ?? .null]
+            fields = [
+                "kind": "characteristic", "characteristic": .string(path.description), "value": value.json,
+                "previous": previous?.json ?? .null,
+            ]
         case .held(let path, let value, let duration, let since):
-            fields = ["kind": "held", "characteristic": .string(path.description), "value": value?.json ?? .null,
-                      "for": .string(DurationText.format(duration)), "since": .string(Write.instant(since))]
+            fields = [
+                "kind": "held", "characteristic": .string(path.description), "value": value?.json ?? .null,
+                "for": .string(DurationText.format(duration)), "since": .string(Write.instant(since)),
+            ]
         }
         if late { fields["late"] = true }
         return .object(fields)

@@ -7,7 +7,8 @@ enum Read {
     static func object(_ json: JSONValue, at path: String, allowed: [String]) throws(AutomationError) -> [String: JSONValue] {
         guard case .object(let fields) = json else { throw AutomationError(at: path, "expected an object, got \(json.kindDescription)") }
         for key in fields.keys.sorted() where !allowed.contains(key) {
-            throw AutomationError(at: join(path, key), "unknown key\(didYouMean(key, allowed)); expected one of \(allowed.joined(separator: ", "))")
+            throw AutomationError(
+                at: join(path, key), "unknown key\(didYouMean(key, allowed)); expected one of \(allowed.joined(separator: ", "))")
         }
         return fields
     }
@@ -50,7 +51,9 @@ enum Read {
         if case .string(let text)? = json { seconds = DurationText.parse(text) }
         guard let seconds else { throw AutomationError(at: path, "expected a duration like 90s, 10m, 1h30m or -30m") }
         guard seconds == seconds.rounded() else {
-            throw AutomationError(at: path, "\(json?.serialized() ?? "") is not a whole number of seconds; durations are kept in whole seconds (like 1s, 90s, 10m)")
+            throw AutomationError(
+                at: path,
+                "\(json?.serialized() ?? "") is not a whole number of seconds; durations are kept in whole seconds (like 1s, 90s, 10m)")
         }
         return seconds
     }
@@ -60,16 +63,21 @@ enum Read {
         var found: CharacteristicPath?
         if case .string(let text)? = fields["characteristic"], let parsed = CharacteristicPath(text) {
             found = parsed
-        } else if case .string(let a)? = fields["accessory"], case .string(let s)? = fields["service"], case .string(let c)? = fields["characteristic"],
-                  !a.isEmpty, !s.isEmpty, !c.isEmpty {
+        } else if case .string(let a)? = fields["accessory"], case .string(let s)? = fields["service"],
+            case .string(let c)? = fields["characteristic"],
+            !a.isEmpty, !s.isEmpty, !c.isEmpty
+        {
             found = CharacteristicPath(accessory: a, service: s, characteristic: c)
         }
         guard let found else {
-            throw AutomationError(at: join(path, "characteristic"), "expected \"accessory/service/characteristic\" (like \"hall_light/lightbulb/on\")")
+            throw AutomationError(
+                at: join(path, "characteristic"), "expected \"accessory/service/characteristic\" (like \"hall_light/lightbulb/on\")")
         }
         guard CharacteristicType.named(found.characteristic) != nil else {
-            throw AutomationError(at: join(path, "characteristic"),
-                                  "'\(found.characteristic)' is not a HAP characteristic\(didYouMean(found.characteristic, CharacteristicType.all.map(\.name)))")
+            throw AutomationError(
+                at: join(path, "characteristic"),
+                "'\(found.characteristic)' is not a HAP characteristic\(didYouMean(found.characteristic, CharacteristicType.all.map(\.name)))"
+            )
         }
         return found
     }
@@ -87,7 +95,9 @@ enum Read {
         var days: Set<Int> = []
         for (i, item) in try array(json, at: path).enumerated() {
             let full = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-            guard case .string(let name) = item, let index = names.firstIndex(of: name.lowercased()) ?? full.firstIndex(of: name.lowercased()) else {
+            guard case .string(let name) = item,
+                let index = names.firstIndex(of: name.lowercased()) ?? full.firstIndex(of: name.lowercased())
+            else {
                 throw AutomationError(at: "\(path)[\(i)]", "expected a day: \(names.joined(separator: ", "))")
             }
             days.insert(index + 1)
@@ -126,7 +136,8 @@ enum Write {
         let y = Int(parts.tm_year) + 1900
         let year = y >= 1000 ? "\(y)" : String(repeating: "0", count: max(0, 4 - String(y).count)) + "\(y)"
         let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        return
+            "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
     }
 }
 
@@ -139,9 +150,10 @@ extension LocalTime {
             offset = 0
             body = body.dropLast()
         } else if body.count > 6, let signIndex = body.index(body.endIndex, offsetBy: -6, limitedBy: body.startIndex),
-                  body[signIndex] == "+" || body[signIndex] == "-", body[body.index(signIndex, offsetBy: 3)] == ":",
-                  let h = Int(body[body.index(after: signIndex)..<body.index(signIndex, offsetBy: 3)]),
-                  let m = Int(body[body.index(signIndex, offsetBy: 4)...]) {
+            body[signIndex] == "+" || body[signIndex] == "-", body[body.index(signIndex, offsetBy: 3)] == ":",
+            let h = Int(body[body.index(after: signIndex)..<body.index(signIndex, offsetBy: 3)]),
+            let m = Int(body[body.index(signIndex, offsetBy: 4)...])
+        {
             offset = (h * 3600 + m * 60) * (body[signIndex] == "-" ? -1 : 1)
             body = body[..<signIndex]
         }
@@ -152,8 +164,9 @@ extension LocalTime {
         if let dot = time.firstIndex(of: ".") { time = time[..<dot] }  // fractions of a second are dropped
         let clock = time.split(separator: ":")
         guard date.count == 3, date[0].count == 4, (2...3).contains(clock.count),
-              let y = Int(date[0]), let mo = Int(date[1]), let d = Int(date[2]), let h = Int(clock[0]), let mi = Int(clock[1]),
-              (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h), (0...59).contains(mi) else { return nil }
+            let y = Int(date[0]), let mo = Int(date[1]), let d = Int(date[2]), let h = Int(clock[0]), let mi = Int(clock[1]),
+            (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h), (0...59).contains(mi)
+        else { return nil }
         let s = clock.count == 3 ? Int(clock[2]) : 0
         guard let s, (0...59).contains(s) else { return nil }
         let local = LocalTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s)

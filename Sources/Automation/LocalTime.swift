@@ -37,9 +37,11 @@ public struct LocalTime: Sendable, Hashable, Comparable {
     /// gap when it falls in one.
     public func moment(in zone: TimeZone) -> Date {
         let naive = Double(day * 86_400 + seconds)
-        let offsets = Set([zone.secondsFromGMT(for: Date(timeIntervalSince1970: naive - 86_400)),
-                           zone.secondsFromGMT(for: Date(timeIntervalSince1970: naive + 86_400)),
-                           zone.secondsFromGMT(for: Date(timeIntervalSince1970: naive))])
+        let offsets = Set([
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: naive - 86_400)),
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: naive + 86_400)),
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: naive)),
+        ])
         let valid = offsets.map { Date(timeIntervalSince1970: naive - Double($0)) }
             .filter { zone.secondsFromGMT(for: $0) == Int(naive - $0.timeIntervalSince1970) }
         if let first = valid.min() { return first }

@@ -11,8 +11,10 @@ public enum Sun {
     /// The moment of `event` on the local calendar day year-month-day in `timeZone`, at the given place
     /// (latitude north positive, longitude east positive); nil when the sun does not rise or set that day
     /// (polar day or night).
-    public static func time(of event: SunEvent, year: Int, month: Int, day: Int,
-                            latitude: Double, longitude: Double, timeZone: TimeZone) -> Date? {
+    public static func time(
+        of event: SunEvent, year: Int, month: Int, day: Int,
+        latitude: Double, longitude: Double, timeZone: TimeZone
+    ) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
@@ -27,15 +29,18 @@ public enum Sun {
 
     /// The first moment strictly after `date` that is `event` plus `offset` seconds (offset may be negative:
     /// "30 minutes before sunset" is -1800), looking at most 400 days ahead; nil if there is none (a pole).
-    public static func next(_ event: SunEvent, offset: TimeInterval = 0, after date: Date,
-                            latitude: Double, longitude: Double, timeZone: TimeZone) -> Date? {
+    public static func next(
+        _ event: SunEvent, offset: TimeInterval = 0, after date: Date,
+        latitude: Double, longitude: Double, timeZone: TimeZone
+    ) -> Date? {
         // Walk solar days, not calendar days: near the polar circles a calendar day can hold two sunsets or none,
         // while a solar day holds one event or none. The zone thus plays no part here.
         let first = solarDay(near: date.addingTimeInterval(-offset - 86_400), longitude: longitude)
         for day in first...(first + 401) {
             let transit = transit(ofSolarDay: day, longitude: longitude)
             if let moment = solve(event, from: transit, latitude: latitude, longitude: longitude)?
-                .addingTimeInterval(offset), moment > date {
+                .addingTimeInterval(offset), moment > date
+            {
                 return moment
             }
         }
@@ -68,7 +73,8 @@ public enum Sun {
     /// transit, recomputing the sun's position at each step so that the declination and equation of time are those
     /// of the event itself, not of noon; nil when the sun, at that moment, does not reach the horizon.
     private static func solve(_ event: SunEvent?, from start: Date, latitude: Double, longitude: Double) -> Date? {
-        var moment = start, crosses = true
+        var moment = start
+        var crosses = true
         for _ in 0..<5 {
             let sun = position(at: moment)
             var target = 0.0
@@ -90,7 +96,8 @@ public enum Sun {
 
     /// The hour angle of sunrise in degrees, nil when the sun stays above or below the horizon all day.
     private static func riseHourAngle(latitude: Double, declination: Double) -> Double? {
-        let phi = latitude * .pi / 180, delta = declination * .pi / 180
+        let phi = latitude * .pi / 180
+        let delta = declination * .pi / 180
         let cosH = cos(90.833 * .pi / 180) / (cos(phi) * cos(delta)) - tan(phi) * tan(delta)
         guard cosH >= -1, cosH <= 1 else { return nil }
         return acos(cosH) * 180 / .pi
@@ -103,7 +110,8 @@ public enum Sun {
         let l0 = (280.46646 + t * (36_000.76983 + t * 0.0003032)).truncatingRemainder(dividingBy: 360)
         let m = 357.52911 + t * (35_999.05029 - 0.0001537 * t)
         let e = 0.016708634 - t * (0.000042037 + 0.0000001267 * t)
-        let centre = sin(m * rad) * (1.914602 - t * (0.004817 + 0.000014 * t))
+        let centre =
+            sin(m * rad) * (1.914602 - t * (0.004817 + 0.000014 * t))
             + sin(2 * m * rad) * (0.019993 - 0.000101 * t) + sin(3 * m * rad) * 0.000289
         let omega = (125.04 - 1934.136 * t) * rad
         let apparent = l0 + centre - 0.00569 - 0.00478 * sin(omega)
@@ -111,7 +119,8 @@ public enum Sun {
         let obliquity = (meanObliquity + 0.00256 * cos(omega)) * rad
         let declination = asin(sin(obliquity) * sin(apparent * rad)) / rad
         let y = pow(tan(obliquity / 2), 2)
-        let eot = y * sin(2 * l0 * rad) - 2 * e * sin(m * rad) + 4 * e * y * sin(m * rad) * cos(2 * l0 * rad)
+        let eot =
+            y * sin(2 * l0 * rad) - 2 * e * sin(m * rad) + 4 * e * y * sin(m * rad) * cos(2 * l0 * rad)
             - 0.5 * y * y * sin(4 * l0 * rad) - 1.25 * e * e * sin(2 * m * rad)
         return (declination, 4 * eot / rad)
     }

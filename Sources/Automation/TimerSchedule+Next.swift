@@ -22,7 +22,8 @@ extension TimerSchedule {
         guard var candidate = next(after: since), candidate <= date else { return nil }
         // Jump close first, so a long outage does not walk every occurrence.
         if let stride = approximateStride, date.timeIntervalSince(candidate) > 4 * stride,
-           let near = next(after: date.addingTimeInterval(-2 * stride)), near <= date {
+            let near = next(after: date.addingTimeInterval(-2 * stride)), near <= date
+        {
             candidate = near
         }
         while let following = next(after: candidate), following <= date { candidate = following }

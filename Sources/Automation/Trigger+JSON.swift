@@ -57,7 +57,8 @@ extension TimerSchedule {
         if let name = fields["time_zone"] {
             let text = try Read.string(name, at: Read.join(path, "time_zone"))
             guard let zone = TimeZone(identifier: text) else {
-                throw AutomationError(at: Read.join(path, "time_zone"), "unknown time zone '\(text)' (expected a name like Europe/Amsterdam)")
+                throw AutomationError(
+                    at: Read.join(path, "time_zone"), "unknown time zone '\(text)' (expected a name like Europe/Amsterdam)")
             }
             timeZone = zone
         }
@@ -65,7 +66,9 @@ extension TimerSchedule {
         if let date = fields["fire_date"] {
             let text = try Read.string(date, at: Read.join(path, "fire_date"))
             guard let (local, offset) = LocalTime.parse(text) else {
-                throw AutomationError(at: Read.join(path, "fire_date"), "expected a date and time like 2026-11-23T22:30 (local to time_zone) or with Z or +01:00")
+                throw AutomationError(
+                    at: Read.join(path, "fire_date"),
+                    "expected a date and time like 2026-11-23T22:30 (local to time_zone) or with Z or +01:00")
             }
             if let offset {
                 // An instant (Z or +01:00) is pinned: it does not move when the house's zone changes.
@@ -78,7 +81,11 @@ extension TimerSchedule {
         }
         recurrence = try fields["recurrence"].map { r throws(AutomationError) in try Self.recurrence(r, at: Read.join(path, "recurrence")) }
         switch recurrence {
-        case nil, .every: if fireDate == nil { throw AutomationError(at: Read.join(path, "fire_date"), "missing: a one-off or repeating-interval timer starts at its fire date") }
+        case nil, .every:
+            if fireDate == nil {
+                throw AutomationError(
+                    at: Read.join(path, "fire_date"), "missing: a one-off or repeating-interval timer starts at its fire date")
+            }
         case .calendar: break
         }
     }
@@ -90,16 +97,23 @@ extension TimerSchedule {
             guard fields["at"] == nil, fields["weekdays"] == nil else {
                 throw AutomationError(at: path, "either every + unit, or at (+ weekdays)")
             }
-            guard let count = every.intValue, (1...10_000).contains(count) else { throw AutomationError(at: Read.join(path, "every"), "expected a whole number from 1 to 10000") }
+            guard let count = every.intValue, (1...10_000).contains(count) else {
+                throw AutomationError(at: Read.join(path, "every"), "expected a whole number from 1 to 10000")
+            }
             let unitName = try Read.string(fields["unit"], at: Read.join(path, "unit"))
             guard let unit = Unit(rawValue: unitName) else {
-                throw AutomationError(at: Read.join(path, "unit"), "expected minutes, hours, days or weeks\(didYouMean(unitName, Unit.allCases.map(\.rawValue)))")
+                throw AutomationError(
+                    at: Read.join(path, "unit"),
+                    "expected minutes, hours, days or weeks\(didYouMean(unitName, Unit.allCases.map(\.rawValue)))")
             }
             return .every(count, unit)
         }
         let at = try Read.string(fields["at"], at: Read.join(path, "at"))
-        guard case .clock(let hour, let minute)? = TimeOfDay(at) else { throw AutomationError(at: Read.join(path, "at"), "expected a clock time like 22:30") }
-        let days = try fields["weekdays"].map { d throws(AutomationError) in try Read.weekdays(d, at: Read.join(path, "weekdays")) } ?? Set(1...7)
+        guard case .clock(let hour, let minute)? = TimeOfDay(at) else {
+            throw AutomationError(at: Read.join(path, "at"), "expected a clock time like 22:30")
+        }
+        let days =
+            try fields["weekdays"].map { d throws(AutomationError) in try Read.weekdays(d, at: Read.join(path, "weekdays")) } ?? Set(1...7)
         return .calendar(hour: hour, minute: minute, weekdays: days)
     }
 
@@ -110,7 +124,9 @@ extension TimerSchedule {
         case nil: break
         case .every(let count, let unit): fields["recurrence"] = ["every": .integer(count), "unit": .string(unit.rawValue)]
         case .calendar(let hour, let minute, let days):
-            fields["recurrence"] = ["at": .string(TimeOfDay.clock(hour: hour, minute: minute).description), "weekdays": Write.weekdays(days)]
+            fields["recurrence"] = [
+                "at": .string(TimeOfDay.clock(hour: hour, minute: minute).description), "weekdays": Write.weekdays(days),
+            ]
         }
         return .object(fields)
     }
@@ -118,10 +134,13 @@ extension TimerSchedule {
 
 extension TriggerEvent {
     init(json: JSONValue, at path: String) throws(AutomationError) {
-        let fields = try Read.object(json, at: path, allowed: ["characteristic", "accessory", "service", "value", "range", "for", "sun", "offset"])
+        let fields = try Read.object(
+            json, at: path, allowed: ["characteristic", "accessory", "service", "value", "range", "for", "sun", "offset"])
         if let sun = fields["sun"] {
             let name = try Read.string(sun, at: Read.join(path, "sun"))
-            guard let event = SunEvent(rawValue: name) else { throw AutomationError(at: Read.join(path, "sun"), "expected sunrise or sunset") }
+            guard let event = SunEvent(rawValue: name) else {
+                throw AutomationError(at: Read.join(path, "sun"), "expected sunrise or sunset")
+            }
             for key in ["characteristic", "value", "range", "for"] where fields[key] != nil {
                 throw AutomationError(at: Read.join(path, key), "a sun event has no \(key)")
             }
@@ -143,7 +162,9 @@ extension TriggerEvent {
         if let duration = fields["for"] {
             guard match != .anyChange else { throw AutomationError(at: Read.join(path, "for"), "\"for\" needs a value or a range to hold") }
             held = try Read.duration(duration, at: Read.join(path, "for"))
-            guard let h = held, h > 0, h <= 7 * 86_400 else { throw AutomationError(at: Read.join(path, "for"), "expected a duration from 1s to 7d") }
+            guard let h = held, h > 0, h <= 7 * 86_400 else {
+                throw AutomationError(at: Read.join(path, "for"), "expected a duration from 1s to 7d")
+            }
         }
         self = .characteristic(characteristic, match, held: held)
     }
@@ -160,7 +181,8 @@ extension TriggerEvent {
     var json: JSONValue {
         switch self {
         case .sun(let event, let offset):
-            return offset == 0 ? ["sun": .string(event.rawValue)] : ["sun": .string(event.rawValue), "offset": .string(DurationText.format(offset))]
+            return offset == 0
+                ? ["sun": .string(event.rawValue)] : ["sun": .string(event.rawValue), "offset": .string(DurationText.format(offset))]
         case .characteristic(let path, let match, let held):
             var fields: [String: JSONValue] = ["characteristic": .string(path.description)]
             switch match {
@@ -183,7 +205,8 @@ extension Condition {
         guard case .object(let fields) = json else { throw AutomationError(at: path, "expected an object, got \(json.kindDescription)") }
         let shapes = ["all", "any", "not", "time", "weekdays", "characteristic"]
         guard let shape = shapes.first(where: { fields[$0] != nil }) else {
-            throw AutomationError(at: path, "expected one of \(shapes.joined(separator: ", ")) (\"characteristic\" with \"op\" and \"value\")")
+            throw AutomationError(
+                at: path, "expected one of \(shapes.joined(separator: ", ")) (\"characteristic\" with \"op\" and \"value\")")
         }
         switch shape {
         case "all", "any":
@@ -204,11 +227,14 @@ extension Condition {
                 guard let value = window[key] else { return nil }
                 let text = try Read.string(value, at: Read.join(path, "time.\(key)"))
                 guard let time = TimeOfDay(text) else {
-                    throw AutomationError(at: Read.join(path, "time.\(key)"), "expected a clock time like 22:30, or sunrise/sunset with an offset within a day like sunset-30m")
+                    throw AutomationError(
+                        at: Read.join(path, "time.\(key)"),
+                        "expected a clock time like 22:30, or sunrise/sunset with an offset within a day like sunset-30m")
                 }
                 return time
             }
-            let after = try point("after"), before = try point("before")
+            let after = try point("after")
+            let before = try point("before")
             guard after != nil || before != nil else { throw AutomationError(at: Read.join(path, "time"), "name after, before or both") }
             self = .time(after: after, before: before)
         case "weekdays":
@@ -219,7 +245,8 @@ extension Condition {
             let characteristic = try Read.characteristicPath(fields, at: path)
             let op = try Read.string(fields["op"], at: Read.join(path, "op"))
             guard let comparison = Comparison(rawValue: op) else {
-                throw AutomationError(at: Read.join(path, "op"), "expected one of \(Comparison.allCases.map(\.rawValue).joined(separator: " "))")
+                throw AutomationError(
+                    at: Read.join(path, "op"), "expected one of \(Comparison.allCases.map(\.rawValue).joined(separator: " "))")
             }
             let value = try Read.value(fields["value"], at: Read.join(path, "value"))
             if value.doubleValue == nil, comparison != .equal, comparison != .notEqual {

@@ -19,8 +19,10 @@ public struct Trigger: Sendable, Hashable {
     /// Disabled after it fires once (HomeKit's executeOnce).
     public var executeOnce: Bool
 
-    public init(id: String, name: String, home: String, enabled: Bool = true, actionSets: [String], kind: Kind,
-                conditions: Condition? = nil, executeOnce: Bool = false) {
+    public init(
+        id: String, name: String, home: String, enabled: Bool = true, actionSets: [String], kind: Kind,
+        conditions: Condition? = nil, executeOnce: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.home = home
@@ -76,7 +78,14 @@ public enum ValueMatch: Sendable, Hashable {
 public struct TimerSchedule: Sendable, Hashable {
     public enum Unit: String, Sendable, Hashable, CaseIterable {
         case minutes, hours, days, weeks
-        var seconds: Int { switch self { case .minutes: 60; case .hours: 3600; case .days: 86_400; case .weeks: 604_800 } }
+        var seconds: Int {
+            switch self {
+            case .minutes: 60;
+            case .hours: 3600;
+            case .days: 86_400;
+            case .weeks: 604_800
+            }
+        }
     }
 
     public enum Recurrence: Sendable, Hashable {

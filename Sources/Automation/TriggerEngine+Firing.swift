@@ -5,8 +5,10 @@ public import HomeModel
 extension TriggerEngine {
     /// A characteristic took a new value: the triggers watching it decide, and "held for" deadlines
     /// start or are cancelled. `previous` is nil for a stateless switch, whose every press counts.
-    public mutating func changed(_ path: CharacteristicPath, to value: CharacteristicValue, from previous: CharacteristicValue?,
-                                 now: Date, value lookup: (CharacteristicPath) -> CharacteristicValue?) -> [Firing] {
+    public mutating func changed(
+        _ path: CharacteristicPath, to value: CharacteristicValue, from previous: CharacteristicValue?,
+        now: Date, value lookup: (CharacteristicPath) -> CharacteristicValue?
+    ) -> [Firing] {
         guard let ids = watchers[path] else { return [] }
         var firings: [Firing] = []
         for id in ids {
@@ -75,14 +77,18 @@ extension TriggerEngine {
         if key.slot < 0 {
             guard case .timer(let schedule) = trigger.kind, let next = schedule.next(after: date) else { return }
             self.schedule(key, at: next)
-        } else if case .sun(let sun, let offset) = trigger.events[key.slot], let next = clock.location?.next(sun, offset: offset, after: date) {
+        } else if case .sun(let sun, let offset) = trigger.events[key.slot],
+            let next = clock.location?.next(sun, offset: offset, after: date)
+        {
             schedule(key, at: next)
         }
     }
 
     /// Conditions decide; a fire is recorded, and an execute-once trigger disables itself.
-    mutating func fire(_ id: String, _ cause: Firing.Cause, now: Date, late: Bool,
-                       value lookup: (CharacteristicPath) -> CharacteristicValue?) -> Firing? {
+    mutating func fire(
+        _ id: String, _ cause: Firing.Cause, now: Date, late: Bool,
+        value lookup: (CharacteristicPath) -> CharacteristicValue?
+    ) -> Firing? {
         guard var trigger = triggers[id], trigger.enabled else { return nil }
         if let conditions = trigger.conditions, !conditions.holds(now: now, clock: clock, value: lookup) { return nil }
         runtime[id, default: TriggerRuntime(since: now)].lastFired = now

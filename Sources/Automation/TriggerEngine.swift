@@ -59,8 +59,10 @@ public struct TriggerEngine: Sendable {
 
     /// A trigger as stored, at start: what it missed while the gateway was down fires now if it is
     /// within the grace window; "held for" deadlines that passed fire now if the value still holds.
-    public mutating func load(_ trigger: Trigger, runtime stored: TriggerRuntime?, now: Date,
-                              value: (CharacteristicPath) -> CharacteristicValue?) -> [Firing] {
+    public mutating func load(
+        _ trigger: Trigger, runtime stored: TriggerRuntime?, now: Date,
+        value: (CharacteristicPath) -> CharacteristicValue?
+    ) -> [Firing] {
         let trigger = inHouseZone(trigger)
         install(trigger)
         runtime[trigger.id] = stored ?? TriggerRuntime(since: now)
@@ -88,7 +90,9 @@ public struct TriggerEngine: Sendable {
             } else {
                 runtime[trigger.id]!.held[index] = nil
                 dirty.insert(trigger.id)
-                if match.matches(value(path)) { heldDue = .held(path, value: value(path), duration: duration, since: deadline.addingTimeInterval(-duration)) }
+                if match.matches(value(path)) {
+                    heldDue = .held(path, value: value(path), duration: duration, since: deadline.addingTimeInterval(-duration))
+                }
             }
         }
         scheduleNext(trigger, after: now)

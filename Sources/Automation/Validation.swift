@@ -5,7 +5,8 @@ public typealias CharacteristicLookup = (CharacteristicPath) -> Result<Character
 
 extension ActionSet {
     /// Each action against the characteristic's metadata: it must exist, be writable and take the value.
-    public static func check(_ actions: [Action], against lookup: CharacteristicLookup, at path: String = "actions") throws(AutomationError) {
+    public static func check(_ actions: [Action], against lookup: CharacteristicLookup, at path: String = "actions") throws(AutomationError)
+    {
         for (i, action) in actions.enumerated() {
             let characteristic: Characteristic
             switch lookup(action.path) {
@@ -30,7 +31,9 @@ extension Trigger {
                 switch match {
                 case .anyChange: break
                 case .value(let value):
-                    if case .failure(let problem) = characteristic.check(value) { throw AutomationError(at: "events[\(i)].value", "\(path): \(problem)") }
+                    if case .failure(let problem) = characteristic.check(value) {
+                        throw AutomationError(at: "events[\(i)].value", "\(path): \(problem)")
+                    }
                 case .range:
                     guard characteristic.isNumeric else { throw AutomationError(at: "events[\(i)].range", "\(path) is not a number") }
                 }
@@ -39,7 +42,9 @@ extension Trigger {
         try conditions?.check(against: lookup, at: "conditions")
     }
 
-    private static func find(_ path: CharacteristicPath, _ lookup: CharacteristicLookup, at location: String) throws(AutomationError) -> Characteristic {
+    private static func find(
+        _ path: CharacteristicPath, _ lookup: CharacteristicLookup, at location: String
+    ) throws(AutomationError) -> Characteristic {
         switch lookup(path) {
         case .success(let characteristic): return characteristic
         case .failure(let problem): throw AutomationError(at: location, problem.description)
@@ -57,7 +62,9 @@ extension Condition {
             case .failure(let problem): throw AutomationError(at: location, problem.description)
             }
             if comparison == .equal || comparison == .notEqual {
-                if case .failure(let problem) = characteristic.check(value) { throw AutomationError(at: "\(location).value", "\(path): \(problem)") }
+                if case .failure(let problem) = characteristic.check(value) {
+                    throw AutomationError(at: "\(location).value", "\(path): \(problem)")
+                }
             } else if !characteristic.isNumeric {
                 throw AutomationError(at: "\(location).op", "\(path) is not a number")
             }

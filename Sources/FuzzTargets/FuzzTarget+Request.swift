@@ -27,33 +27,40 @@ extension FuzzTarget {
     static let requestCore: MQTTFrontEnd = {
         var mappings = MappingSet()
         var problems = mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n")
-        problems += mappings.add(file: "dimmer.yaml", text: """
-            source: mqtt
-            accessories:
-              - id: hallway_dimmer
-                name: Hallway Dimmer
-                services:
-                  - type: lightbulb
-                    characteristics:
-                      "on":
-                        state: { topic: dimmer/status, path: ison }
-                        set: { topic: dimmer/set, template: '{"turn":"{{value}}"}', map: { "true": "on", "false": "off" } }
-                      brightness:
-                        state: { topic: dimmer/status, path: brightness, scale: { from: [0, 255], to: [0, 100] }, round: 0 }
-            """)
+        problems += mappings.add(
+            file: "dimmer.yaml",
+            text: """
+                source: mqtt
+                accessories:
+                  - id: hallway_dimmer
+                    name: Hallway Dimmer
+                    services:
+                      - type: lightbulb
+                        characteristics:
+                          "on":
+                            state: { topic: dimmer/status, path: ison }
+                            set: { topic: dimmer/set, template: '{"turn":"{{value}}"}', map: { "true": "on", "false": "off" } }
+                          brightness:
+                            state: { topic: dimmer/status, path: brightness, scale: { from: [0, 255], to: [0, 100] }, round: 0 }
+                """)
         precondition(problems.isEmpty, "the request target's mappings: \(problems)")
         var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings, now: requestTime))
         let setup: [(String, String)] = [
             ("zigbee2mqtt/bridge/state", #"{"state":"online"}"#),
             ("homegate/request/room/add", #"{"name":"Attic"}"#),
             ("homegate/request/zone/add", #"{"name":"Upstairs","rooms":["attic"]}"#),
-            ("homegate/request/action_set/add",
-             #"{"name":"Hallway On","actions":[{"characteristic":"bulb/lightbulb/on","value":true},{"characteristic":"bulb/lightbulb/brightness","value":80}]}"#),
+            (
+                "homegate/request/action_set/add",
+                #"{"name":"Hallway On","actions":[{"characteristic":"bulb/lightbulb/on","value":true},{"characteristic":"bulb/lightbulb/brightness","value":80}]}"#
+            ),
             ("homegate/request/trigger/add", #"{"name":"Good night","action_sets":["hallway_on"],"timer":{"recurrence":{"at":"22:30"}}}"#),
-            ("homegate/request/trigger/add",
-             #"{"name":"Motion","action_sets":["hallway_on"],"events":[{"characteristic":"occupancy_sensor/motion_sensor/motion_detected","value":true}]}"#),
+            (
+                "homegate/request/trigger/add",
+                #"{"name":"Motion","action_sets":["hallway_on"],"events":[{"characteristic":"occupancy_sensor/motion_sensor/motion_detected","value":true}]}"#
+            ),
         ]
-        let messages = [Incoming(topic: "zigbee2mqtt/bridge/devices", payload: fixtureDevicesPayload)]
+        let messages =
+            [Incoming(topic: "zigbee2mqtt/bridge/devices", payload: fixtureDevicesPayload)]
             + setup.map { Incoming(topic: $0.0, payload: Array($0.1.utf8)) }
         let answers = core.handle(messages, now: requestTime).all.filter { $0.topic.hasPrefix("homegate/response/") }
         let refused = answers.filter { !String(decoding: $0.payload, as: UTF8.self).contains(#""status":"ok""#) }

@@ -16,7 +16,8 @@ extension FuzzTarget {
     }()
 
     /// The checkout these sources are in: the fuzz targets run from it, never from an install.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Decoded for every fixture device, and each value stored into its accessory as the gateway does.
     static func zigbee2mqttState(_ bytes: [UInt8]) -> String? {
@@ -24,7 +25,8 @@ extension FuzzTarget {
         for mapping in fixtureMappings {
             var accessory = mapping.accessory
             for update in mapping.decode(payload).updates {
-                _ = try? accessory.update(service: update.service, characteristic: update.characteristic, value: update.value, source: .device)
+                _ = try? accessory.update(
+                    service: update.service, characteristic: update.characteristic, value: update.value, source: .device)
             }
         }
         return nil

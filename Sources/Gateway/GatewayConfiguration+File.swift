@@ -1,7 +1,7 @@
 import Foundation
-import Mosquitto
 import HomeModel
 import Mappings
+import Mosquitto
 import Yams
 
 extension GatewayConfiguration {
@@ -31,13 +31,16 @@ extension GatewayConfiguration {
                 let text = try String(contentsOfFile: file, encoding: .utf8)
                 configuration.mqtt.password = Secret(String(text.trimmingCharacters(in: .newlines)))
             } catch {
-                errors.append(ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
+                errors.append(
+                    ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
             }
         }
         let placeRefused = errors.contains { $0.key == "location.latitude" || $0.key == "location.longitude" }
         if !placeRefused, (configuration.location.latitude == nil) != (configuration.location.longitude == nil) {
-            errors.append(ConfigurationError(location: path ?? "environment", key: "location",
-                                             message: "set both location.latitude and location.longitude (for sunrise and sunset), or neither"))
+            errors.append(
+                ConfigurationError(
+                    location: path ?? "environment", key: "location",
+                    message: "set both location.latitude and location.longitude (for sunrise and sunset), or neither"))
         }
         guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
         return configuration
@@ -56,8 +59,10 @@ extension GatewayConfiguration {
         let mappings = environment["HOMEGATE_MAPPINGS"].flatMap { $0.isEmpty ? nil : $0 } ?? configuration.mappings
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: mappings, isDirectory: &isFolder) || !isFolder.boolValue {
-            errors.append(ConfigurationError(location: environment["HOMEGATE_MAPPINGS"] != nil ? "HOMEGATE_MAPPINGS" : (path ?? "default"),
-                                             key: "mappings", message: "no folder at '\(mappings)' (create it, or point mappings at your mapping files)"))
+            errors.append(
+                ConfigurationError(
+                    location: environment["HOMEGATE_MAPPINGS"] != nil ? "HOMEGATE_MAPPINGS" : (path ?? "default"),
+                    key: "mappings", message: "no folder at '\(mappings)' (create it, or point mappings at your mapping files)"))
         }
         guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
         return configuration
@@ -114,7 +119,8 @@ extension GatewayConfiguration {
                 errors.append(ConfigurationError(location: at, key: name, message: "unknown component (expected one of \(components))"))
             } else {
                 let candidates = Set(Self.keys.map(\.name)).union(sections)
-                errors.append(ConfigurationError(location: at, key: name, message: "unknown key\(Self.suggestion(for: name, among: candidates))"))
+                errors.append(
+                    ConfigurationError(location: at, key: name, message: "unknown key\(Self.suggestion(for: name, among: candidates))"))
             }
         }
     }

@@ -16,79 +16,83 @@ extension GatewayConfiguration {
         var environmentName: String { "HOMEGATE_" + name.uppercased().replacingOccurrences(of: ".", with: "_") }
     }
 
-    static let keys: [Key] = [
-        Key(name: "mqtt.url", kind: .string) { config, value in
-            // Checked with the rest, so a wrong scheme is not reported only after everything else is fixed.
-            do {
-                _ = try BrokerAddress(url: value)
-            } catch {
-                return "\(error)"
-            }
-            config.mqtt.url = value
-            return nil
-        },
-        text("mqtt.client_id") { $0.mqtt.clientID = $1 },
-        text("mqtt.username") { $0.mqtt.username = $1 },
-        text("mqtt.password") { $0.mqtt.password = Secret($1) },
-        text("mqtt.password_file") { $0.mqtt.passwordFile = $1 },
-        text("mqtt.ca_file") { $0.mqtt.caFile = $1 },
-        text("mqtt.cert_file") { $0.mqtt.certFile = $1 },
-        text("mqtt.key_file") { $0.mqtt.keyFile = $1 },
-        boolean("mqtt.tls_insecure") { $0.mqtt.tlsInsecure = $1 },
-        integer("mqtt.keepalive", 5...3600) { $0.mqtt.keepAlive = $1 },
-        Key(name: "mqtt.protocol", kind: .string) { config, value in
-            guard ["5", "3.1.1"].contains(value) else { return "expected 5 or 3.1.1, got '\(value)'" }
-            config.mqtt.protocolVersion = value
-            return nil
-        },
-        boolean("mqtt.clean_session") { $0.mqtt.cleanSession = $1 },
-        Key(name: "base_topic", kind: .string) { config, value in
-            guard !value.isEmpty, !value.contains(where: { "+#".contains($0) }), !value.hasSuffix("/") else {
-                return "expected a topic without wildcards or a trailing '/', got '\(value)'"
-            }
-            config.baseTopic = value
-            return nil
-        },
-        text("mappings") { $0.mappings = $1 },
-        text("database") { $0.database = $1 },
-        text("http.listen") { $0.httpListen = $1 },
-        decimal("location.latitude", -90...90) { $0.location.latitude = $1 },
-        decimal("location.longitude", -180...180) { $0.location.longitude = $1 },
-        Key(name: "location.time_zone", kind: .string) { config, value in
-            guard TimeZone(identifier: value) != nil else { return "unknown time zone '\(value)' (expected a name like Europe/Amsterdam)" }
-            config.location.timeZone = value
-            return nil
-        },
-        Key(name: "log_level", kind: .string) { config, value in
-            guard let problem = levelProblem(value) else {
-                config.logLevel = value
+    static let keys: [Key] =
+        [
+            Key(name: "mqtt.url", kind: .string) { config, value in
+                // Checked with the rest, so a wrong scheme is not reported only after everything else is fixed.
+                do {
+                    _ = try BrokerAddress(url: value)
+                } catch {
+                    return "\(error)"
+                }
+                config.mqtt.url = value
                 return nil
-            }
-            return problem
-        },
-        Key(name: "log_format", kind: .string) { config, value in
-            guard let format = LogFormat(rawValue: value) else { return "expected text or json, got '\(value)'" }
-            config.logFormat = format
-            return nil
-        },
-    ] + LogComponent.allCases.map { component in
-        Key(name: "log_levels.\(component.rawValue)", kind: .string) { config, value in
-            guard let problem = levelProblem(value) else {
-                config.componentLogLevels[component] = value
+            },
+            text("mqtt.client_id") { $0.mqtt.clientID = $1 },
+            text("mqtt.username") { $0.mqtt.username = $1 },
+            text("mqtt.password") { $0.mqtt.password = Secret($1) },
+            text("mqtt.password_file") { $0.mqtt.passwordFile = $1 },
+            text("mqtt.ca_file") { $0.mqtt.caFile = $1 },
+            text("mqtt.cert_file") { $0.mqtt.certFile = $1 },
+            text("mqtt.key_file") { $0.mqtt.keyFile = $1 },
+            boolean("mqtt.tls_insecure") { $0.mqtt.tlsInsecure = $1 },
+            integer("mqtt.keepalive", 5...3600) { $0.mqtt.keepAlive = $1 },
+            Key(name: "mqtt.protocol", kind: .string) { config, value in
+                guard ["5", "3.1.1"].contains(value) else { return "expected 5 or 3.1.1, got '\(value)'" }
+                config.mqtt.protocolVersion = value
                 return nil
+            },
+            boolean("mqtt.clean_session") { $0.mqtt.cleanSession = $1 },
+            Key(name: "base_topic", kind: .string) { config, value in
+                guard !value.isEmpty, !value.contains(where: { "+#".contains($0) }), !value.hasSuffix("/") else {
+                    return "expected a topic without wildcards or a trailing '/', got '\(value)'"
+                }
+                config.baseTopic = value
+                return nil
+            },
+            text("mappings") { $0.mappings = $1 },
+            text("database") { $0.database = $1 },
+            text("http.listen") { $0.httpListen = $1 },
+            decimal("location.latitude", -90...90) { $0.location.latitude = $1 },
+            decimal("location.longitude", -180...180) { $0.location.longitude = $1 },
+            Key(name: "location.time_zone", kind: .string) { config, value in
+                guard TimeZone(identifier: value) != nil else {
+                    return "unknown time zone '\(value)' (expected a name like Europe/Amsterdam)"
+                }
+                config.location.timeZone = value
+                return nil
+            },
+            Key(name: "log_level", kind: .string) { config, value in
+                guard let problem = levelProblem(value) else {
+                    config.logLevel = value
+                    return nil
+                }
+                return problem
+            },
+            Key(name: "log_format", kind: .string) { config, value in
+                guard let format = LogFormat(rawValue: value) else { return "expected text or json, got '\(value)'" }
+                config.logFormat = format
+                return nil
+            },
+        ]
+        + LogComponent.allCases.map { component in
+            Key(name: "log_levels.\(component.rawValue)", kind: .string) { config, value in
+                guard let problem = levelProblem(value) else {
+                    config.componentLogLevels[component] = value
+                    return nil
+                }
+                return problem
             }
-            return problem
-        }
-    } + [
-        integer("max_payload_bytes", 1...(16 << 20)) { $0.maxPayloadBytes = $1 },
-        Key(name: "automation.missed_grace", kind: .string) { config, value in
-            guard let seconds = DurationText.parse(value), seconds >= 0, seconds <= 7 * 86_400 else {
-                return "expected a duration from 0s to 7d like 15m, got '\(value)'"
-            }
-            config.missedGrace = seconds
-            return nil
-        },
-    ]
+        } + [
+            integer("max_payload_bytes", 1...(16 << 20)) { $0.maxPayloadBytes = $1 },
+            Key(name: "automation.missed_grace", kind: .string) { config, value in
+                guard let seconds = DurationText.parse(value), seconds >= 0, seconds <= 7 * 86_400 else {
+                    return "expected a duration from 0s to 7d like 15m, got '\(value)'"
+                }
+                config.missedGrace = seconds
+                return nil
+            },
+        ]
 
     private static func levelProblem(_ value: String) -> String? {
         let levels = Logger.Level.allCases.map(\.rawValue)
@@ -96,7 +100,9 @@ extension GatewayConfiguration {
     }
 
     private static func text(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, String) -> Void) -> Key {
-        Key(name: name, kind: .string) { config, value in set(&config, value); return nil }
+        Key(name: name, kind: .string) { config, value in
+            set(&config, value); return nil
+        }
     }
 
     private static func boolean(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, Bool) -> Void) -> Key {
@@ -110,7 +116,9 @@ extension GatewayConfiguration {
         }
     }
 
-    private static func integer(_ name: String, _ range: ClosedRange<Int>, _ set: @escaping @Sendable (inout GatewayConfiguration, Int) -> Void) -> Key {
+    private static func integer(
+        _ name: String, _ range: ClosedRange<Int>, _ set: @escaping @Sendable (inout GatewayConfiguration, Int) -> Void
+    ) -> Key {
         Key(name: name, kind: .integer) { config, value in
             guard let number = Int(value) else { return "expected a whole number, got '\(value)'" }
             guard range.contains(number) else { return "\(number) is outside \(range.lowerBound)...\(range.upperBound)" }
@@ -119,7 +127,9 @@ extension GatewayConfiguration {
         }
     }
 
-    private static func decimal(_ name: String, _ range: ClosedRange<Double>, _ set: @escaping @Sendable (inout GatewayConfiguration, Double) -> Void) -> Key {
+    private static func decimal(
+        _ name: String, _ range: ClosedRange<Double>, _ set: @escaping @Sendable (inout GatewayConfiguration, Double) -> Void
+    ) -> Key {
         Key(name: name, kind: .decimal) { config, value in
             guard let number = Double(value), number.isFinite else { return "expected a number, got '\(value)'" }
             guard range.contains(number) else { return "\(number) is outside \(range.lowerBound)...\(range.upperBound)" }

@@ -10,7 +10,8 @@ extension GatewayConfiguration {
     public func mqttConfiguration() throws(MQTTError) -> MQTTConfiguration {
         let broker = try BrokerAddress(url: mqtt.url)
         let wantsTLS = broker.usesTLS || mqtt.caFile != nil || mqtt.certFile != nil
-        let tls: MQTTConfiguration.TLS? = wantsTLS
+        let tls: MQTTConfiguration.TLS? =
+            wantsTLS
             ? .init(caFile: mqtt.caFile, certificateFile: mqtt.certFile, keyFile: mqtt.keyFile, allowInsecure: mqtt.tlsInsecure)
             : nil
         return MQTTConfiguration(

@@ -64,7 +64,9 @@ extension GatewayConfiguration {
     /// The house's time zone and place for triggers: the configured time zone, or the system's.
     public var clockContext: ClockContext {
         let zone = location.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
-        guard let latitude = location.latitude, let longitude = location.longitude else { return ClockContext(timeZone: zone, location: nil) }
+        guard let latitude = location.latitude, let longitude = location.longitude else {
+            return ClockContext(timeZone: zone, location: nil)
+        }
         return ClockContext(timeZone: zone, location: Automation.Location(latitude: latitude, longitude: longitude, timeZone: zone))
     }
 }

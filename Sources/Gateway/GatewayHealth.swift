@@ -14,16 +14,28 @@ final class GatewayHealth: Sendable {
 
     private let state = Mutex(State())
 
-    func connected() { state.withLock { $0.connected = true; $0.brokerProblem = nil } }
-    func disconnected(_ reason: String) { state.withLock { $0.connected = false; $0.brokerProblem = reason } }
+    func connected() {
+        state.withLock {
+            $0.connected = true; $0.brokerProblem = nil
+        }
+    }
+    func disconnected(_ reason: String) {
+        state.withLock {
+            $0.connected = false; $0.brokerProblem = reason
+        }
+    }
 
     func mappings(files: Int, broken: [String: Bool]) {
-        state.withLock { $0.mappingFiles = files; $0.brokenMappings = broken }
+        state.withLock {
+            $0.mappingFiles = files; $0.brokenMappings = broken
+        }
     }
 
     /// The answer's `data`: `ready`, the state of each part, and one line per problem.
-    func report(store: (count: Int, duration: Duration, reason: String)?, counters: GatewayCounters,
-                dropped: (incoming: Int, outgoing: Int) = (0, 0)) -> JSONValue {
+    func report(
+        store: (count: Int, duration: Duration, reason: String)?, counters: GatewayCounters,
+        dropped: (incoming: Int, outgoing: Int) = (0, 0)
+    ) -> JSONValue {
         let current = state.withLock { $0 }
         var problems: [String] = []
         if let problem = current.brokerProblem { problems.append("broker: \(problem)") }

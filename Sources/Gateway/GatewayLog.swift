@@ -61,7 +61,8 @@ public struct GatewayLogHandler: LogHandler {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { _, new in new } }
         let component = fields.removeValue(forKey: "component").map { "\($0)" } ?? LogComponent.gateway.rawValue
-        let line = Self.line(format: format, time: Date(), level: event.level, component: component, message: "\(event.message)", fields: fields)
+        let line = Self.line(
+            format: format, time: Date(), level: event.level, component: component, message: "\(event.message)", fields: fields)
         Self.output.withLock { _ in
             let bytes = Array((line + "\n").utf8)
             _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
@@ -71,7 +72,9 @@ public struct GatewayLogHandler: LogHandler {
     /// Serialises writers, so two lines never interleave.
     private static let output = Mutex(())
 
-    static func line(format: LogFormat, time: Date, level: Logger.Level, component: String, message: String, fields: Logger.Metadata) -> String {
+    static func line(
+        format: LogFormat, time: Date, level: Logger.Level, component: String, message: String, fields: Logger.Metadata
+    ) -> String {
         let stamp = time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         switch format {
         case .text:

@@ -72,7 +72,8 @@ actor GatewayRuntime {
     func reload(_ mappings: MappingSet) async {
         if publish(api.reload(mappings, now: now())) { releaseMemory() }
         await syncSubscriptions()
-        log[.mappings].info("mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(api.core.accessories.count)"])
+        log[.mappings].info(
+            "mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(api.core.accessories.count)"])
     }
 
     var counters: GatewayCounters { api.counters }
@@ -116,7 +117,8 @@ actor GatewayRuntime {
     static func publish(_ messages: [Outgoing], with client: MQTTClient, logger: Logger) {
         for message in messages {
             do {
-                try client.publish(message.topic, message.payload, qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, retain: message.retain)
+                try client.publish(
+                    message.topic, message.payload, qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, retain: message.retain)
             } catch {
                 logger.error("cannot publish: \(error)")
             }
@@ -127,7 +129,9 @@ actor GatewayRuntime {
     private func warn(_ message: String, _ component: LogComponent) {
         let now = clock.uptime
         if warningWindow.start.map({ now - $0 > .seconds(10) }) ?? true {
-            if warningWindow.suppressed > 0 { log[.gateway].warning("\(warningWindow.suppressed) more warnings like these were not logged") }
+            if warningWindow.suppressed > 0 {
+                log[.gateway].warning("\(warningWindow.suppressed) more warnings like these were not logged")
+            }
             warningWindow = (now, 0, 0)
         }
         warningWindow.count += 1

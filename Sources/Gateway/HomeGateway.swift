@@ -38,8 +38,9 @@ public struct HomeGateway: Sendable {
         do {
             store = try SQLiteHomeStore(path: configuration.database)
             // The loaded home is let go once the core has it, so a large one is not kept twice.
-            core = HomeCore(mappings: loaded.set, stored: try store.load(),
-                            clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: clock.now)
+            core = HomeCore(
+                mappings: loaded.set, stored: try store.load(),
+                clock: configuration.clockContext, missedGrace: configuration.missedGrace, now: clock.now)
         } catch {
             throw .database(error)
         }
@@ -54,15 +55,19 @@ public struct HomeGateway: Sendable {
             GatewayRuntime.publish(messages, with: client, logger: log[.mqtt])
         }
         let api = MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
-        let runtime = GatewayRuntime(api: api, client: client,
-                                     writer: writer, log: log, clock: clock)
-        let mappingReport = MappingReport(baseTopic: configuration.baseTopic, client: client, health: health, log: log[.mappings], clock: clock)
-        log[.gateway].info("starting", metadata: [
-            "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
-            "bridges": "\(loaded.set.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(loaded.set.accessories.count)",
-            "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
-            "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
-        ])
+        let runtime = GatewayRuntime(
+            api: api, client: client,
+            writer: writer, log: log, clock: clock)
+        let mappingReport = MappingReport(
+            baseTopic: configuration.baseTopic, client: client, health: health, log: log[.mappings], clock: clock)
+        log[.gateway].info(
+            "starting",
+            metadata: [
+                "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
+                "bridges": "\(loaded.set.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(loaded.set.accessories.count)",
+                "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
+                "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
+            ])
         mappingReport.report(loaded, before: [:])
         services = [
             DatabaseService(store: store, log: log[.gateway]),
@@ -79,10 +84,14 @@ public struct HomeGateway: Sendable {
     /// A group running the gateway's services. One that ends or throws stops the others in order;
     /// the group rethrows the first error (a refused connection, say).
     public func serviceGroup(signals: [UnixSignal] = [], logger: Logger) -> ServiceGroup {
-        ServiceGroup(configuration: .init(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
-                                           failureTerminationBehavior: .gracefullyShutdownGroup) },
-            gracefulShutdownSignals: signals, logger: logger))
+        ServiceGroup(
+            configuration: .init(
+                services: services.map {
+                    ServiceGroupConfiguration.ServiceConfiguration(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                gracefulShutdownSignals: signals, logger: logger))
     }
 }
 

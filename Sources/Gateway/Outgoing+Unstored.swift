@@ -7,8 +7,9 @@ extension Outgoing {
         guard var fields = (try? JSONValue(parsing: payload))?.objectValue, fields["status"] == "ok" else { return self }
         fields["status"] = "error"
         fields["kind"] = "storage"
-        fields["error"] = .string("the change is made but could not be stored (\(reason)); it is kept and stored as soon as the "
-            + "database can be written, and lost if homegate stops before then")
+        fields["error"] = .string(
+            "the change is made but could not be stored (\(reason)); it is kept and stored as soon as the "
+                + "database can be written, and lost if homegate stops before then")
         var answer = Outgoing(topic, JSONValue.object(fields).serializedBytes(), retain: retain, qos: qos)
         answer.isAnswer = true
         return answer

@@ -46,8 +46,10 @@ final class StoreWriter: Sendable {
     private let patience: Duration
     private let clock: any GatewayClock
 
-    init(store: any HomeStore, logger: Logger, clock: any GatewayClock = SystemClock(), valuesDelay: Duration = .seconds(1),
-         patience: Duration = .seconds(5), publish: @escaping @Sendable ([Outgoing]) -> Void) {
+    init(
+        store: any HomeStore, logger: Logger, clock: any GatewayClock = SystemClock(), valuesDelay: Duration = .seconds(1),
+        patience: Duration = .seconds(5), publish: @escaping @Sendable ([Outgoing]) -> Void
+    ) {
         self.store = store
         self.clock = clock
         self.valuesDelay = valuesDelay
@@ -145,7 +147,9 @@ final class StoreWriter: Sendable {
                 publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: "\(error)") })
                 let others = work.messages.filter { !$0.isAnswer }
                 if failing >= patience || closed {
-                    if !others.isEmpty { logger.error("publishing \(others.count) events and device writes whose changes are not stored yet") }
+                    if !others.isEmpty {
+                        logger.error("publishing \(others.count) events and device writes whose changes are not stored yet")
+                    }
                     publish(others)
                 } else {
                     queue.withLock { $0.messages = others + $0.messages }
@@ -172,8 +176,9 @@ final class StoreWriter: Sendable {
                 publish(work.messages)
             } catch {
                 guard clock.uptime < deadline else {
-                    logger.critical("stopping with changes that could not be stored; they are lost: \(work.batch.summary)",
-                                    metadata: ["error": "\(error)"])
+                    logger.critical(
+                        "stopping with changes that could not be stored; they are lost: \(work.batch.summary)",
+                        metadata: ["error": "\(error)"])
                     return publish(work.messages.map { $0.isAnswer ? $0.unstored(because: "\(error)") : $0 })
                 }
                 queue.withLock { pending in
@@ -208,7 +213,8 @@ final class StoreWriter: Sendable {
             return (state.count, now - state.since, due)
         }
         if shouldLog {
-            logger.error("""
+            logger.error(
+                """
                 cannot store the home; changes are kept in memory and retried every second, and requests that change the home \
                 are answered with errors of kind storage until a write succeeds
                 """, metadata: ["error": "\(error)", "failed_writes": "\(count)"])

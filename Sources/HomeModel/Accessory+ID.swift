@@ -6,12 +6,13 @@ extension Accessory {
     /// give the same id as before transliteration existed.
     public static func topicSafeID(_ text: String) -> String {
         let latin = text.unicodeScalars.allSatisfy(\.isASCII) ? text : latinized(text)
-        return String(latin.lowercased().unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "a"..."z", "0"..."9", "_", "-": Character(scalar)
-            default: "_"
-            }
-        })
+        return String(
+            latin.lowercased().unicodeScalars.map { scalar -> Character in
+                switch scalar {
+                case "a"..."z", "0"..."9", "_", "-": Character(scalar)
+                default: "_"
+                }
+            })
     }
 
     /// The id for a device called `name`; when its name leaves nothing but `_` and `-` (`???`, an

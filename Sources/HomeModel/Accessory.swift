@@ -22,8 +22,10 @@ public struct Accessory: Sendable, Hashable {
     public var room: String?
     public var services: [Service]
 
-    public init(id: String, name: String, manufacturer: String? = nil, model: String? = nil, firmware: String? = nil,
-                category: Category = .other, reachable: Bool = true, bridge: String? = nil, requestedRoom: String? = nil, services: [Service]) {
+    public init(
+        id: String, name: String, manufacturer: String? = nil, model: String? = nil, firmware: String? = nil,
+        category: Category = .other, reachable: Bool = true, bridge: String? = nil, requestedRoom: String? = nil, services: [Service]
+    ) {
         self.id = id
         self.name = name
         self.manufacturer = manufacturer
@@ -35,7 +37,6 @@ public struct Accessory: Sendable, Hashable {
         self.requestedRoom = requestedRoom
         self.services = services
     }
-
 
     public func serviceIndex(_ service: String) -> Int? { services.firstIndex { $0.id == service } }
 
@@ -52,7 +53,9 @@ public struct Accessory: Sendable, Hashable {
 
     /// Checks a write from the API: the characteristic must exist, be writable and accept the value.
     /// Returns the value in its canonical form; nothing is changed.
-    public func validateWrite(service: String, characteristic: String, value: CharacteristicValue) throws(HomeModelError) -> CharacteristicValue {
+    public func validateWrite(
+        service: String, characteristic: String, value: CharacteristicValue
+    ) throws(HomeModelError) -> CharacteristicValue {
         let (s, c) = try locate(service: service, characteristic: characteristic).get()
         let target = services[s].characteristics[c]
         guard target.type.isWritable else { throw .readOnly(accessory: id, service: service, characteristic: characteristic) }
@@ -64,8 +67,10 @@ public struct Accessory: Sendable, Hashable {
 
     /// Applies a value reported by the device (or confirmed after a write). Read-only characteristics
     /// are fine here. Returns the change, or nil when the value is the same as before.
-    public mutating func update(service: String, characteristic: String, value: CharacteristicValue,
-                                source: ChangeSource = .device) throws(HomeModelError) -> CharacteristicChange? {
+    public mutating func update(
+        service: String, characteristic: String, value: CharacteristicValue,
+        source: ChangeSource = .device
+    ) throws(HomeModelError) -> CharacteristicChange? {
         let (s, c) = try locate(service: service, characteristic: characteristic).get()
         let target = services[s].characteristics[c]
         let canonical: CharacteristicValue
@@ -78,8 +83,9 @@ public struct Accessory: Sendable, Hashable {
         if !isEvent, target.isSame(target.value, canonical) { return nil }
         let previous = target.value
         services[s].characteristics[c].value = canonical
-        return CharacteristicChange(accessory: id, service: service, characteristic: characteristic, value: canonical,
-                                    previous: previous, source: source)
+        return CharacteristicChange(
+            accessory: id, service: service, characteristic: characteristic, value: canonical,
+            previous: previous, source: source)
     }
 }
 
@@ -108,8 +114,10 @@ public struct CharacteristicChange: Sendable, Hashable {
     public var previous: CharacteristicValue?
     public var source: ChangeSource
 
-    public init(accessory: String, service: String, characteristic: String, value: CharacteristicValue,
-                previous: CharacteristicValue?, source: ChangeSource) {
+    public init(
+        accessory: String, service: String, characteristic: String, value: CharacteristicValue,
+        previous: CharacteristicValue?, source: ChangeSource
+    ) {
         self.accessory = accessory
         self.service = service
         self.characteristic = characteristic

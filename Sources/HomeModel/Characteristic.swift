@@ -12,8 +12,10 @@ public struct Characteristic: Sendable, Hashable {
     /// nil until the device has said (and for a stateless switch until the first press).
     public var value: CharacteristicValue?
 
-    public init(_ type: CharacteristicType, value: CharacteristicValue? = nil, minValue: Double? = nil, maxValue: Double? = nil,
-                minStep: Double? = nil, validValues: [Int]? = nil, choices: [String]? = nil) {
+    public init(
+        _ type: CharacteristicType, value: CharacteristicValue? = nil, minValue: Double? = nil, maxValue: Double? = nil,
+        minStep: Double? = nil, validValues: [Int]? = nil, choices: [String]? = nil
+    ) {
         self.type = type
         self.minValue = minValue ?? type.minValue
         self.maxValue = maxValue ?? type.maxValue
@@ -48,7 +50,9 @@ public struct Characteristic: Sendable, Hashable {
                 number = (number * 1e6).rounded() / 1e6  // no 21.200000000000003
             }
             if let problem = rangeProblem(number) { return .failure(problem) }
-            if let step = minStep, step > 0, !onGrid(number, step: step) { return .failure(.offStep(value, step: step, base: minValue ?? 0)) }
+            if let step = minStep, step > 0, !onGrid(number, step: step) {
+                return .failure(.offStep(value, step: step, base: minValue ?? 0))
+            }
             return .success(.float(number))
         case .uint8, .uint16, .uint32, .uint64, .int:
             guard let integer = value.intValue else {
@@ -58,7 +62,9 @@ public struct Characteristic: Sendable, Hashable {
             if let range = type.format.integerRange, !range.contains(integer) {
                 return .failure(.outOfFormat(integer, range))
             }
-            if let valid = validValues, !valid.contains(integer) { return .failure(.notValid(integer, allowed: valid, names: type.validValues)) }
+            if let valid = validValues, !valid.contains(integer) {
+                return .failure(.notValid(integer, allowed: valid, names: type.validValues))
+            }
             if let problem = rangeProblem(Double(integer)) { return .failure(problem) }
             if let step = minStep, step > 1, !onGrid(Double(integer), step: step) {
                 return .failure(.offStep(value, step: step, base: minValue ?? 0))

@@ -53,8 +53,10 @@ public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
     public let permissions: Permissions
     public let maxLength: Int?
 
-    public init(name: String, hapName: String, uuid: String, format: Format, unit: Unit?, minValue: Double?, maxValue: Double?,
-                minStep: Double?, validValues: [String: Int], permissions: Permissions, maxLength: Int?) {
+    public init(
+        name: String, hapName: String, uuid: String, format: Format, unit: Unit?, minValue: Double?, maxValue: Double?,
+        minStep: Double?, validValues: [String: Int], permissions: Permissions, maxLength: Int?
+    ) {
         self.name = name
         self.hapName = hapName
         self.uuid = uuid
@@ -75,14 +77,17 @@ public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
     /// A characteristic of homegate's own, for what a device has and HAP does not: its UUID is
     /// made from the name, so it stays the same across restarts and devices. One the device never
     /// reports (a light's `effect`) is write-only.
-    public static func custom(_ name: String, format: Format, unit: Unit? = nil, minValue: Double? = nil, maxValue: Double? = nil,
-                              minStep: Double? = nil, readable: Bool = true, writable: Bool) -> CharacteristicType {
+    public static func custom(
+        _ name: String, format: Format, unit: Unit? = nil, minValue: Double? = nil, maxValue: Double? = nil,
+        minStep: Double? = nil, readable: Bool = true, writable: Bool
+    ) -> CharacteristicType {
         var permissions: Permissions = []
         if readable { permissions.formUnion([.read, .notify]) }
         if writable { permissions.insert(.write) }
-        return CharacteristicType(name: name, hapName: name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
-                                  uuid: homegateUUID(name), format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep,
-                                  validValues: [:], permissions: permissions, maxLength: nil)
+        return CharacteristicType(
+            name: name, hapName: name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
+            uuid: homegateUUID(name), format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep,
+            validValues: [:], permissions: permissions, maxLength: nil)
     }
 
     /// `XXXXXXXX-686F-6D65-6761-7465XXXXXXXX` ("homegate" in the middle), from a 64-bit FNV-1a hash of `name`.
@@ -102,7 +107,8 @@ public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
     /// Eve's air pressure, in hPa, which the Eve app shows (and homebridge-z2m uses).
     public static let air_pressure = CharacteristicType(
         name: "air_pressure", hapName: "EveAirPressure", uuid: "E863F10F-079E-48FF-8F27-9C2605A29F52", format: .float,
-        unit: Unit(rawValue: "hPa"), minValue: 300, maxValue: 1100, minStep: 0.1, validValues: [:], permissions: [.read, .notify], maxLength: nil)
+        unit: Unit(rawValue: "hPa"), minValue: 300, maxValue: 1100, minStep: 0.1, validValues: [:], permissions: [.read, .notify],
+        maxLength: nil)
 
     public var isWritable: Bool { permissions.contains(.write) }
     public var isReadable: Bool { permissions.contains(.read) }

@@ -10,7 +10,8 @@ public func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> S
         if distance < best?.1 ?? Int.max { best = (candidate, distance) }
     }
     if best.map({ $0.1 > max(2, word.count / 3) }) ?? true,
-       let prefixed = candidates.sorted().first(where: { $0.lowercased().hasPrefix(word.lowercased()) && word.count >= 3 }) {
+        let prefixed = candidates.sorted().first(where: { $0.lowercased().hasPrefix(word.lowercased()) && word.count >= 3 })
+    {
         return " (did you mean '\(prefixed)'?)"
     }
     guard let best, best.1 <= max(2, word.count / 3) else { return "" }
@@ -18,7 +19,8 @@ public func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> S
 }
 
 private func levenshtein(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var previous = Array(0...b.count)
     for i in 1...a.count {

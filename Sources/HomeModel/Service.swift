@@ -8,8 +8,10 @@ public struct Service: Sendable, Hashable {
     public var isHidden: Bool
     public var characteristics: [Characteristic]
 
-    public init(id: String, type: ServiceType, name: String? = nil, isPrimary: Bool = false, isHidden: Bool = false,
-                characteristics: [Characteristic]) {
+    public init(
+        id: String, type: ServiceType, name: String? = nil, isPrimary: Bool = false, isHidden: Bool = false,
+        characteristics: [Characteristic]
+    ) {
         self.id = id
         self.type = type
         self.name = name

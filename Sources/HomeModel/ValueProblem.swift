@@ -17,11 +17,13 @@ public enum ValueProblem: Error, Sendable, Hashable, CustomStringConvertible {
         case .outOfFormat(let value, let range): "\(value) does not fit the format (\(range.lowerBound)...\(range.upperBound))"
         case .belowMinimum(let value, let min): "\(Self.number(value)) is below the minimum \(Self.number(min))"
         case .aboveMaximum(let value, let max): "\(Self.number(value)) is above the maximum \(Self.number(max))"
-        case .offStep(let value, let step, let base): "\(value) is not a multiple of the step \(Self.number(step)) from \(Self.number(base))"
+        case .offStep(let value, let step, let base):
+            "\(value) is not a multiple of the step \(Self.number(step)) from \(Self.number(base))"
         case .notValid(let value, let allowed, let names):
             "\(value) is not one of the valid values \(allowed.map { v in names.first { $0.value == v }.map { "\(v) (\($0.key))" } ?? "\(v)" }.joined(separator: ", "))"
         case .tooLong(let count, let maximum): "a string of \(count) bytes is longer than the maximum \(maximum)"
-        case .notAChoice(let text, let choices): "\(String(reflecting: text)) is not one of \(choices.map { String(reflecting: $0) }.joined(separator: ", "))"
+        case .notAChoice(let text, let choices):
+            "\(String(reflecting: text)) is not one of \(choices.map { String(reflecting: $0) }.joined(separator: ", "))"
         }
     }
 

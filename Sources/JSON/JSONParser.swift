@@ -13,7 +13,8 @@ extension JSONValue {
 
     /// Parses an RFC 8259 document. Anything after the value but white space is an error.
     public init(parsing bytes: some Collection<UInt8>) throws(JSONError) {
-        let result: Result<JSONValue, JSONError> = bytes.withContiguousStorageIfAvailable { Self.parse($0) }
+        let result: Result<JSONValue, JSONError> =
+            bytes.withContiguousStorageIfAvailable { Self.parse($0) }
             ?? Array(bytes).withUnsafeBufferPointer { Self.parse($0) }
         self = try result.get()
     }
@@ -96,7 +97,9 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key, found \(describeCurrent())") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a string key, found \(describeCurrent())")
+            }
             let key = try string()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':', found \(describeCurrent())") }

@@ -2,7 +2,8 @@ extension JSONValue {
     /// Parses a top-level array one element at a time, handing each to `body` and letting it go:
     /// a large document (a 1,000-device `bridge/devices`) never exists as one value tree.
     public static func forEachElement(ofArray bytes: some Collection<UInt8>, _ body: (JSONValue) -> Void) throws(JSONError) {
-        let result: Result<Void, JSONError> = bytes.withContiguousStorageIfAvailable { Self.elements($0, body) }
+        let result: Result<Void, JSONError> =
+            bytes.withContiguousStorageIfAvailable { Self.elements($0, body) }
             ?? Array(bytes).withUnsafeBufferPointer { Self.elements($0, body) }
         try result.get()
     }

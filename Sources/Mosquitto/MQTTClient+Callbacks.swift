@@ -19,7 +19,8 @@ extension MQTTClient {
         mosquitto_message_v5_callback_set(mosq) { _, obj, msg, _ in
             guard let msg = msg?.pointee, let topic = msg.topic else { return }
             // Copy now: libmosquitto frees the message when this returns.
-            let payload = msg.payloadlen > 0
+            let payload =
+                msg.payloadlen > 0
                 ? [UInt8](UnsafeRawBufferPointer(start: msg.payload, count: Int(msg.payloadlen)))
                 : []
             let message = MQTTMessage(topic: String(cString: topic), payload: payload, qos: msg.qos, retain: msg.retain)
@@ -117,7 +118,8 @@ extension CallbackContext {
             transition(to: .closed)
             return
         }
-        var reason = rc == MOSQ_ERR_ERRNO.rawValue
+        var reason =
+            rc == MOSQ_ERR_ERRNO.rawValue
             ? String(cString: strerror(errno))
             : MQTTError.libraryMessage(rc)
         if let logged { reason += " (\(logged))" }
@@ -127,7 +129,8 @@ extension CallbackContext {
             shared.connectedAt = nil
             return shared.quickDrops
         }
-        let takeover = "another client connected with the same client id '\(clientID)', and the broker keeps one connection per id: "
+        let takeover =
+            "another client connected with the same client id '\(clientID)', and the broker keeps one connection per id: "
             + "give each gateway its own mqtt.client_id (HOMEGATE_MQTT_CLIENT_ID)"
         if rc == 0x8E {  // MQTT 5: session taken over
             reason = "the broker took the session over: " + takeover

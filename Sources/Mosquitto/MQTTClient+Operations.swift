@@ -11,7 +11,8 @@ extension MQTTClient {
     /// published retained while we were subscribed, so a receiver can tell them from live ones.
     public func subscribe(_ filter: String, qos: QoS = .atLeastOnce, retainAsPublished: Bool = false) async throws(MQTTError) {
         if let problem = MQTTTopic.problem(filter: filter) { throw .invalidTopic(filter, reason: problem) }
-        let options: Int32 = retainAsPublished && configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
+        let options: Int32 =
+            retainAsPublished && configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         let result = await sendAndAwait { shared, raw, mid in
             shared.subscriptions[filter] = (qos, options)
             return mosquitto_subscribe_v5(raw, &mid, filter, qos.rawValue, options, nil)
@@ -57,8 +58,10 @@ extension MQTTClient {
     }
 
     /// Publishes and waits for the broker's acknowledgement (QoS 1/2) or the write (QoS 0), up to `timeout`.
-    public func publishAndWait(_ topic: String, _ payload: [UInt8], qos: QoS = .atLeastOnce, retain: Bool = false,
-                               timeout: Duration = .seconds(2)) async throws(MQTTError) {
+    public func publishAndWait(
+        _ topic: String, _ payload: [UInt8], qos: QoS = .atLeastOnce, retain: Bool = false,
+        timeout: Duration = .seconds(2)
+    ) async throws(MQTTError) {
         let result = await sendAndAwait(timeout: timeout) { _, raw, mid in
             payload.withUnsafeBytes {
                 mosquitto_publish_v5(raw, &mid, topic, Int32($0.count), $0.baseAddress, qos.rawValue, retain, nil)
@@ -95,7 +98,8 @@ extension MQTTClient {
         timeout: Duration? = nil,
         _ send: @Sendable (inout CallbackContext.Shared, OpaquePointer, inout Int32) -> Int32
     ) async -> SendResult {
-        let context = self.context, raw = handle.raw
+        let context = self.context
+        let raw = handle.raw
         let outcome = Mutex<Int32>(0)
         let acknowledgement: [Int32]? = await withCheckedContinuation { continuation in
             let (rc, mid, waiting) = context.shared.withLock { shared in

@@ -20,8 +20,10 @@ public final class MQTTClient: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(64))
         let isV5 = configuration.protocolVersion == .v5
         let context = CallbackContext(inbox: Inbox(limit: configuration.inboxLimit), events: continuation, configuration: configuration)
-        guard let raw = mosquitto_new(configuration.clientID, configuration.cleanSession, Unmanaged.passUnretained(context).toOpaque()) else {
-            throw .invalidURL(configuration.broker.description, reason: "libmosquitto could not create a client (a persistent session needs a client id)")
+        guard let raw = mosquitto_new(configuration.clientID, configuration.cleanSession, Unmanaged.passUnretained(context).toOpaque())
+        else {
+            throw .invalidURL(
+                configuration.broker.description, reason: "libmosquitto could not create a client (a persistent session needs a client id)")
         }
         self.configuration = configuration
         self.connectionEvents = events
@@ -67,13 +69,17 @@ public final class MQTTClient: Sendable {
         if let ca = tls.caFile {
             let rc = mosquitto_tls_set(raw, ca, nil, tls.certificateFile, tls.keyFile, nil)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-                throw .tls("cannot use CA file '\(ca)'\(tls.certificateFile.map { ", certificate '\($0)'" } ?? "")\(tls.keyFile.map { " or key '\($0)'" } ?? ""): \(MQTTError.libraryMessage(rc))")
+                throw .tls(
+                    "cannot use CA file '\(ca)'\(tls.certificateFile.map { ", certificate '\($0)'" } ?? "")\(tls.keyFile.map { " or key '\($0)'" } ?? ""): \(MQTTError.libraryMessage(rc))"
+                )
             }
         } else {
             try check(mosquitto_int_option(raw, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "TLS system certificates")
             if let certificate = tls.certificateFile {
                 let rc = mosquitto_tls_set(raw, nil, nil, certificate, tls.keyFile, nil)
-                guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw .tls("cannot use certificate '\(certificate)': \(MQTTError.libraryMessage(rc))") }
+                guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                    throw .tls("cannot use certificate '\(certificate)': \(MQTTError.libraryMessage(rc))")
+                }
             }
         }
         try check(mosquitto_tls_opts_set(raw, 1, nil, nil), "TLS peer verification")
@@ -98,8 +104,10 @@ public final class MQTTClient: Sendable {
             // MQTT 5 ends a session at disconnect unless CONNECT asks for an expiry interval.
             var properties: OpaquePointer? = nil
             defer { mosquitto_property_free_all(&properties) }
-            try check(mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue),
-                                                   configuration.sessionExpiry), "session expiry")
+            try check(
+                mosquitto_property_add_int32(
+                    &properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue),
+                    configuration.sessionExpiry), "session expiry")
             rc = mosquitto_connect_bind_v5(handle.raw, broker.host, broker.port, configuration.keepAlive, nil, properties)
         } else {
             rc = mosquitto_connect_async(handle.raw, broker.host, broker.port, configuration.keepAlive)

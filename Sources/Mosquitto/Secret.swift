@@ -2,7 +2,8 @@
 /// `debugDescription`, `dump`, a logger's metadata, a dump of the struct that holds it), so no
 /// log line can carry it; `reveal` is the one way to the text, for the call that needs it.
 public struct Secret: Sendable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible, CustomDebugStringConvertible,
-                      CustomReflectable {
+    CustomReflectable
+{
     private let text: String
 
     public init(_ text: String) { self.text = text }

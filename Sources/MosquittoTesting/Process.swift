@@ -28,7 +28,8 @@ public func spawn(_ argv: [String], output: String? = nil, environment: [String:
     let cEnv = envStrings.map { $0.map { strdup($0) } + [nil] }
     defer { cEnv?.forEach { free($0) } }
     var pid: pid_t = 0
-    let rc = cEnv.map { env in posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, env) }
+    let rc =
+        cEnv.map { env in posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, env) }
         ?? posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ)
     guard rc == 0 else { throw TestBrokerError("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
     return pid

@@ -21,8 +21,10 @@ public final class TestBroker: @unchecked Sendable {
         /// Per-packet logging costs the broker time; benchmarks turn it off.
         public var verboseLog = true
 
-        public init(users: [String: String] = [:], tls: Bool = false, requireClientCertificate: Bool = false,
-                    persistence: Bool = false, extraConfiguration: [String] = [], verboseLog: Bool = true) {
+        public init(
+            users: [String: String] = [:], tls: Bool = false, requireClientCertificate: Bool = false,
+            persistence: Bool = false, extraConfiguration: [String] = [], verboseLog: Bool = true
+        ) {
             self.users = users
             self.tls = tls
             self.requireClientCertificate = requireClientCertificate
@@ -73,8 +75,10 @@ public final class TestBroker: @unchecked Sendable {
     private func configure(_ options: Options) throws {
         // As root, mosquitto would switch to its own user and lose access to this directory.
         let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
-        var config = ["user \(user)", "listener \(port) 127.0.0.1", "log_dest file \(logFile.path)",
-                      options.verboseLog ? "log_type all" : "log_type error"]
+        var config = [
+            "user \(user)", "listener \(port) 127.0.0.1", "log_dest file \(logFile.path)",
+            options.verboseLog ? "log_type all" : "log_type error",
+        ]
         if options.users.isEmpty {
             config.append("allow_anonymous true")
         } else {
@@ -87,8 +91,10 @@ public final class TestBroker: @unchecked Sendable {
         }
         if let tlsPort {
             try makeCertificates()
-            config += ["listener \(tlsPort) 127.0.0.1", "cafile \(path("ca.crt"))",
-                       "certfile \(path("server.crt"))", "keyfile \(path("server.key"))"]
+            config += [
+                "listener \(tlsPort) 127.0.0.1", "cafile \(path("ca.crt"))",
+                "certfile \(path("server.crt"))", "keyfile \(path("server.key"))",
+            ]
             caFile = path("ca.crt")
             otherCAFile = path("other-ca.crt")
             clientCertificate = (path("client.crt"), path("client.key"))
@@ -98,7 +104,8 @@ public final class TestBroker: @unchecked Sendable {
             config += ["persistence true", "persistence_location \(directory.path)/", "autosave_interval 1"]
         }
         config += options.extraConfiguration
-        try config.joined(separator: "\n").appending("\n").write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try config.joined(separator: "\n").appending("\n").write(
+            to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
     }
 
     deinit {
@@ -161,14 +168,20 @@ public final class TestBroker: @unchecked Sendable {
     private func makeCertificates() throws {
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         for ca in ["ca", "other-ca"] {
-            try runTool(["/usr/bin/openssl", "req", "-x509"] + ec + ["-keyout", path("\(ca).key"), "-out", path("\(ca).crt"),
-                         "-days", "2", "-subj", "/CN=homegate test \(ca)"])
+            try runTool(
+                ["/usr/bin/openssl", "req", "-x509"] + ec + [
+                    "-keyout", path("\(ca).key"), "-out", path("\(ca).crt"),
+                    "-days", "2", "-subj", "/CN=homegate test \(ca)",
+                ])
         }
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: path("san.ext"), atomically: true, encoding: .utf8)
         for (name, subject) in [("server", "/CN=localhost"), ("client", "/CN=homegate")] {
-            try runTool(["/usr/bin/openssl", "req"] + ec + ["-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", subject])
-            try runTool(["/usr/bin/openssl", "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
-                         "-CAcreateserial", "-out", path("\(name).crt"), "-days", "2", "-extfile", path("san.ext")])
+            try runTool(
+                ["/usr/bin/openssl", "req"] + ec + ["-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", subject])
+            try runTool([
+                "/usr/bin/openssl", "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
+                "-CAcreateserial", "-out", path("\(name).crt"), "-days", "2", "-extfile", path("san.ext"),
+            ])
         }
     }
 

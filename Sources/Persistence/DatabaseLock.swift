@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,8 @@ final class DatabaseLock: Sendable {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotOpen(path: databasePath, reason: "cannot create \(path): \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            let holder =
+                (try? String(contentsOfFile: path, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
             close(fd)
             throw .inUse(path: databasePath, holder: holder.isEmpty ? "pid unknown" : "pid \(holder)")
         }

@@ -24,9 +24,11 @@ extension SQLiteHomeStore {
                 }
                 var placements: [String: Placement] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM accessories") {
-                    placements[row["id"]] = Placement(room: row["room_id"], name: row["name"], pinned: row["pinned"], requested: row["requested_room"])
+                    placements[row["id"]] = Placement(
+                        room: row["room_id"], name: row["name"], pinned: row["pinned"], requested: row["requested_room"])
                 }
-                var stored = StoredHome(structure: HomeStructure(homes: homes, primaryHome: primary, rooms: rooms, zones: zones, placements: placements))
+                var stored = StoredHome(
+                    structure: HomeStructure(homes: homes, primaryHome: primary, rooms: rooms, zones: zones, placements: placements))
                 try Self.loadAutomation(db, into: &stored)
                 return stored
             }
@@ -57,8 +59,9 @@ extension SQLiteHomeStore {
                     return nil
                 }
             }
-            return ActionSet(id: row["id"], name: row["name"], home: row["home_id"], actions: actions[row["id"]] ?? [],
-                             lastExecuted: (row["last_executed"] as Double?).map { Date(timeIntervalSince1970: $0) }, recall: recall)
+            return ActionSet(
+                id: row["id"], name: row["name"], home: row["home_id"], actions: actions[row["id"]] ?? [],
+                lastExecuted: (row["last_executed"] as Double?).map { Date(timeIntervalSince1970: $0) }, recall: recall)
         }
         var links: [String: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT trigger_id, action_set_id FROM trigger_action_sets ORDER BY trigger_id, position") {
@@ -67,11 +70,15 @@ extension SQLiteHomeStore {
         for row in try Row.fetchAll(db, sql: "SELECT * FROM triggers ORDER BY position") {
             let id: String = row["id"]
             do {
-                guard case .object(let definition) = try JSONValue(parsing: row["definition"] as String) else { throw AutomationError("not an object") }
+                guard case .object(let definition) = try JSONValue(parsing: row["definition"] as String) else {
+                    throw AutomationError("not an object")
+                }
                 let kind = try Trigger.kind(from: definition, defaultTimeZone: TimeZone(identifier: "UTC")!)
-                stored.triggers.append(Trigger(id: id, name: row["name"], home: row["home_id"], enabled: row["enabled"], actionSets: links[id] ?? [],
-                                               kind: kind, conditions: try Trigger.conditions(from: definition["conditions"]),
-                                               executeOnce: definition["execute_once"]?.boolValue ?? false))
+                stored.triggers.append(
+                    Trigger(
+                        id: id, name: row["name"], home: row["home_id"], enabled: row["enabled"], actionSets: links[id] ?? [],
+                        kind: kind, conditions: try Trigger.conditions(from: definition["conditions"]),
+                        executeOnce: definition["execute_once"]?.boolValue ?? false))
             } catch {
                 stored.skipped.append("trigger \(id): its definition cannot be read (\(error))")
             }
@@ -82,12 +89,14 @@ extension SQLiteHomeStore {
         }
         for row in try Row.fetchAll(db, sql: "SELECT * FROM trigger_states") {
             let id: String = row["trigger_id"]
-            stored.runtimes[id] = TriggerRuntime(lastFired: (row["last_fired"] as Double?).map { Date(timeIntervalSince1970: $0) },
-                                                 since: Date(timeIntervalSince1970: row["since"]), held: held[id] ?? [:])
+            stored.runtimes[id] = TriggerRuntime(
+                lastFired: (row["last_fired"] as Double?).map { Date(timeIntervalSince1970: $0) },
+                since: Date(timeIntervalSince1970: row["since"]), held: held[id] ?? [:])
         }
         for row in try Row.fetchAll(db, sql: "SELECT * FROM characteristic_values") {
             guard let json = try? JSONValue(parsing: row["value"] as String), let value = CharacteristicValue(json: json) else { continue }
-            stored.values[CharacteristicPath(accessory: row["accessory"], service: row["service"], characteristic: row["characteristic"])] = value
+            stored.values[CharacteristicPath(accessory: row["accessory"], service: row["service"], characteristic: row["characteristic"])] =
+                value
         }
     }
 }

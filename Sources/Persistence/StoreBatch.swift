@@ -61,8 +61,9 @@ public struct StoreBatch: Sendable, Equatable {
 
     /// Anything but values and last-fired times: these are written promptly, the others may wait.
     public var hasStructure: Bool {
-        replacesAll || !(homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
-            && triggers.isEmpty && runtimes.isEmpty)
+        replacesAll
+            || !(homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
+                && triggers.isEmpty && runtimes.isEmpty)
     }
 
     public mutating func merge(_ later: StoreBatch) {
@@ -98,8 +99,10 @@ public struct StoredHome: Sendable, Equatable {
     /// Rows that could not be read back (a definition this version does not understand), with why.
     public var skipped: [String]
 
-    public init(structure: HomeStructure, actionSets: [ActionSet] = [], triggers: [Trigger] = [],
-                runtimes: [String: TriggerRuntime] = [:], values: [CharacteristicPath: CharacteristicValue] = [:], skipped: [String] = []) {
+    public init(
+        structure: HomeStructure, actionSets: [ActionSet] = [], triggers: [Trigger] = [],
+        runtimes: [String: TriggerRuntime] = [:], values: [CharacteristicPath: CharacteristicValue] = [:], skipped: [String] = []
+    ) {
         self.structure = structure
         self.actionSets = actionSets
         self.triggers = triggers
@@ -140,8 +143,10 @@ extension StoreBatch {
         func ids<V>(_ changes: Changes<V>) -> [String] { changes.map(\.0) }
         var parts: [String] = []
         if replacesAll { parts.append("the whole home") }
-        for (name, list) in [("homes", ids(homes)), ("rooms", ids(rooms)), ("zones", ids(zones)), ("accessory placements", ids(placements)),
-                             ("action sets", ids(actionSets)), ("triggers", ids(triggers) + ids(runtimes).filter { !triggers.contains($0) })]
+        for (name, list) in [
+            ("homes", ids(homes)), ("rooms", ids(rooms)), ("zones", ids(zones)), ("accessory placements", ids(placements)),
+            ("action sets", ids(actionSets)), ("triggers", ids(triggers) + ids(runtimes).filter { !triggers.contains($0) }),
+        ]
         where !list.isEmpty {
             parts.append("\(name) " + list.prefix(10).joined(separator: ", ") + (list.count > 10 ? " and \(list.count - 10) more" : ""))
         }

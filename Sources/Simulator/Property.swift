@@ -41,7 +41,8 @@ public struct Property: Sendable, Equatable {
         case "binary":
             kind = .binary(on: expose["value_on"] ?? .bool(true), off: expose["value_off"] ?? .bool(false), toggle: expose["value_toggle"])
         case "numeric":
-            kind = .numeric(min: expose["value_min"]?.doubleValue, max: expose["value_max"]?.doubleValue, step: expose["value_step"]?.doubleValue)
+            kind = .numeric(
+                min: expose["value_min"]?.doubleValue, max: expose["value_max"]?.doubleValue, step: expose["value_step"]?.doubleValue)
         case "enum":
             kind = .enumeration(expose["values"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         case "composite":
@@ -49,8 +50,11 @@ public struct Property: Sendable, Equatable {
         default:
             kind = .other
         }
-        return [Property(key: property, name: expose["name"]?.stringValue ?? property, endpoint: expose["endpoint"]?.stringValue,
-                         kind: kind, access: expose["access"]?.intValue ?? 1, parent: parent)]
+        return [
+            Property(
+                key: property, name: expose["name"]?.stringValue ?? property, endpoint: expose["endpoint"]?.stringValue,
+                kind: kind, access: expose["access"]?.intValue ?? 1, parent: parent)
+        ]
     }
 
     /// A plausible first value, so a fresh simulator shows a believable house.

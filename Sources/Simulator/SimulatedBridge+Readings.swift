@@ -13,9 +13,11 @@ extension SimulatedBridge {
         for (key, property) in devices[i].properties where property.isPublished && !property.isSettable {
             switch (property.name, property.kind) {
             case ("temperature", _), ("local_temperature", _):
-                devices[i].state[key] = .double(((devices[i].state[key]?.number ?? 21) + Double.random(in: -0.3...0.3, using: &random)) .rounded(to: 2))
+                devices[i].state[key] = .double(
+                    ((devices[i].state[key]?.number ?? 21) + Double.random(in: -0.3...0.3, using: &random)).rounded(to: 2))
             case ("humidity", _):
-                devices[i].state[key] = .double(min(100, max(0, (devices[i].state[key]?.number ?? 45) + Double.random(in: -1...1, using: &random))).rounded(to: 2))
+                devices[i].state[key] = .double(
+                    min(100, max(0, (devices[i].state[key]?.number ?? 45) + Double.random(in: -1...1, using: &random))).rounded(to: 2))
             case ("illuminance", _), ("illuminance_lux", _):
                 devices[i].state[key] = .integer(Int.random(in: 50...800, using: &random))
             case ("power", _):
@@ -34,7 +36,9 @@ extension SimulatedBridge {
 
 extension SimulatedDevice {
     var reports: Bool {
-        properties.values.contains { ["temperature", "local_temperature", "humidity", "illuminance", "occupancy", "contact", "power", "action"].contains($0.name) }
+        properties.values.contains {
+            ["temperature", "local_temperature", "humidity", "illuminance", "occupancy", "contact", "power", "action"].contains($0.name)
+        }
     }
 }
 

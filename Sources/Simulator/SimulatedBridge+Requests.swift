@@ -42,9 +42,13 @@ extension SimulatedBridge {
     }
 
     private mutating func rename(_ body: JSONValue, _ out: inout [Publish]) -> Result<JSONValue, RequestError> {
-        guard let from = body["from"]?.stringValue, let to = body["to"]?.stringValue else { return .failure(RequestError("Invalid payload")) }
+        guard let from = body["from"]?.stringValue, let to = body["to"]?.stringValue else {
+            return .failure(RequestError("Invalid payload"))
+        }
         guard let i = index(of: from) else { return .failure(RequestError("Device '\(from)' does not exist")) }
-        guard !to.contains("+"), !to.contains("#") else { return .failure(RequestError("MQTT wildcard (+ and #) not allowed in friendly_name ('\(to)')")) }
+        guard !to.contains("+"), !to.contains("#") else {
+            return .failure(RequestError("MQTT wildcard (+ and #) not allowed in friendly_name ('\(to)')"))
+        }
         let old = devices[i].friendlyName
         devices[i].friendlyName = to
         out.append(Publish("\(baseTopic)/\(old)", "", retain: true))

@@ -53,7 +53,9 @@ extension SimulatedBridge {
             let name = store["name"]?.stringValue ?? "Scene \(id)"
             for i in members {
                 let settable = devices[i].properties.filter { $0.value.isSettable }.keys
-                sceneStates[Self.sceneKey(devices[i].ieeeAddress, group: groupID, scene: id)] = devices[i].state.filter { settable.contains($0.key) }
+                sceneStates[Self.sceneKey(devices[i].ieeeAddress, group: groupID, scene: id)] = devices[i].state.filter {
+                    settable.contains($0.key)
+                }
             }
             out += listScene(id, name: name, members: members, group: group)
         }
@@ -61,7 +63,8 @@ extension SimulatedBridge {
             var groupState: [String: JSONValue] = [:]
             for i in members where devices[i].isServed {
                 guard let saved = sceneStates[Self.sceneKey(devices[i].ieeeAddress, group: groupID, scene: recall)],
-                      devices[i].apply(set: saved) else { continue }
+                    devices[i].apply(set: saved)
+                else { continue }
                 out.append(statePublish(devices[i]))
                 for key in saved.keys { if let value = devices[i].state[key] { groupState[key] = value } }
             }

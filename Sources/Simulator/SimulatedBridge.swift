@@ -48,8 +48,10 @@ public struct SimulatedBridge: Sendable {
 
     /// Everything Zigbee2MQTT publishes when it starts: bridge topics, availability and states.
     public func startup() -> [Publish] {
-        var out = [Publish("\(baseTopic)/bridge/state", #"{"state":"online"}"#, retain: true), info(), devicesMessage(),
-                   Publish("\(baseTopic)/bridge/groups", JSONValue.array(groups).serialized(), retain: true)]
+        var out = [
+            Publish("\(baseTopic)/bridge/state", #"{"state":"online"}"#, retain: true), info(), devicesMessage(),
+            Publish("\(baseTopic)/bridge/groups", JSONValue.array(groups).serialized(), retain: true),
+        ]
         for device in devices where device.isServed {
             out.append(availability(device))
             out.append(statePublish(device))
@@ -71,7 +73,8 @@ public struct SimulatedBridge: Sendable {
     }
 
     func availability(_ device: SimulatedDevice) -> Publish {
-        Publish("\(baseTopic)/\(device.friendlyName)/availability", #"{"state":"\#(device.available ? "online" : "offline")"}"#, retain: true)
+        Publish(
+            "\(baseTopic)/\(device.friendlyName)/availability", #"{"state":"\#(device.available ? "online" : "offline")"}"#, retain: true)
     }
 
     func statePublish(_ device: SimulatedDevice, extra: [String: JSONValue] = [:]) -> Publish {
@@ -135,7 +138,9 @@ public struct SimulatedBridge: Sendable {
         }
         if case .object(let fields)? = parsed { return fields }
         let word = String(decoding: payload, as: UTF8.self).lowercased()
-        if ["on", "off", "toggle", "open", "close", "stop", "lock", "unlock"].contains(word) { return ["state": .string(word.uppercased())] }
+        if ["on", "off", "toggle", "open", "close", "stop", "lock", "unlock"].contains(word) {
+            return ["state": .string(word.uppercased())]
+        }
         return nil
     }
 }

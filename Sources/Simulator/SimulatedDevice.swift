@@ -74,10 +74,16 @@ public struct SimulatedDevice: Sendable {
             guard var number = value.number else { return nil }
             if property.name == "color_temp" {  // clamped to the device's range
                 number = Swift.min(Swift.max(number, min ?? number), max ?? number)
-            } else if let min, number < min { return nil } else if let max, number > max { return nil }
+            } else if let min, number < min {
+                return nil
+            } else if let max, number > max {
+                return nil
+            }
             return Int(exactly: number).map(JSONValue.integer) ?? .double(number)
         case .enumeration(let values):
-            guard let text = value.stringValue, let match = values.first(where: { $0.lowercased() == text.lowercased() }) else { return nil }
+            guard let text = value.stringValue, let match = values.first(where: { $0.lowercased() == text.lowercased() }) else {
+                return nil
+            }
             return .string(match)
         case .composite:
             guard case .object(let fields) = value else { return nil }

@@ -1,6 +1,7 @@
 import JSON
 public import Logging
 public import Mosquitto
+import Synchronization
 
 /// Serves a `SimulatedBridge` on a broker until cancelled.
 public struct SimulatorService: Sendable {
@@ -59,7 +60,8 @@ public struct SimulatorService: Sendable {
         guard !names.isEmpty else { return }
         let clock = ContinuousClock()
         let start = clock.now
-        var sent = 0, next = 0
+        var sent = 0
+        var next = 0
         while !Task.isCancelled {
             try await clock.sleep(for: .milliseconds(10))
             let due = Int((clock.now - start) / .seconds(interval))
@@ -76,12 +78,11 @@ public struct SimulatorService: Sendable {
 
     private func publish(_ messages: [SimulatedBridge.Publish], on mqtt: MQTTClient) throws {
         for message in messages {
-            try mqtt.publish(message.topic, Array(message.payload.utf8), qos: message.retain ? .atLeastOnce : .atMostOnce, retain: message.retain)
+            try mqtt.publish(
+                message.topic, Array(message.payload.utf8), qos: message.retain ? .atLeastOnce : .atMostOnce, retain: message.retain)
         }
     }
 }
-
-import Synchronization
 
 /// The bridge's single owner across the message task and the reading task.
 final class BridgeBox: Sendable {

@@ -28,9 +28,13 @@ extension House {
         let pairs = automations.pairs
         let brokerTopic = "bench/\(automations.motion)"
         let lightOfSet = Dictionary(uniqueKeysWithValues: pairs.map { ("zigbee2mqtt/\($0.light)/set", $0.light) })
-        let motionOfEvent = Dictionary(uniqueKeysWithValues: pairs.map {
-            ("homegate/event/\($0.motion)/\(BenchAutomations.motionPath.service)/\(BenchAutomations.motionPath.characteristic)", $0.motion)
-        })
+        let motionOfEvent = Dictionary(
+            uniqueKeysWithValues: pairs.map {
+                (
+                    "homegate/event/\($0.motion)/\(BenchAutomations.motionPath.service)/\(BenchAutomations.motionPath.characteristic)",
+                    $0.motion
+                )
+            })
         if Double(rate) > automations.maxProbeRate {
             say("note: \(rate) probes/s over \(pairs.count) pairs comes near the loop limit (30 fires in 10 s); the gateway may stop them")
         }
@@ -78,8 +82,10 @@ extension House {
             let motion = (k / pairs.count) % 2 == 0
             let payload = Array(#"{"occupancy":\#(motion)}"#.utf8)
             let deviceTopic = "zigbee2mqtt/\(pair.motion)"
-            for (topic, keys) in [(brokerTopic, ["broker|\(String(decoding: payload, as: UTF8.self))"]),
-                                  (deviceTopic, ["event|\(pair.motion)|\(motion)", "gateway|\(pair.light)|\(motion ? "ON" : "OFF")"])] {
+            for (topic, keys) in [
+                (brokerTopic, ["broker|\(String(decoding: payload, as: UTF8.self))"]),
+                (deviceTopic, ["event|\(pair.motion)|\(motion)", "gateway|\(pair.light)|\(motion ? "ON" : "OFF")"]),
+            ] {
                 try await clock.sleep(until: start + period * k + (topic == brokerTopic ? .zero : period / 2))
                 let now = DispatchTime.now().uptimeNanoseconds
                 // A key still waiting from two samples ago never arrived.
@@ -99,7 +105,8 @@ extension House {
             broker: Latencies(samples: result.paths["broker"] ?? []), event: Latencies(samples: result.paths["event"] ?? []),
             gateway: Latencies(samples: result.paths["gateway"] ?? []), lost: lost, wrongPayloads: result.wrong, firstSet: result.first,
             backgroundSent: backgroundSent.0, backgroundRate: backgroundSent.1,
-            cpuSeconds: before.flatMap { b in after.map { $0.cpuSeconds - b.cpuSeconds } }, rssKiB: after?.rssKiB, peakRSSKiB: after?.peakRSSKiB)
+            cpuSeconds: before.flatMap { b in after.map { $0.cpuSeconds - b.cpuSeconds } }, rssKiB: after?.rssKiB,
+            peakRSSKiB: after?.peakRSSKiB)
     }
 }
 
@@ -129,8 +136,11 @@ final class BackgroundLoad: Sendable {
                 while i < due {
                     let s = i % sensors.count
                     counters[s] += 1
-                    let payload = #"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(house.reading(counters[s], sensor: s)),"voltage":2985}"#
-                    if (try? load.client.publish("zigbee2mqtt/\(sensors[s])", Array(payload.utf8))) != nil { load.sent.add(1, ordering: .relaxed) }
+                    let payload =
+                        #"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(house.reading(counters[s], sensor: s)),"voltage":2985}"#
+                    if (try? load.client.publish("zigbee2mqtt/\(sensors[s])", Array(payload.utf8))) != nil {
+                        load.sent.add(1, ordering: .relaxed)
+                    }
                     i += 1
                 }
                 usleep(500)

@@ -36,12 +36,18 @@ struct BenchAutomations {
 
     /// Temperature triggers sit below 5 °C and above 95 °C: `House.reading` stays within 10.0–89.9,
     /// so the background load makes every one of them look without any of them firing.
-    init(devices: [(name: String, model: String)], triggers total: Int, actionSets setCount: Int, timers: Int, pairs pairCount: Int = 16) throws {
+    init(
+        devices: [(name: String, model: String)], triggers total: Int, actionSets setCount: Int, timers: Int, pairs pairCount: Int = 16
+    ) throws {
         let names = { (model: String) in devices.filter { $0.model == model }.map { Accessory.topicSafeID($0.name) } }
-        let sensors = names("WSDCGQ11LM"), bulbs = names("LED1545G12"), plugs = names("ZNCZ02LM"), motions = names("RTCGQ11LM")
+        let sensors = names("WSDCGQ11LM")
+        let bulbs = names("LED1545G12")
+        let plugs = names("ZNCZ02LM")
+        let motions = names("RTCGQ11LM")
         guard motions.count >= pairCount, bulbs.count > pairCount, !sensors.isEmpty, !plugs.isEmpty else {
-            throw BenchError("the house needs \(pairCount) occupancy sensors and \(pairCount + 1) bulbs (it has \(motions.count) and "
-                + "\(bulbs.count)), a plug and a temperature sensor to build triggers on: give it more devices")
+            throw BenchError(
+                "the house needs \(pairCount) occupancy sensors and \(pairCount + 1) bulbs (it has \(motions.count) and "
+                    + "\(bulbs.count)), a plug and a temperature sensor to build triggers on: give it more devices")
         }
         pairs = (0..<pairCount).map { i in
             ProbePair(motion: motions[i], light: bulbs[i], onTrigger: "bench_motion_on_\(i)", offTrigger: "bench_motion_off_\(i)")
@@ -50,7 +56,8 @@ struct BenchAutomations {
         let home = structure.primaryHome
 
         // Unmeasured scenes write bulbs and plugs other than the measured lights; none of them runs.
-        let targets = bulbs.dropFirst(pairCount).map { CharacteristicPath(accessory: $0, service: "lightbulb", characteristic: "brightness") }
+        let targets =
+            bulbs.dropFirst(pairCount).map { CharacteristicPath(accessory: $0, service: "lightbulb", characteristic: "brightness") }
             + plugs.map { CharacteristicPath(accessory: $0, service: "outlet", characteristic: "on") }
         let unmeasured = setCount - 2 * pairCount
         guard unmeasured > 0 else { throw BenchError("\(setCount) action sets leave none beside the \(2 * pairCount) measured ones") }
@@ -62,7 +69,8 @@ struct BenchAutomations {
         for (i, pair) in pairs.enumerated() {
             let on = CharacteristicPath(accessory: pair.light, service: "lightbulb", characteristic: "on")
             sets.append(ActionSet(id: "bench_light_on_\(i)", name: "Bench light \(i) on", home: home, actions: [Action(on, .bool(true))]))
-            sets.append(ActionSet(id: "bench_light_off_\(i)", name: "Bench light \(i) off", home: home, actions: [Action(on, .bool(false))]))
+            sets.append(
+                ActionSet(id: "bench_light_off_\(i)", name: "Bench light \(i) off", home: home, actions: [Action(on, .bool(false))]))
         }
 
         var triggers: [Trigger] = []
@@ -72,12 +80,15 @@ struct BenchAutomations {
         }
         for (i, pair) in pairs.enumerated() {
             let motionCharacteristic = "\(pair.motion)/\(Self.motionPath.service)/\(Self.motionPath.characteristic)"
-            try add(pair.onTrigger, ["bench_light_on_\(i)"], ["events": [["characteristic": .string(motionCharacteristic), "value": true]]])
-            try add(pair.offTrigger, ["bench_light_off_\(i)"], ["events": [["characteristic": .string(motionCharacteristic), "value": false]]])
+            try add(
+                pair.onTrigger, ["bench_light_on_\(i)"], ["events": [["characteristic": .string(motionCharacteristic), "value": true]]])
+            try add(
+                pair.offTrigger, ["bench_light_off_\(i)"], ["events": [["characteristic": .string(motionCharacteristic), "value": false]]])
         }
         for i in 0..<timers {
             let fireDate = JSONValue.string("2099-\(String(format: "%02d", i % 12 + 1))-01T08:\(String(format: "%02d", i % 60))")
-            let timer: JSONValue = i % 2 == 0 ? ["fire_date": fireDate] : ["fire_date": fireDate, "recurrence": ["every": 1, "unit": "weeks"]]
+            let timer: JSONValue =
+                i % 2 == 0 ? ["fire_date": fireDate] : ["fire_date": fireDate, "recurrence": ["every": 1, "unit": "weeks"]]
             try add("timer_\(i)", ["scene_\(i % unmeasured)"], ["timer": timer])
         }
         temperatureTriggers = total - triggers.count
@@ -86,13 +97,15 @@ struct BenchAutomations {
             let sensor = sensors[i % sensors.count]
             let step = Double(i / sensors.count % 40) / 10
             let range: JSONValue = i % 2 == 0 ? ["min": -20, "max": .double(4.9 - step)] : ["min": .double(95 + step), "max": 120]
-            try add("cold_or_hot_\(i)", ["scene_\(i % unmeasured)"],
-                    ["events": [["characteristic": .string("\(sensor)/temperature_sensor/current_temperature"), "range": range]]])
+            try add(
+                "cold_or_hot_\(i)", ["scene_\(i % unmeasured)"],
+                ["events": [["characteristic": .string("\(sensor)/temperature_sensor/current_temperature"), "range": range]]])
         }
         // As a gateway that ran before leaves it: with each trigger's runtime, so start does not write 10,000 rows.
         let now = Date()
-        stored = StoredHome(structure: structure, actionSets: sets, triggers: triggers,
-                            runtimes: Dictionary(uniqueKeysWithValues: triggers.map { ($0.id, TriggerRuntime(since: now)) }))
+        stored = StoredHome(
+            structure: structure, actionSets: sets, triggers: triggers,
+            runtimes: Dictionary(uniqueKeysWithValues: triggers.map { ($0.id, TriggerRuntime(since: now)) }))
     }
 
     /// Writes the home to the file `homegate run` will open; the store is closed again on return.

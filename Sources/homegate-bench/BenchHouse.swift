@@ -38,7 +38,8 @@ final class House: @unchecked Sendable {
         directory = broker.directory
         let mappings = directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
-        try "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n".write(to: mappings.appendingPathComponent("zigbee2mqtt.yaml"), atomically: true, encoding: .utf8)
+        try "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n".write(
+            to: mappings.appendingPathComponent("zigbee2mqtt.yaml"), atomically: true, encoding: .utf8)
         let client = try await Self.client(broker, "bench-setup")
         try await client.publishAndWait("zigbee2mqtt/bridge/state", Array(#"{"state":"online"}"#.utf8), qos: .atLeastOnce, retain: true)
         try await client.publishAndWait("zigbee2mqtt/bridge/devices", payload, qos: .atLeastOnce, retain: true, timeout: .seconds(20))
@@ -46,7 +47,8 @@ final class House: @unchecked Sendable {
     }
 
     static func client(_ broker: TestBroker, _ id: String) async throws -> MQTTClient {
-        let client = try MQTTClient(MQTTConfiguration(broker: BrokerAddress(host: "127.0.0.1", port: broker.port, usesTLS: false), clientID: id))
+        let client = try MQTTClient(
+            MQTTConfiguration(broker: BrokerAddress(host: "127.0.0.1", port: broker.port, usesTLS: false), clientID: id))
         try client.start()
         try await client.waitUntilConnected()
         return client
@@ -62,10 +64,13 @@ final class House: @unchecked Sendable {
         try await watcher.subscribe("homegate/accessories")
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
         let start = ContinuousClock.now
-        gateway = try spawn([executable, "run"], output: log.path, environment: [
-            "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
-            "HOMEGATE_LOG_LEVEL": logLevel, "HOMEGATE_DATABASE": database.path,
-        ])
+        gateway = try spawn(
+            [executable, "run"], output: log.path,
+            environment: [
+                "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)",
+                "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
+                "HOMEGATE_LOG_LEVEL": logLevel, "HOMEGATE_DATABASE": database.path,
+            ])
         for await message in watcher.messages {
             let tree = try? JSONValue(parsing: message.payload)
             accessoryCount = tree?["accessories"]?.arrayValue?.count ?? 0
@@ -105,7 +110,8 @@ final class House: @unchecked Sendable {
             counters[s] += 1
             let value = reading(counters[s], sensor: s)
             let topic = gateway ? "zigbee2mqtt/\(sensors[s])" : "bench/\(sensors[s])"
-            try publisher.publish(topic, Array(#"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(value),"voltage":2985}"#.utf8))
+            try publisher.publish(
+                topic, Array(#"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(value),"voltage":2985}"#.utf8))
         }
         var previous = -1
         while received.load(ordering: .relaxed) < count {
@@ -155,7 +161,11 @@ final class House: @unchecked Sendable {
         let start = clock.now
         var i = 0
         while i < total {
-            let due = min(total, Int(Double(rate) * Double((clock.now - start).components.attoseconds) / 1e18 + Double(rate) * Double((clock.now - start).components.seconds)))
+            let due = min(
+                total,
+                Int(
+                    Double(rate) * Double((clock.now - start).components.attoseconds) / 1e18 + Double(rate)
+                        * Double((clock.now - start).components.seconds)))
             while i < due {
                 let s = i % sensors.count
                 counters[s] += 1
@@ -163,7 +173,8 @@ final class House: @unchecked Sendable {
                 let topic = gateway ? "zigbee2mqtt/\(sensors[s])" : "bench/\(sensors[s])"
                 let key = "\(sensors[s])|\(Int((value * 10).rounded()))"
                 sent.withLock { $0[key] = DispatchTime.now().uptimeNanoseconds }
-                try publisher.publish(topic, Array(#"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(value),"voltage":2985}"#.utf8))
+                try publisher.publish(
+                    topic, Array(#"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(value),"voltage":2985}"#.utf8))
                 i += 1
             }
             try await clock.sleep(for: .milliseconds(1))

@@ -5,7 +5,8 @@ import CMosquitto
 /// one topic to another, unparsed, from libmosquitto's own callback. Runs as its own process, as
 /// homegate does, until it is signalled.
 struct Echo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Republish every message on --from to --to (the broker-only floor for `tail`).")
+    static let configuration = CommandConfiguration(
+        abstract: "Republish every message on --from to --to (the broker-only floor for `tail`).")
 
     @Option var port: Int32
     @Option var from: String

@@ -24,8 +24,9 @@ struct EngineThroughput {
         var engine = TriggerEngine(clock: ClockContext(timeZone: TimeZone(identifier: "UTC")!, location: nil))
         for i in 0..<count {
             let range: JSONValue = i % 2 == 0 ? ["max": .double(4.9 - Double(i % 40) / 10)] : ["min": .double(95 + Double(i % 40) / 10)]
-            let kind = try Trigger.kind(from: ["events": [["characteristic": .string(paths[i % characteristics].description), "range": range]]],
-                                        defaultTimeZone: engine.clock.timeZone)
+            let kind = try Trigger.kind(
+                from: ["events": [["characteristic": .string(paths[i % characteristics].description), "range": range]]],
+                defaultTimeZone: engine.clock.timeZone)
             engine.put(Trigger(id: "t\(i)", name: "t\(i)", home: "home", actionSets: ["scene"], kind: kind), now: start)
         }
         var values = [CharacteristicValue?](repeating: nil, count: characteristics)

@@ -18,7 +18,9 @@ struct Flood: ParsableCommand {
         let payload = [UInt8](repeating: UInt8(ascii: "x"), count: payloadBytes)
         let topics = (0..<16).map { "bench/\($0)" }
         for i in 0..<messages {
-            let rc = payload.withUnsafeBytes { mosquitto_publish_v5(raw, nil, topics[i % 16], Int32($0.count), $0.baseAddress, 0, false, nil) }
+            let rc = payload.withUnsafeBytes {
+                mosquitto_publish_v5(raw, nil, topics[i % 16], Int32($0.count), $0.baseAddress, 0, false, nil)
+            }
             if rc != 0 { throw ValidationError("publish failed: \(rc)") }
         }
         // The DISCONNECT is queued behind every PUBLISH, so the broker has them all when it arrives.

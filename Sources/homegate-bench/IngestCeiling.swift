@@ -35,7 +35,8 @@ final class IngestCeiling: Sendable {
     /// gap between the last kept rate and the first failed one three times; the highest kept step.
     func climb(gateway: Bool, from first: Int, limit: Int) async throws -> (steps: [IngestStep], ceiling: IngestStep?) {
         var steps: [IngestStep] = []
-        var kept: Int?, failed: Int?
+        var kept: Int?
+        var failed: Int?
         var rate = first
         while rate <= limit {
             let step = try await self.step(gateway: gateway, rate: rate)
@@ -61,7 +62,8 @@ final class IngestCeiling: Sendable {
     func prime() async throws {
         let client = try await House.client(house.broker, "bench-ingest-prime")
         for sensor in house.sensors {
-            try client.publish("zigbee2mqtt/\(sensor)", #"{"battery":90,"humidity":50,"linkquality":120,"temperature":90.5,"voltage":2985}"#)
+            try client.publish(
+                "zigbee2mqtt/\(sensor)", #"{"battery":90,"humidity":50,"linkquality":120,"temperature":90.5,"voltage":2985}"#)
         }
         try await client.publishAndWait("bench/ingest/primed", Array("1".utf8))
         await client.shutdown()
@@ -70,7 +72,8 @@ final class IngestCeiling: Sendable {
 
     private func step(gateway: Bool, rate: Int) async throws -> IngestStep {
         let listener = try await House.client(house.broker, "bench-ingest-listener")
-        try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "bench/ingest/sensor/#", qos: .atMostOnce)
+        try await listener.subscribe(
+            gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "bench/ingest/sensor/#", qos: .atMostOnce)
         let publisher = try await House.client(house.broker, "bench-ingest-publisher")
         let received = Atomic<Int>(0)
         let last = Atomic<UInt64>(0)
@@ -97,7 +100,8 @@ final class IngestCeiling: Sendable {
         await publisher.shutdown()
         await listener.shutdown()
         let drain = Double(Int64(last.load(ordering: .relaxed)) - Int64(ended)) / 1e9
-        return IngestStep(rate: rate, sent: sent, received: received.load(ordering: .relaxed), publishedRate: publishedRate, drain: max(0, drain))
+        return IngestStep(
+            rate: rate, sent: sent, received: received.load(ordering: .relaxed), publishedRate: publishedRate, drain: max(0, drain))
     }
 
     /// Publishes from this thread at a steady rate; what was sent, at what rate, and when it ended.
@@ -113,7 +117,8 @@ final class IngestCeiling: Sendable {
                 while i < due {
                     let s = i % sensors.count
                     counters[s] += 1
-                    let payload = #"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(house.reading(counters[s], sensor: s)),"voltage":2985}"#
+                    let payload =
+                        #"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(house.reading(counters[s], sensor: s)),"voltage":2985}"#
                     if (try? client.publish(topics[s], Array(payload.utf8))) != nil { sent += 1 }
                     i += 1
                 }

@@ -18,18 +18,22 @@ struct MQTTReceive: AsyncParsableCommand {
     func run() async throws {
         let broker = try TestBroker(.init(extraConfiguration: ["max_queued_messages 0", "max_queued_bytes 0"], verboseLog: false))
         defer { withExtendedLifetime(broker) {} }
-        var c: [Result] = [], swift: [Result] = []
+        var c: [Result] = []
+        var swift: [Result] = []
         for round in 1...rounds {
             c.append(try await measureC(port: broker.port))
             swift.append(try await measureSwift(port: broker.port))
             print("round \(round): C \(Int(rate(c.last!))) msg/s, Swift \(Int(rate(swift.last!))) msg/s")
         }
-        let cMedian = median(c), swiftMedian = median(swift)
+        let cMedian = median(c)
+        let swiftMedian = median(swift)
         print("")
         print("| path (\(messages) msgs, \(payloadBytes) B, QoS 0, median of \(rounds)) | received | msg/s | CPU µs/msg |")
         print("| --- | --- | --- | --- |")
         for (name, r) in [("C callback only (count, no copy)", cMedian), ("Swift MQTTClient (copy + batched AsyncSequence)", swiftMedian)] {
-            print("| \(name) | \(r.received) | \(Int(rate(r))) | \(String(format: "%.2f", r.cpuSeconds / Double(max(1, r.received)) * 1e6)) |")
+            print(
+                "| \(name) | \(r.received) | \(Int(rate(r))) | \(String(format: "%.2f", r.cpuSeconds / Double(max(1, r.received)) * 1e6)) |"
+            )
         }
         print("")
         print("Swift / C rate: \(String(format: "%.0f%%", rate(swiftMedian) / rate(cMedian) * 100)) (target ≥ 80%)")
@@ -39,7 +43,9 @@ struct MQTTReceive: AsyncParsableCommand {
     private func median(_ results: [Result]) -> Result { results.sorted { rate($0) < rate($1) }[results.count / 2] }
 
     private func flood(port: Int32) throws -> pid_t {
-        try spawn([CommandLine.arguments[0], "flood", "--port", "\(port)", "--messages", "\(messages)", "--payload-bytes", "\(payloadBytes)"])
+        try spawn([
+            CommandLine.arguments[0], "flood", "--port", "\(port)", "--messages", "\(messages)", "--payload-bytes", "\(payloadBytes)",
+        ])
     }
 
     private func measureC(port: Int32) async throws -> Result {
@@ -64,7 +70,8 @@ struct MQTTReceive: AsyncParsableCommand {
     }
 
     private func measureSwift(port: Int32) async throws -> Result {
-        let client = try MQTTClient(MQTTConfiguration(broker: BrokerAddress(host: "127.0.0.1", port: port, usesTLS: false), clientID: "bench-swift"))
+        let client = try MQTTClient(
+            MQTTConfiguration(broker: BrokerAddress(host: "127.0.0.1", port: port, usesTLS: false), clientID: "bench-swift"))
         try client.start()
         try await client.waitUntilConnected()
         try await client.subscribe("bench/#", qos: .atMostOnce)
@@ -73,7 +80,9 @@ struct MQTTReceive: AsyncParsableCommand {
         let target = messages
         let outcome = try await withThrowingTaskGroup(of: (Int, UInt64, UInt64)?.self) { group in
             group.addTask {
-                var count = 0, first: UInt64 = 0, last: UInt64 = 0
+                var count = 0
+                var first: UInt64 = 0
+                var last: UInt64 = 0
                 var bytes = 0
                 for await message in client.messages {
                     if count == 0 { first = monotonicNanos() }
@@ -97,7 +106,9 @@ struct MQTTReceive: AsyncParsableCommand {
         var status: Int32 = 0
         waitpid(publisher, &status, 0)
         await client.shutdown()
-        guard let (count, first, last) = outcome else { throw ValidationError("the Swift client received fewer than \(messages) messages in 60 s") }
+        guard let (count, first, last) = outcome else {
+            throw ValidationError("the Swift client received fewer than \(messages) messages in 60 s")
+        }
         return Result(received: count, seconds: Double(last - first) / 1e9, cpuSeconds: cpuUsed)
     }
 }

@@ -8,7 +8,8 @@ struct ProcessStats {
 
     init?(pid: pid_t) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        else { return nil }
         // Fields after the command name, which may contain spaces, start after the last ')'.
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")

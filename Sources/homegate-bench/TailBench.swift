@@ -10,7 +10,8 @@ struct TailBench: AsyncParsableCommand {
         abstract: "Tail latency of sensor publish → trigger → action set → /set under background load, next to an echo client (the floor); "
             + "p50 to p99.9, max, stalls with their times, RSS and CPU; then the ingest ceiling next to the broker alone.")
 
-    @Option(help: "Devices in the simulated house; every other one is a temperature sensor that carries the background load.") var devices = 400
+    @Option(help: "Devices in the simulated house; every other one is a temperature sensor that carries the background load.") var devices =
+        400
     @Option var triggers = 300
     @Option(help: "Background readings per second: one run for each, comma separated.") var rates = "0,1000,2000"
     @Option(help: "Seconds per run.") var seconds = 60.0
@@ -22,27 +23,32 @@ struct TailBench: AsyncParsableCommand {
 
     func run() async throws {
         let rateList = try rates.split(separator: ",").map { part -> Int in
-            guard let rate = Int(part.trimmingCharacters(in: .whitespaces)), rate >= 0 else { throw ValidationError("--rates: '\(part)' is not a rate") }
+            guard let rate = Int(part.trimmingCharacters(in: .whitespaces)), rate >= 0 else {
+                throw ValidationError("--rates: '\(part)' is not a rate")
+            }
             return rate
         }
         say("machine load average at start (other work on the machine skews tails): \(loadAverage())")
-        let broker = try TestBroker(.init(extraConfiguration: ["max_queued_messages 0", "max_queued_bytes 0", "set_tcp_nodelay true"], verboseLog: false))
+        let broker = try TestBroker(
+            .init(extraConfiguration: ["max_queued_messages 0", "max_queued_bytes 0", "set_tcp_nodelay true"], verboseLog: false))
         defer { withExtendedLifetime(broker) {} }
         let house = try await House(broker: broker, devices: devices)
         let automations = try BenchAutomations(devices: house.devices, triggers: triggers, actionSets: 100, timers: 10)
         try automations.write(to: house.database)
         _ = try await house.startGateway(logLevel: "info")
-        say("house: \(devices) devices (\(house.sensors.count) temperature sensors carry the background), \(triggers) triggers; "
-            + "probe: occupancy → trigger → action set → /set over \(automations.pairs.count) motion sensors and lights taking turns "
-            + "(the gateway stops a trigger firing over 30 times in 10 s), every \(gap) ms, floor the same through an echo client")
+        say(
+            "house: \(devices) devices (\(house.sensors.count) temperature sensors carry the background), \(triggers) triggers; "
+                + "probe: occupancy → trigger → action set → /set over \(automations.pairs.count) motion sensors and lights taking turns "
+                + "(the gateway stops a trigger firing over 30 times in 10 s), every \(gap) ms, floor the same through an echo client")
         if 1_000 / Double(gap) > automations.maxProbeRate {
             say("note: a probe every \(gap) ms over \(automations.pairs.count) pairs comes near the loop limit; the gateway may stop them")
         }
 
         let probe = TailProbe(house: house, pairs: automations.pairs, seconds: seconds, gap: .milliseconds(gap), stallMs: stallMs)
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
-        let echo = try spawn([executable, "echo", "--port", "\(broker.port)", "--from", probe.floorIn, "--to", probe.floorOut],
-                             output: house.directory.appendingPathComponent("echo.log").path)
+        let echo = try spawn(
+            [executable, "echo", "--port", "\(broker.port)", "--from", probe.floorIn, "--to", probe.floorOut],
+            output: house.directory.appendingPathComponent("echo.log").path)
         defer { kill(echo, SIGTERM); var status: Int32 = 0; waitpid(echo, &status, 0) }
         try await probe.waitForEcho()
         try await Task.sleep(for: .seconds(2))  // start-up's own writes settle first

@@ -9,15 +9,20 @@ enum TailReport {
         say("")
         say("| path | samples (lost) | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | samples ≥ \(format(stallMs, 0)) ms |")
         say("| --- | --- | --- | --- | --- | --- | --- | --- |")
-        for (path, figures) in [("floor: echo client (publish → echo → subscriber)", run.floor),
-                                ("homegate: sensor → trigger → action set → /set", run.gateway)] {
-            say("| \(path) | \(figures.histogram.totalCount) (\(figures.lost)) | \(format(figures.ms(50), 3)) | \(format(figures.ms(90), 3)) | "
-                + "\(format(figures.ms(99), 3)) | \(format(figures.ms(99.9), 3)) | \(format(figures.maxMs, 3)) | \(figures.stalls.count) |")
+        for (path, figures) in [
+            ("floor: echo client (publish → echo → subscriber)", run.floor),
+            ("homegate: sensor → trigger → action set → /set", run.gateway),
+        ] {
+            say(
+                "| \(path) | \(figures.histogram.totalCount) (\(figures.lost)) | \(format(figures.ms(50), 3)) | \(format(figures.ms(90), 3)) | "
+                    + "\(format(figures.ms(99), 3)) | \(format(figures.ms(99.9), 3)) | \(format(figures.maxMs, 3)) | \(figures.stalls.count) |"
+            )
         }
         say("")
         let ratios = [50.0, 99, 99.9].map { "p\(format($0, $0 == 99.9 ? 1 : 0)) \(format(run.gateway.ms($0) / run.floor.ms($0), 2))×" }
-        say("homegate / floor: \(ratios.joined(separator: ", ")); added at p50 \(format(run.gateway.ms(50) - run.floor.ms(50), 3)) ms, "
-            + "at p99 \(format(run.gateway.ms(99) - run.floor.ms(99), 3)) ms")
+        say(
+            "homegate / floor: \(ratios.joined(separator: ", ")); added at p50 \(format(run.gateway.ms(50) - run.floor.ms(50), 3)) ms, "
+                + "at p99 \(format(run.gateway.ms(99) - run.floor.ms(99), 3)) ms")
         for (path, figures) in [("homegate", run.gateway), ("floor", run.floor)] where !figures.stalls.isEmpty {
             let listed = figures.stalls.prefix(20).map { "\(format($0.at, 1)) s: \(format($0.ms, 1)) ms" }.joined(separator: ", ")
             say("stalls, \(path): \(listed)\(figures.stalls.count > 20 ? ", …" : "")")
@@ -33,7 +38,9 @@ enum TailReport {
     }
 
     static func ingest(gateway: [IngestStep], broker: [IngestStep], stepSeconds: Double) {
-        say("### ingest ceiling: readings at a steady rate for \(format(stepSeconds, 0)) s per step, doubling until something is lost or arrives late, then narrowing")
+        say(
+            "### ingest ceiling: readings at a steady rate for \(format(stepSeconds, 0)) s per step, doubling until something is lost or arrives late, then narrowing"
+        )
         say("")
         say("| path | asked /s | published /s | arrived / sent | behind at the end s |")
         say("| --- | --- | --- | --- | --- |")
@@ -51,7 +58,9 @@ enum TailReport {
             say("p99 at \(busy.background)/s within 1 ms of the floor's: \(format(added, 3)) ms — \(verdict(added <= 1))")
             say("max at \(busy.background)/s under 5 ms: \(format(busy.gateway.maxMs, 3)) ms — \(verdict(busy.gateway.maxMs < 5))")
             let own = busy.gateway.episodes.filter { at in !busy.floor.stalls.contains { abs($0.at - at) < 1 } }
-            say("stall episodes of homegate's own (none on the floor within 1 s) at \(busy.background)/s: \(own.count) — \(verdict(own.count <= 1))")
+            say(
+                "stall episodes of homegate's own (none on the floor within 1 s) at \(busy.background)/s: \(own.count) — \(verdict(own.count <= 1))"
+            )
         }
         if let idle = runs.first(where: { $0.background == 0 }) {
             let added = idle.gateway.ms(50) - idle.floor.ms(50)
@@ -59,13 +68,16 @@ enum TailReport {
         }
         if let gateway = ingest.gateway, let broker = ingest.broker {
             let ratio = gateway.publishedRate / broker.publishedRate
-            say("ingest ceiling: homegate \(Int(gateway.publishedRate))/s, broker alone \(Int(broker.publishedRate))/s: \(format(ratio * 100, 0))% — "
-                + verdict(ratio >= 0.5))
+            say(
+                "ingest ceiling: homegate \(Int(gateway.publishedRate))/s, broker alone \(Int(broker.publishedRate))/s: \(format(ratio * 100, 0))% — "
+                    + verdict(ratio >= 0.5))
         } else if ingest.gateway == nil, ingest.broker != nil {
             say("ingest ceiling: homegate kept no step — MISSES the target")
         }
         if let final {
-            say("homegate RSS at the end \(mb(final.rssKiB)) MB, peak \(mb(final.peakRSSKiB)) MB, with \(devices) devices (target ≤ 40 MB with 1,000)")
+            say(
+                "homegate RSS at the end \(mb(final.rssKiB)) MB, peak \(mb(final.peakRSSKiB)) MB, with \(devices) devices (target ≤ 40 MB with 1,000)"
+            )
         }
     }
 

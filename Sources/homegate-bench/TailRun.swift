@@ -116,10 +116,14 @@ struct TailProbe {
             let payload = #"{"occupancy":\#(motion)}"#
             // The floor half a gap before the gateway, so the two never queue behind each other.
             try await clock.sleep(until: start + gap * k)
-            if sent.withLock({ $0.updateValue(DispatchTime.now().uptimeNanoseconds, forKey: "floor|" + payload) != nil }) { lost.floor += 1 }
+            if sent.withLock({ $0.updateValue(DispatchTime.now().uptimeNanoseconds, forKey: "floor|" + payload) != nil }) {
+                lost.floor += 1
+            }
             try publisher.publish(floorIn, payload)
             try await clock.sleep(until: start + gap * k + gap / 2)
-            if sent.withLock({ $0.updateValue(DispatchTime.now().uptimeNanoseconds, forKey: "gateway|\(pair.light)|" + (motion ? "ON" : "OFF")) != nil }) {
+            if sent.withLock({
+                $0.updateValue(DispatchTime.now().uptimeNanoseconds, forKey: "gateway|\(pair.light)|" + (motion ? "ON" : "OFF")) != nil
+            }) {
                 lost.gateway += 1
             }
             try publisher.publish("zigbee2mqtt/\(pair.motion)", payload)
@@ -138,8 +142,9 @@ struct TailProbe {
         result.gateway.lost = lost.gateway
         result.floor.lost = lost.floor
         let window = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return TailRun(background: background, backgroundRate: backgroundSent.1, gateway: result.gateway, floor: result.floor,
-                       cpuPercent: before.flatMap { b in after.map { ($0.cpuSeconds - b.cpuSeconds) / window * 100 } },
-                       rssKiB: after?.rssKiB, peakRSSKiB: after?.peakRSSKiB)
+        return TailRun(
+            background: background, backgroundRate: backgroundSent.1, gateway: result.gateway, floor: result.floor,
+            cpuPercent: before.flatMap { b in after.map { ($0.cpuSeconds - b.cpuSeconds) / window * 100 } },
+            rssKiB: after?.rssKiB, peakRSSKiB: after?.peakRSSKiB)
     }
 }

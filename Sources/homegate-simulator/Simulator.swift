@@ -45,7 +45,8 @@ struct SimulatorCommand: AsyncParsableCommand {
         if let generate { entries = SimulatedBridge.generated(count: generate, from: entries) }
         var groupEntries: [JSONValue] = []
         if let groups {
-            guard let data = FileManager.default.contents(atPath: groups), case .array(let list) = try JSONValue(parsing: [UInt8](data)) else {
+            guard let data = FileManager.default.contents(atPath: groups), case .array(let list) = try JSONValue(parsing: [UInt8](data))
+            else {
                 throw ValidationError("\(groups): expected a JSON array like Zigbee2MQTT's bridge/groups payload")
             }
             groupEntries = list
@@ -54,7 +55,8 @@ struct SimulatorCommand: AsyncParsableCommand {
         bridge.still = Set(still.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
         let service = SimulatorService(
             bridge: bridge,
-            client: MQTTConfiguration(broker: try BrokerAddress(url: url), clientID: "homegate-simulator-\(UInt16.random(in: 0...UInt16.max))"),
+            client: MQTTConfiguration(
+                broker: try BrokerAddress(url: url), clientID: "homegate-simulator-\(UInt16.random(in: 0...UInt16.max))"),
             sensorInterval: sensorInterval > 0 ? sensorInterval : nil, rate: rate, logger: logger)
         try await service.run()
     }

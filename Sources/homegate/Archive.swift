@@ -54,7 +54,9 @@ struct Export: AsyncParsableCommand {
             print(text, terminator: "")
         }
         if leftOut > 0 {
-            printError("homegate: the export is not the whole home: \(leftOut) stored item\(leftOut == 1 ? "" : "s") could not be read and \(leftOut == 1 ? "was" : "were") left out")
+            printError(
+                "homegate: the export is not the whole home: \(leftOut) stored item\(leftOut == 1 ? "" : "s") could not be read and \(leftOut == 1 ? "was" : "were") left out"
+            )
             throw ExitCode(1)
         }
     }
@@ -63,7 +65,9 @@ struct Export: AsyncParsableCommand {
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Restore an export onto an empty database.",
-        discussion: "Checks the whole file first and changes nothing if it has problems (each printed as file:line:column). homegate must not be running on the database.")
+        discussion:
+            "Checks the whole file first and changes nothing if it has problems (each printed as file:line:column). homegate must not be running on the database."
+    )
 
     @Argument(help: "The YAML file written by `homegate export`.")
     var file: String
@@ -92,8 +96,10 @@ struct Import: AsyncParsableCommand {
             let store = try SQLiteHomeStore(path: path)
             guard try replace || store.isEmpty() else { throw PersistenceError.notEmpty(path: path) }
             try store.replaceAll(with: home)
-            print("\(path): imported \(home.structure.homes.count) home(s), \(home.structure.rooms.count) room(s), \(home.structure.zones.count) zone(s), "
-                  + "\(home.structure.placements.count) accessory placement(s), \(home.actionSets.count) action set(s), \(home.triggers.count) trigger(s)")
+            print(
+                "\(path): imported \(home.structure.homes.count) home(s), \(home.structure.rooms.count) room(s), \(home.structure.zones.count) zone(s), "
+                    + "\(home.structure.placements.count) accessory placement(s), \(home.actionSets.count) action set(s), \(home.triggers.count) trigger(s)"
+            )
         } catch let error as ArchiveError {
             printError(error.description)
             printError("homegate: nothing was imported")

@@ -5,6 +5,7 @@ import Gateway
 import JSON
 import Mappings
 import Mosquitto
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,11 +33,13 @@ struct Doctor: AsyncParsableCommand {
         let settings: GatewayConfiguration
         do {
             settings = try GatewayConfiguration.load(path: file, environment: environment)
-            report.pass("settings", file.map { "\($0) and HOMEGATE_* variables: no problems" } ?? "defaults and HOMEGATE_* variables: no problems")
+            report.pass(
+                "settings", file.map { "\($0) and HOMEGATE_* variables: no problems" } ?? "defaults and HOMEGATE_* variables: no problems")
             for warning in settings.warnings { report.warn("settings", warning, hint: "remove the variable, or fix its name") }
         } catch {
             for problem in error.errors {
-                report.fail("settings", problem.description, hint: "fix it in \(file ?? "the environment"); nothing else can be checked until then")
+                report.fail(
+                    "settings", problem.description, hint: "fix it in \(file ?? "the environment"); nothing else can be checked until then")
             }
             report.print()
             throw ExitCode(1)
@@ -52,18 +55,25 @@ struct Doctor: AsyncParsableCommand {
     private func checkMappings(_ settings: GatewayConfiguration, _ report: inout DoctorReport) -> MappingSet? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: settings.mappings, isDirectory: &isFolder), isFolder.boolValue else {
-            report.fail("mappings", "no folder at \(settings.mappings)", hint: "create it, or point mappings (HOMEGATE_MAPPINGS) at your mapping files")
+            report.fail(
+                "mappings", "no folder at \(settings.mappings)",
+                hint: "create it, or point mappings (HOMEGATE_MAPPINGS) at your mapping files")
             return nil
         }
         let (set, diagnostics) = MappingSet.load(directory: settings.mappings)
         guard diagnostics.isEmpty else {
             let files = Set(diagnostics.map(\.file)).sorted()
-            report.fail("mappings", "\(diagnostics.count) problem\(diagnostics.count == 1 ? "" : "s") in \(files.joined(separator: ", ")); first: \(diagnostics[0])",
-                        hint: "run homegate validate \(settings.mappings) for every problem; a broken file is left out (or keeps its last good version)")
+            report.fail(
+                "mappings",
+                "\(diagnostics.count) problem\(diagnostics.count == 1 ? "" : "s") in \(files.joined(separator: ", ")); first: \(diagnostics[0])",
+                hint:
+                    "run homegate validate \(settings.mappings) for every problem; a broken file is left out (or keeps its last good version)"
+            )
             return set
         }
         if set.files.isEmpty {
-            report.warn("mappings", "\(settings.mappings) has no mapping files", hint: "copy mappings/zigbee2mqtt.yaml from the repository there")
+            report.warn(
+                "mappings", "\(settings.mappings) has no mapping files", hint: "copy mappings/zigbee2mqtt.yaml from the repository there")
         } else {
             report.pass("mappings", mappingSummary(set, directory: settings.mappings))
         }
@@ -96,7 +106,9 @@ struct Doctor: AsyncParsableCommand {
             return
         }
         let user = settings.mqtt.username.map { "as \($0)" } ?? "without a user name"
-        report.pass("broker", "connected to \(address) \(user) (MQTT \(settings.mqtt.protocolVersion)\(settings.mqtt.url.hasPrefix("mqtts") ? ", TLS" : ""))")
+        report.pass(
+            "broker",
+            "connected to \(address) \(user) (MQTT \(settings.mqtt.protocolVersion)\(settings.mqtt.url.hasPrefix("mqtts") ? ", TLS" : ""))")
 
         let base = settings.baseTopic
         var watched = ["\(base)/response/health"]
@@ -114,18 +126,23 @@ struct Doctor: AsyncParsableCommand {
         let heard = await Self.listen(client, for: Set(watched), transaction: transaction, seconds: min(timeout, 3))
 
         for bridge in bridges {
-            let state = heard["\(bridge)/bridge/state"].flatMap { $0["state"]?.stringValue ?? String(decoding: $0.serializedBytes(), as: UTF8.self) }
+            let state = heard["\(bridge)/bridge/state"].flatMap {
+                $0["state"]?.stringValue ?? String(decoding: $0.serializedBytes(), as: UTF8.self)
+            }
             guard let devices = heard["\(bridge)/bridge/devices"]?.arrayValue else {
-                report.warn("zigbee2mqtt", "nothing on \(bridge)/bridge/devices", hint: "is Zigbee2MQTT running on this broker, with base_topic \(bridge)? "
-                            + "Its base_topic and the one in your mapping file must be the same")
+                report.warn(
+                    "zigbee2mqtt", "nothing on \(bridge)/bridge/devices",
+                    hint: "is Zigbee2MQTT running on this broker, with base_topic \(bridge)? "
+                        + "Its base_topic and the one in your mapping file must be the same")
                 continue
             }
             let joined = devices.filter { $0["type"]?.stringValue != "Coordinator" }.count
             if state == "online" {
                 report.pass("zigbee2mqtt", "\(bridge): online, \(joined) device\(joined == 1 ? "" : "s")")
             } else {
-                report.warn("zigbee2mqtt", "\(bridge): \(state ?? "no bridge/state"), \(joined) device\(joined == 1 ? "" : "s") known",
-                            hint: "Zigbee2MQTT is not running or lost its adapter; check its log")
+                report.warn(
+                    "zigbee2mqtt", "\(bridge): \(state ?? "no bridge/state"), \(joined) device\(joined == 1 ? "" : "s") known",
+                    hint: "Zigbee2MQTT is not running or lost its adapter; check its log")
             }
         }
         if let answer = heard["\(base)/response/health"]?["data"] {
@@ -133,7 +150,9 @@ struct Doctor: AsyncParsableCommand {
                 report.info("gateway", "a homegate is running on \(base) and is ready")
             } else {
                 let problems = answer["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                report.warn("gateway", "a homegate is running on \(base) and is not ready: \(problems.joined(separator: "; "))", hint: "see its log")
+                report.warn(
+                    "gateway", "a homegate is running on \(base) and is not ready: \(problems.joined(separator: "; "))", hint: "see its log"
+                )
             }
         } else {
             report.info("gateway", "no homegate answers on \(base)/request/health (fine before the first start)")
@@ -141,7 +160,9 @@ struct Doctor: AsyncParsableCommand {
     }
 
     /// The first message on each topic, until all came or `seconds` passed.
-    private static func listen(_ client: MQTTClient, for topics: Set<String>, transaction: String, seconds: Double) async -> [String: JSONValue] {
+    private static func listen(
+        _ client: MQTTClient, for topics: Set<String>, transaction: String, seconds: Double
+    ) async -> [String: JSONValue] {
         await withTaskGroup(of: [String: JSONValue]?.self) { group in
             group.addTask {
                 var heard: [String: JSONValue] = [:]
@@ -175,7 +196,8 @@ struct Doctor: AsyncParsableCommand {
         default:
             let host = (try? BrokerAddress(url: settings.mqtt.url))?.host ?? ""
             if host == "mosquitto" {
-                return "is Mosquitto running? 'mosquitto' is its name inside compose; outside it, use mqtt://127.0.0.1:1883 (or MQTT_HOST_PORT)"
+                return
+                    "is Mosquitto running? 'mosquitto' is its name inside compose; outside it, use mqtt://127.0.0.1:1883 (or MQTT_HOST_PORT)"
             }
             return "is the broker running and listening there? try: mosquitto_sub -h \(host) -t '$SYS/broker/uptime' -C 1"
         }
@@ -187,24 +209,29 @@ struct Doctor: AsyncParsableCommand {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path) {
             guard access(path, R_OK | W_OK) == 0 else {
-                report.fail("database", "\(path) is not writable by this user (uid \(getuid()))", hint: "chown it to the user homegate runs as")
+                report.fail(
+                    "database", "\(path) is not writable by this user (uid \(getuid()))", hint: "chown it to the user homegate runs as")
                 return
             }
         } else if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
             guard access(folder, W_OK) == 0 else {
-                report.fail("database", "cannot create \(path): \(folder) is not writable by this user (uid \(getuid()))",
-                            hint: "chown the folder to the user homegate runs as")
+                report.fail(
+                    "database", "cannot create \(path): \(folder) is not writable by this user (uid \(getuid()))",
+                    hint: "chown the folder to the user homegate runs as")
                 return
             }
         } else {
             let parent = url.deletingLastPathComponent().deletingLastPathComponent().path
             guard access(parent, W_OK) == 0 else {
-                report.fail("database", "\(folder) does not exist and \(parent) is not writable", hint: "create \(folder) for the user homegate runs as")
+                report.fail(
+                    "database", "\(folder) does not exist and \(parent) is not writable",
+                    hint: "create \(folder) for the user homegate runs as")
                 return
             }
         }
         var stats = statvfs()
-        let probe = FileManager.default.fileExists(atPath: folder) ? folder : url.deletingLastPathComponent().deletingLastPathComponent().path
+        let probe =
+            FileManager.default.fileExists(atPath: folder) ? folder : url.deletingLastPathComponent().deletingLastPathComponent().path
         guard statvfs(probe, &stats) == 0 else {
             report.pass("database", "\(path) can be written")
             return
@@ -213,7 +240,9 @@ struct Doctor: AsyncParsableCommand {
         let freeText = free >= 1e9 ? String(format: "%.1f GB", free / 1e9) : String(format: "%.0f MB", free / 1e6)
         let exists = FileManager.default.fileExists(atPath: path) ? "can be written" : "will be created at the first start"
         if free < 10e6 {
-            report.fail("database", "\(path) \(exists), but only \(freeText) is free", hint: "free some space: on a full disk changes are answered with a storage error")
+            report.fail(
+                "database", "\(path) \(exists), but only \(freeText) is free",
+                hint: "free some space: on a full disk changes are answered with a storage error")
         } else if free < 100e6 {
             report.warn("database", "\(path) \(exists); \(freeText) free", hint: "little space is left")
         } else {
@@ -223,27 +252,38 @@ struct Doctor: AsyncParsableCommand {
 
     private func checkTime(_ settings: GatewayConfiguration, environment: [String: String], _ report: inout DoctorReport) {
         let zone = settings.clockContext.timeZone
-        let origin = settings.location.timeZone != nil ? "location.time_zone"
+        let origin =
+            settings.location.timeZone != nil
+            ? "location.time_zone"
             : (environment["TZ"].map { $0.isEmpty ? nil : $0 } ?? nil) != nil ? "TZ" : "the system's zone"
         let now = Date()
-        let local = now.formatted(Date.VerbatimFormatStyle(format: "\(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
-                                                           timeZone: zone, calendar: Calendar(identifier: .gregorian)))
-        if zone.secondsFromGMT(for: now) == 0, zone.identifier.contains("UTC") || zone.identifier.contains("GMT") || zone.identifier == "Etc/Universal",
-           settings.location.timeZone == nil {
-            report.warn("time zone", "\(zone.identifier) (\(origin)): timers and time conditions run in UTC, now \(local)",
-                        hint: "set location.time_zone (or TZ) to your house's zone, like Europe/Amsterdam")
+        let local = now.formatted(
+            Date.VerbatimFormatStyle(
+                format: "\(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
+                timeZone: zone, calendar: Calendar(identifier: .gregorian)))
+        if zone.secondsFromGMT(for: now) == 0,
+            zone.identifier.contains("UTC") || zone.identifier.contains("GMT") || zone.identifier == "Etc/Universal",
+            settings.location.timeZone == nil
+        {
+            report.warn(
+                "time zone", "\(zone.identifier) (\(origin)): timers and time conditions run in UTC, now \(local)",
+                hint: "set location.time_zone (or TZ) to your house's zone, like Europe/Amsterdam")
         } else {
             report.pass("time zone", "\(zone.identifier) (from \(origin)): it is \(local) there now")
         }
         guard let latitude = settings.location.latitude, let longitude = settings.location.longitude else {
-            report.warn("location", "not set: sunrise and sunset triggers and conditions cannot be used",
-                        hint: "set location.latitude and location.longitude (HOMEGATE_LOCATION_LATITUDE, HOMEGATE_LOCATION_LONGITUDE)")
+            report.warn(
+                "location", "not set: sunrise and sunset triggers and conditions cannot be used",
+                hint: "set location.latitude and location.longitude (HOMEGATE_LOCATION_LATITUDE, HOMEGATE_LOCATION_LONGITUDE)")
             return
         }
-        let style = Date.VerbatimFormatStyle(format: "\(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
-                                             timeZone: zone, calendar: Calendar(identifier: .gregorian))
-        let sunrise = Sun.next(.sunrise, after: now, latitude: latitude, longitude: longitude, timeZone: zone).map { $0.formatted(style) } ?? "none"
-        let sunset = Sun.next(.sunset, after: now, latitude: latitude, longitude: longitude, timeZone: zone).map { $0.formatted(style) } ?? "none"
+        let style = Date.VerbatimFormatStyle(
+            format: "\(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
+            timeZone: zone, calendar: Calendar(identifier: .gregorian))
+        let sunrise =
+            Sun.next(.sunrise, after: now, latitude: latitude, longitude: longitude, timeZone: zone).map { $0.formatted(style) } ?? "none"
+        let sunset =
+            Sun.next(.sunset, after: now, latitude: latitude, longitude: longitude, timeZone: zone).map { $0.formatted(style) } ?? "none"
         report.pass("location", "\(latitude), \(longitude): next sunrise \(sunrise), next sunset \(sunset) (\(zone.identifier))")
     }
 }
@@ -264,8 +304,11 @@ struct DoctorReport {
             Swift.print("\(verdict.rawValue)  \(check.padding(toLength: 12, withPad: " ", startingAt: 0)) \(text)")
             if let hint { Swift.print("      \(String(repeating: " ", count: 12)) hint: \(hint)") }
         }
-        let failures = lines.filter { $0.0 == .fail }.count, warnings = lines.filter { $0.0 == .warn }.count
-        Swift.print(failures == 0 ? "no problems\(warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : "")"
-                    : "\(failures) problem\(failures == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+        let failures = lines.filter { $0.0 == .fail }.count
+        let warnings = lines.filter { $0.0 == .warn }.count
+        Swift.print(
+            failures == 0
+                ? "no problems\(warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : "")"
+                : "\(failures) problem\(failures == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
     }
 }

@@ -25,8 +25,9 @@ struct Health: AsyncParsableCommand {
         defer { Task { await client.shutdown() } }
         let answer = await askHealth(client, baseTopic: settings.baseTopic, timeout: timeout) { printError("homegate health: \($0)") }
         guard let data = answer?["data"] else {
-            print("no answer: homegate did not answer on \(settings.baseTopic)/request/health within \(timeout) s "
-                  + "(is it running, and is the broker at \(settings.mqtt.url) reachable?)")
+            print(
+                "no answer: homegate did not answer on \(settings.baseTopic)/request/health within \(timeout) s "
+                    + "(is it running, and is the broker at \(settings.mqtt.url) reachable?)")
             throw ExitCode(2)
         }
         guard data["ready"] == true else {
@@ -54,7 +55,9 @@ extension GatewayConfiguration {
 
 /// Sends `<base>/request/health` and returns the answer, or nil if none came within `timeout`
 /// seconds (`failed` hears why, when the broker could not be used).
-func askHealth(_ client: MQTTClient, baseTopic: String, timeout: Double, failed: @escaping @Sendable (any Error) -> Void) async -> JSONValue? {
+func askHealth(
+    _ client: MQTTClient, baseTopic: String, timeout: Double, failed: @escaping @Sendable (any Error) -> Void
+) async -> JSONValue? {
     let deadline = Duration.milliseconds(Int64(timeout * 1000))
     let transaction = "health-\(UInt32.random(in: 0...UInt32.max))"
     return await withTaskGroup(of: JSONValue?.self) { group in

@@ -11,7 +11,9 @@ struct Run: AsyncParsableCommand {
         discussion: "Settings come from the file, then HOMEGATE_* environment variables (HOMEGATE_MQTT_URL, HOMEGATE_BASE_TOPIC, ...)."
     )
 
-    @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml); HOMEGATE_CONFIG names it too. Without one, defaults and the environment are used.")
+    @Option(
+        name: .shortAndLong,
+        help: "The configuration file (homegate.yaml); HOMEGATE_CONFIG names it too. Without one, defaults and the environment are used.")
     var config: String?
 
     func run() async throws {
@@ -42,7 +44,8 @@ func loadSettings(_ path: String?, forRun: Bool = false) throws -> GatewayConfig
     do {
         let environment = ProcessInfo.processInfo.environment
         let file = path ?? environment["HOMEGATE_CONFIG"]
-        return forRun ? try GatewayConfiguration.loadForRun(path: file, environment: environment)
+        return forRun
+            ? try GatewayConfiguration.loadForRun(path: file, environment: environment)
             : try GatewayConfiguration.load(path: file, environment: environment)
     } catch {
         printError("homegate: the configuration has errors:\n\(error)")

@@ -15,8 +15,10 @@ struct Validate: AsyncParsableCommand {
     @Argument(help: "The mappings folder, or one mapping file.")
     var directory = "mappings"
 
-    @Option(help: ArgumentHelp("A saved bridge/devices payload: print each device's accessory and what is left out.",
-                               discussion: "mosquitto_sub -t zigbee2mqtt/bridge/devices -C 1 > devices.json", valueName: "devices.json"))
+    @Option(
+        help: ArgumentHelp(
+            "A saved bridge/devices payload: print each device's accessory and what is left out.",
+            discussion: "mosquitto_sub -t zigbee2mqtt/bridge/devices -C 1 > devices.json", valueName: "devices.json"))
     var devices: String?
 
     @Flag(help: "With --devices: a coverage table instead, devices fully, partly and not at all shown, and each kind of expose.")
@@ -29,7 +31,8 @@ struct Validate: AsyncParsableCommand {
         if exists, !isFolder.boolValue {
             var single = MappingSet()
             let text = (try? String(contentsOfFile: directory, encoding: .utf8))
-            diagnostics = text.map { single.add(file: directory, text: $0) }
+            diagnostics =
+                text.map { single.add(file: directory, text: $0) }
                 ?? [Diagnostic(file: directory, line: 1, column: 1, message: "cannot read the file as UTF-8 text")]
             set = single
         } else {
@@ -59,9 +62,13 @@ struct Validate: AsyncParsableCommand {
             print(Zigbee2MQTTCoverage(list) { source?.override(for: $0) ?? .init() }.table)
             return
         }
-        var accessories = 0, skipped = 0, unmapped = 0
+        var accessories = 0
+        var skipped = 0
+        var unmapped = 0
         for device in list {
-            switch Zigbee2MQTTMapping.build(device, override: source?.override(for: device) ?? .init(), bridge: source?.baseTopic ?? "zigbee2mqtt") {
+            switch Zigbee2MQTTMapping.build(
+                device, override: source?.override(for: device) ?? .init(), bridge: source?.baseTopic ?? "zigbee2mqtt")
+            {
             case .failure(let reason):
                 skipped += 1
                 print("\(device.loggableName): no accessory: \(reason.reason)")
@@ -69,7 +76,9 @@ struct Validate: AsyncParsableCommand {
                 accessories += 1
                 let services = mapping.accessory.services.filter { $0.type != .service_label }
                     .map { "\($0.id) [\($0.characteristics.map(\.name).joined(separator: ", "))]" }
-                print("\(device.friendlyName) (\([device.vendor, device.model].compactMap { $0 }.joined(separator: " "))): \(services.joined(separator: "; "))")
+                print(
+                    "\(device.friendlyName) (\([device.vendor, device.model].compactMap { $0 }.joined(separator: " "))): \(services.joined(separator: "; "))"
+                )
                 for expose in mapping.unmapped { print("  not shown: \(expose)") }
                 unmapped += mapping.unmapped.count
             }

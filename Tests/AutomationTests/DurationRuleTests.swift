@@ -1,22 +1,27 @@
 import Foundation
 import JSON
-@testable import Automation
 import Testing
+
+@testable import Automation
 
 @Suite("Durations are whole seconds, with one rule when added and when read back")
 struct DurationRuleTests {
     static let utc = TimeZone(identifier: "UTC")!
 
     static func held(_ duration: JSONValue) throws -> Trigger.Kind {
-        try Trigger.kind(from: ["events": [["characteristic": "hall/motion_sensor/motion_detected", "value": false, "for": duration]]],
-                         defaultTimeZone: utc)
+        try Trigger.kind(
+            from: ["events": [["characteristic": "hall/motion_sensor/motion_detected", "value": false, "for": duration]]],
+            defaultTimeZone: utc)
     }
 
-    @Test("\"for\" of 0.4s, 0.5s, 1.5 or 0s is refused with why; 1s and 7d are kept as written", arguments: [
-        (JSONValue.string("0.4s"), "events[0].for: \"0.4s\" is not a whole number of seconds"), (.string("0.9s"), "is not a whole number of seconds"),
-        (.double(1.5), "1.5 is not a whole number of seconds"), (.string("0s"), "expected a duration from 1s to 7d"),
-        (.string("8d"), "expected a duration from 1s to 7d"),
-    ])
+    @Test(
+        "\"for\" of 0.4s, 0.5s, 1.5 or 0s is refused with why; 1s and 7d are kept as written",
+        arguments: [
+            (JSONValue.string("0.4s"), "events[0].for: \"0.4s\" is not a whole number of seconds"),
+            (.string("0.9s"), "is not a whole number of seconds"),
+            (.double(1.5), "1.5 is not a whole number of seconds"), (.string("0s"), "expected a duration from 1s to 7d"),
+            (.string("8d"), "expected a duration from 1s to 7d"),
+        ])
     func refused(duration: JSONValue, message: String) {
         #expect { try Self.held(duration) } throws: { "\($0)".contains(message) }
     }
@@ -47,7 +52,8 @@ struct TimerZoneTests {
         engine.put(Trigger(id: "evening", name: "Evening", home: "home", actionSets: [], kind: stored), now: now)
         #expect(engine.nextFires(for: "evening").map { wall($0, amsterdam) } == "2026-11-24 21:00 +01:00")
 
-        let named = try Trigger.kind(from: ["timer": ["recurrence": ["at": "21:00"], "time_zone": "America/New_York"]], defaultTimeZone: utc)
+        let named = try Trigger.kind(
+            from: ["timer": ["recurrence": ["at": "21:00"], "time_zone": "America/New_York"]], defaultTimeZone: utc)
         engine.put(Trigger(id: "ny", name: "NY", home: "home", actionSets: [], kind: named), now: now)
         #expect(engine.nextFires(for: "ny").map { wall($0, newYork) } == "2026-11-24 21:00 -05:00")
     }

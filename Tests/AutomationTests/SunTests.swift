@@ -30,11 +30,11 @@ struct SunTests {
         // AIP Netherlands GEN 2.7 "Uniform daylight periods 2019" (LVNL), for 52°00'N 005°00'E, in UTC; its periods
         // run from 15 minutes before sunrise to 15 minutes after sunset, so 15 minutes are added back here.
         let rows: [(month: Int, day: Int, from: (Int, Int), to: (Int, Int))] = [
-            (1, 1, (7, 33), (15, 54)),   // winter, CET
+            (1, 1, (7, 33), (15, 54)),  // winter, CET
             (1, 21, (7, 20), (16, 23)),
             (3, 24, (5, 19), (18, 14)),  // the last Sunday of winter time
-            (4, 1, (5, 1), (18, 28)),    // summer time, CEST
-            (6, 21, (3, 5), (20, 19)),   // the June solstice
+            (4, 1, (5, 1), (18, 28)),  // summer time, CEST
+            (6, 21, (3, 5), (20, 19)),  // the June solstice
         ]
         for row in rows {
             let sunrise = utc(2019, row.month, row.day, row.from.0, row.from.1).addingTimeInterval(15 * 60)
@@ -197,30 +197,36 @@ struct SunTests {
     @Test("next with a negative offset: 30 minutes before sunset, two hours and six hours before sunrise")
     func nextBefore() {
         // 30 minutes before Amsterdam's 19:01 and 18:58 sunsets of 8 and 9 October 2021 (timeanddate.com as above).
-        expectClose(amsterdam.next(.sunset, offset: -1800, after: amsterdam.clock(2021, 10, 8, 12, 0)),
-                    amsterdam.clock(2021, 10, 8, 18, 31))
-        expectClose(amsterdam.next(.sunset, offset: -1800, after: amsterdam.clock(2021, 10, 8, 18, 40)),
-                    amsterdam.clock(2021, 10, 9, 18, 28))
+        expectClose(
+            amsterdam.next(.sunset, offset: -1800, after: amsterdam.clock(2021, 10, 8, 12, 0)),
+            amsterdam.clock(2021, 10, 8, 18, 31))
+        expectClose(
+            amsterdam.next(.sunset, offset: -1800, after: amsterdam.clock(2021, 10, 8, 18, 40)),
+            amsterdam.clock(2021, 10, 9, 18, 28))
         // The AIP point's 21 June 2019 sunrise is 03:20 UTC, 05:20 CEST (AIP GEN 2.7 as above).
-        expectClose(aipPoint.next(.sunrise, offset: -7200, after: aipPoint.clock(2019, 6, 21, 0, 0)),
-                    aipPoint.clock(2019, 6, 21, 3, 20))
+        expectClose(
+            aipPoint.next(.sunrise, offset: -7200, after: aipPoint.clock(2019, 6, 21, 0, 0)),
+            aipPoint.clock(2019, 6, 21, 3, 20))
         // Six hours before it is 23:20 the evening before: the moment lands on the previous calendar day.
-        expectClose(aipPoint.next(.sunrise, offset: -6 * 3600, after: aipPoint.clock(2019, 6, 20, 22, 0)),
-                    aipPoint.clock(2019, 6, 20, 23, 20))
+        expectClose(
+            aipPoint.next(.sunrise, offset: -6 * 3600, after: aipPoint.clock(2019, 6, 20, 22, 0)),
+            aipPoint.clock(2019, 6, 20, 23, 20))
     }
 
     @Test("next with a positive offset that crosses midnight: three hours after sunset")
     func nextAfterMidnight() {
         // The AIP point's 21 June 2019 sunset is 20:04 UTC, 22:04 CEST; three hours later is 01:04 on the 22nd,
         // which must be found from just after midnight, before the 22nd's own sunset is due.
-        expectClose(aipPoint.next(.sunset, offset: 3 * 3600, after: aipPoint.clock(2019, 6, 22, 0, 30)),
-                    aipPoint.clock(2019, 6, 22, 1, 4))
+        expectClose(
+            aipPoint.next(.sunset, offset: 3 * 3600, after: aipPoint.clock(2019, 6, 22, 0, 30)),
+            aipPoint.clock(2019, 6, 22, 1, 4))
         // Once that has passed, the next is the one after the 22nd's sunset: early on the 23rd.
         let next = aipPoint.next(.sunset, offset: 3 * 3600, after: aipPoint.clock(2019, 6, 22, 1, 10))
         #expect(next.map { aipPoint.day(of: $0) } == DateComponents(year: 2019, month: 6, day: 23))
         // Honolulu: an hour after the 6:01 p.m. sunset of 1 January (Bishop Museum as above).
-        expectClose(honolulu.next(.sunset, offset: 3600, after: honolulu.clock(2025, 1, 1, 12, 0)),
-                    honolulu.clock(2025, 1, 1, 19, 1))
+        expectClose(
+            honolulu.next(.sunset, offset: 3600, after: honolulu.clock(2025, 1, 1, 12, 0)),
+            honolulu.clock(2025, 1, 1, 19, 1))
     }
 
     @Test("at the poles next finds nothing, and a day that does not exist has no sunrise")

@@ -10,8 +10,10 @@ let utc = TimeZone(identifier: "UTC")!
 /// A moment from a wall time in `zone`: `at("2026-03-29T02:30", amsterdam)`.
 func at(_ text: String, _ zone: TimeZone) -> Date {
     let parts = text.split(whereSeparator: { "-T:".contains($0) }).map { Int($0)! }
-    return LocalTime(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts.count > 5 ? parts[5] : 0)
-        .moment(in: zone)
+    return LocalTime(
+        year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts.count > 5 ? parts[5] : 0
+    )
+    .moment(in: zone)
 }
 
 /// `2026-03-29 03:00 +02:00`: how a moment reads on the wall in `zone`, with its offset.
@@ -21,7 +23,8 @@ func wall(_ date: Date, _ zone: TimeZone) -> String {
     let offset = zone.secondsFromGMT(for: date)
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     let sign = offset < 0 ? "-" : "+"
-    return "\(y)-\(two(m))-\(two(d)) \(two(local.seconds / 3600)):\(two(local.seconds / 60 % 60)) \(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) / 60 % 60))"
+    return
+        "\(y)-\(two(m))-\(two(d)) \(two(local.seconds / 3600)):\(two(local.seconds / 60 % 60)) \(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) / 60 % 60))"
 }
 
 func schedule(_ json: JSONValue, zone: TimeZone) throws -> TimerSchedule {

@@ -39,14 +39,17 @@ struct TimerScheduleTests {
     @Test("every 2 days keeps the wall time; every 90 minutes is 90 elapsed minutes across the change")
     func intervals() throws {
         let days = try schedule(["fire_date": "2026-03-27T08:15", "recurrence": ["every": 2, "unit": "days"]], zone: amsterdam)
-        #expect(fires(days, after: at("2026-03-27T00:00", amsterdam), count: 3).map { wall($0, amsterdam) }
-            == ["2026-03-27 08:15 +01:00", "2026-03-29 08:15 +02:00", "2026-03-31 08:15 +02:00"])
+        #expect(
+            fires(days, after: at("2026-03-27T00:00", amsterdam), count: 3).map { wall($0, amsterdam) }
+                == ["2026-03-27 08:15 +01:00", "2026-03-29 08:15 +02:00", "2026-03-31 08:15 +02:00"])
         let weekly = try schedule(["fire_date": "2026-10-19T18:00", "recurrence": ["every": 1, "unit": "weeks"]], zone: newYork)
-        #expect(fires(weekly, after: at("2026-10-20T00:00", newYork), count: 2).map { wall($0, newYork) }
-            == ["2026-10-26 18:00 -04:00", "2026-11-02 18:00 -05:00"])
+        #expect(
+            fires(weekly, after: at("2026-10-20T00:00", newYork), count: 2).map { wall($0, newYork) }
+                == ["2026-10-26 18:00 -04:00", "2026-11-02 18:00 -05:00"])
         let minutes = try schedule(["fire_date": "2026-03-29T00:30", "recurrence": ["every": 90, "unit": "minutes"]], zone: amsterdam)
-        #expect(fires(minutes, after: at("2026-03-29T00:00", amsterdam), count: 3).map { wall($0, amsterdam) }
-            == ["2026-03-29 00:30 +01:00", "2026-03-29 03:00 +02:00", "2026-03-29 04:30 +02:00"])
+        #expect(
+            fires(minutes, after: at("2026-03-29T00:00", amsterdam), count: 3).map { wall($0, amsterdam) }
+                == ["2026-03-29 00:30 +01:00", "2026-03-29 03:00 +02:00", "2026-03-29 04:30 +02:00"])
     }
 
     @Test("a one-off timer fires once; a fire date with an offset is that moment")
@@ -65,8 +68,11 @@ struct TimerScheduleTests {
         #expect(latest.map { wall($0, utc) } == "2026-06-01 12:34 +00:00")
         let daily = try schedule(["recurrence": ["at": "22:30"]], zone: amsterdam)
         #expect(daily.latest(atOrBefore: at("2026-11-23T22:29", amsterdam), since: at("2026-11-23T08:00", amsterdam)) == nil)
-        #expect(daily.latest(atOrBefore: at("2026-11-23T22:31", amsterdam), since: at("2026-11-20T08:00", amsterdam)).map { wall($0, amsterdam) }
-            == "2026-11-23 22:30 +01:00")
+        #expect(
+            daily.latest(atOrBefore: at("2026-11-23T22:31", amsterdam), since: at("2026-11-20T08:00", amsterdam)).map {
+                wall($0, amsterdam)
+            }
+                == "2026-11-23 22:30 +01:00")
     }
 
     @Test("bad timers are refused with where and why")
@@ -79,14 +85,28 @@ struct TimerScheduleTests {
                 return error.description
             }
         }
-        #expect(problem(["recurrence": ["every": 0, "unit": "days"], "fire_date": "2026-01-01T00:00"]) == "timer.recurrence.every: expected a whole number from 1 to 10000")
-        #expect(problem(["recurrence": ["every": 2, "unit": "fortnights"], "fire_date": "2026-01-01T00:00"]) == "timer.recurrence.unit: expected minutes, hours, days or weeks")
-        #expect(problem(["recurrence": ["every": 2, "unit": "day"], "fire_date": "2026-01-01T00:00"]) == "timer.recurrence.unit: expected minutes, hours, days or weeks (did you mean 'days'?)")
-        #expect(problem(["recurrence": ["every": 2, "unit": "days"]]) == "timer.fire_date: missing: a one-off or repeating-interval timer starts at its fire date")
+        #expect(
+            problem(["recurrence": ["every": 0, "unit": "days"], "fire_date": "2026-01-01T00:00"])
+                == "timer.recurrence.every: expected a whole number from 1 to 10000")
+        #expect(
+            problem(["recurrence": ["every": 2, "unit": "fortnights"], "fire_date": "2026-01-01T00:00"])
+                == "timer.recurrence.unit: expected minutes, hours, days or weeks")
+        #expect(
+            problem(["recurrence": ["every": 2, "unit": "day"], "fire_date": "2026-01-01T00:00"])
+                == "timer.recurrence.unit: expected minutes, hours, days or weeks (did you mean 'days'?)")
+        #expect(
+            problem(["recurrence": ["every": 2, "unit": "days"]])
+                == "timer.fire_date: missing: a one-off or repeating-interval timer starts at its fire date")
         #expect(problem(["recurrence": ["at": "25:00"]]) == "timer.recurrence.at: expected a clock time like 22:30")
         #expect(problem(["fire_date": "2026-02-30T10:00"]).hasPrefix("timer.fire_date: expected a date and time"))
-        #expect(problem(["time_zone": "Mars/Olympus", "fire_date": "2026-01-01T00:00"]) == "timer.time_zone: unknown time zone 'Mars/Olympus' (expected a name like Europe/Amsterdam)")
-        #expect(problem(["recurence": ["at": "22:30"]]) == "timer.recurence: unknown key (did you mean 'recurrence'?); expected one of fire_date, time_zone, recurrence")
-        #expect(problem(["recurrence": ["at": "22:30", "weekdays": ["funday"]]]) == "timer.recurrence.weekdays[0]: expected a day: mon, tue, wed, thu, fri, sat, sun")
+        #expect(
+            problem(["time_zone": "Mars/Olympus", "fire_date": "2026-01-01T00:00"])
+                == "timer.time_zone: unknown time zone 'Mars/Olympus' (expected a name like Europe/Amsterdam)")
+        #expect(
+            problem(["recurence": ["at": "22:30"]])
+                == "timer.recurence: unknown key (did you mean 'recurrence'?); expected one of fire_date, time_zone, recurrence")
+        #expect(
+            problem(["recurrence": ["at": "22:30", "weekdays": ["funday"]]])
+                == "timer.recurrence.weekdays[0]: expected a day: mon, tue, wed, thu, fri, sat, sun")
     }
 }

@@ -12,9 +12,10 @@ struct Values {
 
 func trigger(_ id: String, _ json: JSONValue, zone: TimeZone = amsterdam, actionSets: [String] = ["scene"]) throws -> Trigger {
     let fields = json.objectValue ?? [:]
-    return Trigger(id: id, name: id, home: "home", enabled: fields["enabled"]?.boolValue ?? true, actionSets: actionSets,
-                   kind: try Trigger.kind(from: fields, defaultTimeZone: zone),
-                   conditions: try Trigger.conditions(from: fields["conditions"]), executeOnce: fields["execute_once"]?.boolValue ?? false)
+    return Trigger(
+        id: id, name: id, home: "home", enabled: fields["enabled"]?.boolValue ?? true, actionSets: actionSets,
+        kind: try Trigger.kind(from: fields, defaultTimeZone: zone),
+        conditions: try Trigger.conditions(from: fields["conditions"]), executeOnce: fields["execute_once"]?.boolValue ?? false)
 }
 
 @Suite("The trigger engine: characteristic events, held durations, timers, conditions (injected time)")
@@ -26,7 +27,8 @@ struct TriggerEngineTests {
 
     @Test("a characteristic reaching a value fires once per arrival; any change fires on every change")
     mutating func reachingAValue() throws {
-        engine.put(try trigger("on_motion", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]]]), now: t0)
+        engine.put(
+            try trigger("on_motion", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]]]), now: t0)
         engine.put(try trigger("any", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected"]]]), now: t0)
         let values = Values()
         let first = engine.changed(motion, to: .bool(true), from: .bool(false), now: t0, value: values.lookup)
@@ -40,18 +42,26 @@ struct TriggerEngineTests {
 
     @Test("a threshold range fires when it is entered, not while the value moves inside it")
     mutating func thresholdRange() throws {
-        engine.put(try trigger("dark", ["events": [["characteristic": "hall_lux/light_sensor/current_ambient_light_level", "range": ["max": 50]]]]), now: t0)
+        engine.put(
+            try trigger(
+                "dark", ["events": [["characteristic": "hall_lux/light_sensor/current_ambient_light_level", "range": ["max": 50]]]]),
+            now: t0)
         let v = Values()
         #expect(engine.changed(lux, to: .float(80), from: .float(120), now: t0, value: v.lookup).isEmpty)
         #expect(engine.changed(lux, to: .float(40), from: .float(80), now: t0, value: v.lookup).map(\.trigger) == ["dark"])
         #expect(engine.changed(lux, to: .float(30), from: .float(40), now: t0, value: v.lookup).isEmpty)
         #expect(engine.changed(lux, to: .float(60), from: .float(30), now: t0, value: v.lookup).isEmpty)
-        #expect(engine.changed(lux, to: .float(50), from: .float(60), now: t0, value: v.lookup).map(\.trigger) == ["dark"], "the bound is inside")
+        #expect(
+            engine.changed(lux, to: .float(50), from: .float(60), now: t0, value: v.lookup).map(\.trigger) == ["dark"],
+            "the bound is inside")
     }
 
     @Test("no motion for 10 minutes: fires at the deadline; motion before it cancels; nothing fires twice")
     mutating func heldFor() throws {
-        engine.put(try trigger("idle", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": false, "for": "10m"]]]), now: t0)
+        engine.put(
+            try trigger(
+                "idle", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": false, "for": "10m"]]]),
+            now: t0)
         var v = Values()
         v.values[motion] = .bool(false)
         #expect(engine.changed(motion, to: .bool(false), from: .bool(true), now: t0, value: v.lookup).isEmpty)
@@ -81,7 +91,8 @@ struct TriggerEngineTests {
 
     @Test("a restart with a pending deadline: the new engine fires once, on time")
     mutating func restartWithDeadline() throws {
-        let idle = try trigger("idle", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": false, "for": "10m"]]])
+        let idle = try trigger(
+            "idle", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": false, "for": "10m"]]])
         engine.put(idle, now: t0)
         var v = Values()
         v.values[motion] = .bool(false)
@@ -148,21 +159,31 @@ struct TriggerEngineTests {
         var first = TriggerEngine(clock: ClockContext(timeZone: amsterdam, location: nil))
         #expect(first.load(night, runtime: stored, now: at("2026-11-24T22:33", amsterdam), value: Values().lookup).isEmpty)
         var second = TriggerEngine(clock: ClockContext(timeZone: amsterdam, location: nil), missedGrace: 900)
-        #expect(second.load(night, runtime: first.runtime["night"]!, now: at("2026-11-24T22:35", amsterdam), value: Values().lookup).isEmpty)
+        #expect(
+            second.load(night, runtime: first.runtime["night"]!, now: at("2026-11-24T22:35", amsterdam), value: Values().lookup).isEmpty)
     }
 
     @Test("conditions decide at fire time: comparisons, time windows across midnight, weekdays, all/any/not")
     mutating func conditions() throws {
-        engine.put(try trigger("night_motion", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]],
-                                                "conditions": ["all": [["characteristic": "hall_lux/light_sensor/current_ambient_light_level", "op": "<", "value": 50],
-                                                                       ["time": ["after": "22:00", "before": "06:00"]],
-                                                                       ["not": ["weekdays": ["sun"]]]]]]), now: t0)
+        engine.put(
+            try trigger(
+                "night_motion",
+                [
+                    "events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]],
+                    "conditions": [
+                        "all": [
+                            ["characteristic": "hall_lux/light_sensor/current_ambient_light_level", "op": "<", "value": 50],
+                            ["time": ["after": "22:00", "before": "06:00"]],
+                            ["not": ["weekdays": ["sun"]]],
+                        ]
+                    ],
+                ]), now: t0)
         var v = Values()
         v.values[lux] = .float(10)
         func fires(_ when: String) -> Bool {
             !engine.changed(motion, to: .bool(true), from: .bool(false), now: at(when, amsterdam), value: v.lookup).isEmpty
         }
-        #expect(fires("2026-11-23T23:00"))   // Monday night
+        #expect(fires("2026-11-23T23:00"))  // Monday night
         #expect(fires("2026-11-24T05:59"))
         #expect(!fires("2026-11-24T06:00"))
         #expect(!fires("2026-11-23T21:59"))
@@ -175,7 +196,10 @@ struct TriggerEngineTests {
 
     @Test("disabled triggers do nothing; enabling does not catch up; execute-once disables itself")
     mutating func enableAndExecuteOnce() throws {
-        engine.put(try trigger("once", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]], "execute_once": true]), now: t0)
+        engine.put(
+            try trigger(
+                "once", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]], "execute_once": true]),
+            now: t0)
         engine.put(try trigger("night", ["timer": ["recurrence": ["at": "22:30"]], "enabled": false]), now: t0)
         let v = Values()
         #expect(engine.due(now: at("2026-11-24T00:00", amsterdam), value: v.lookup).isEmpty)
@@ -191,11 +215,13 @@ struct TriggerEngineTests {
         let location = Location(latitude: 52.37, longitude: 4.90, timeZone: amsterdam)
         var engine = TriggerEngine(clock: ClockContext(timeZone: amsterdam, location: location))
         engine.put(try trigger("dusk", ["events": [["sun": "sunset", "offset": "-30m"]]]), now: at("2026-11-23T08:00", amsterdam))
-        let sunset = try #require(Sun.time(of: .sunset, year: 2026, month: 11, day: 23, latitude: 52.37, longitude: 4.90, timeZone: amsterdam))
+        let sunset = try #require(
+            Sun.time(of: .sunset, year: 2026, month: 11, day: 23, latitude: 52.37, longitude: 4.90, timeZone: amsterdam))
         #expect(engine.nextDue() == sunset.addingTimeInterval(-1800))
         let fired = engine.due(now: sunset.addingTimeInterval(-1800), value: Values().lookup)
         #expect(fired.map(\.cause) == [.sun(.sunset, offset: -1800, scheduled: sunset.addingTimeInterval(-1800))])
-        let tomorrow = try #require(Sun.time(of: .sunset, year: 2026, month: 11, day: 24, latitude: 52.37, longitude: 4.90, timeZone: amsterdam))
+        let tomorrow = try #require(
+            Sun.time(of: .sunset, year: 2026, month: 11, day: 24, latitude: 52.37, longitude: 4.90, timeZone: amsterdam))
         #expect(engine.nextDue() == tomorrow.addingTimeInterval(-1800))
         let window = Condition.time(after: .sun(.sunset, offset: 0), before: .clock(hour: 23, minute: 0))
         let clock = ClockContext(timeZone: amsterdam, location: location)
@@ -208,10 +234,18 @@ struct TriggerEngineTests {
         let definitions: [JSONValue] = [
             ["timer": ["fire_date": "2026-12-01T07:00", "time_zone": "America/New_York", "recurrence": ["every": 2, "unit": "weeks"]]],
             ["timer": ["recurrence": ["at": "07:00", "weekdays": ["mon", "fri"]]], "execute_once": true],
-            ["events": [["characteristic": "a/lightbulb/brightness", "range": ["min": 10.5]], ["sun": "sunrise", "offset": "1h30m"],
-                        ["characteristic": "b/motion_sensor/motion_detected", "value": false, "for": "90s"]],
-             "conditions": ["any": [["not": ["weekdays": ["sat", "sun"]]], ["time": ["after": "sunset-15m", "before": "01:00"]],
-                                    ["characteristic": "c/outlet/on", "op": "!=", "value": true]]]],
+            [
+                "events": [
+                    ["characteristic": "a/lightbulb/brightness", "range": ["min": 10.5]], ["sun": "sunrise", "offset": "1h30m"],
+                    ["characteristic": "b/motion_sensor/motion_detected", "value": false, "for": "90s"],
+                ],
+                "conditions": [
+                    "any": [
+                        ["not": ["weekdays": ["sat", "sun"]]], ["time": ["after": "sunset-15m", "before": "01:00"]],
+                        ["characteristic": "c/outlet/on", "op": "!=", "value": true],
+                    ]
+                ],
+            ],
         ]
         for json in definitions {
             let original = try trigger("t", json)
@@ -224,9 +258,14 @@ struct TriggerEngineTests {
     @Test("events are indexed by characteristic: 10,000 unrelated triggers are never looked at")
     mutating func indexed() throws {
         for i in 0..<10_000 {
-            engine.put(try trigger("t\(i)", ["events": [["characteristic": .string("sensor_\(i)/temperature_sensor/current_temperature"), "range": ["min": 30]]]]), now: t0)
+            engine.put(
+                try trigger(
+                    "t\(i)",
+                    ["events": [["characteristic": .string("sensor_\(i)/temperature_sensor/current_temperature"), "range": ["min": 30]]]]),
+                now: t0)
         }
-        engine.put(try trigger("on_motion", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]]]), now: t0)
+        engine.put(
+            try trigger("on_motion", ["events": [["characteristic": "hall_motion/motion_sensor/motion_detected", "value": true]]]), now: t0)
         let before = engine.evaluations
         #expect(engine.changed(motion, to: .bool(true), from: .bool(false), now: t0, value: Values().lookup).count == 1)
         #expect(engine.evaluations - before == 1)

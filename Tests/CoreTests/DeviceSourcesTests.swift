@@ -37,20 +37,28 @@ struct DeviceSourcesTests {
 
     @Test("a bridge's topics: device list, state in both forms, availability, a report; our own /set and /get echoes are nothing")
     func zigbee2mqtt() {
-        guard case .devices("zigbee2mqtt", let devices)? = read("zigbee2mqtt/bridge/devices", #"[{"ieee_address":"0x1","friendly_name":"bulb","type":"Router"}]"#).first
+        guard
+            case .devices("zigbee2mqtt", let devices)? = read(
+                "zigbee2mqtt/bridge/devices", #"[{"ieee_address":"0x1","friendly_name":"bulb","type":"Router"}]"#
+            ).first
         else { Issue.record("no device list"); return }
         #expect(devices.map(\.friendlyName) == ["bulb"])
         guard case .bridgeState("zigbee2mqtt", false)? = read("zigbee2mqtt/bridge/state", #"{"state":"offline"}"#).first,
-              case .bridgeState("zigbee2mqtt", true)? = read("zigbee2mqtt/bridge/state", "online").first
+            case .bridgeState("zigbee2mqtt", true)? = read("zigbee2mqtt/bridge/state", "online").first
         else { Issue.record("bridge state not read in both forms"); return }
         guard case .availability("zigbee2mqtt", "hall/bulb", nil)? = read("zigbee2mqtt/hall/bulb/availability", "maybe").first
         else { Issue.record("an unreadable availability is passed on as unknown"); return }
-        guard case .report("zigbee2mqtt", "hall/bulb", "zigbee2mqtt/hall/bulb", let payload)? = read("zigbee2mqtt/hall/bulb", #"{"state":"ON"}"#).first
+        guard
+            case .report("zigbee2mqtt", "hall/bulb", "zigbee2mqtt/hall/bulb", let payload)? = read(
+                "zigbee2mqtt/hall/bulb", #"{"state":"ON"}"#
+            ).first
         else { Issue.record("no report"); return }
         #expect(payload == Array(#"{"state":"ON"}"#.utf8))
         #expect(read("zigbee2mqtt/bulb/set", #"{"state":"ON"}"#).isEmpty && read("zigbee2mqtt/bulb/get", "{}").isEmpty)
         #expect(read("zigbee2mqtt/bulb/set/brightness", "40").isEmpty && read("zigbee2mqtt/bridge/logging", "{}").isEmpty)
-        guard case .unreadable("zigbee2mqtt/bridge/groups", "expected a JSON array of groups")? = read("zigbee2mqtt/bridge/groups", "{}").first
+        guard
+            case .unreadable("zigbee2mqtt/bridge/groups", "expected a JSON array of groups")? = read("zigbee2mqtt/bridge/groups", "{}")
+                .first
         else { Issue.record("a broken group list is not said to be"); return }
     }
 
@@ -61,7 +69,9 @@ struct DeviceSourcesTests {
             return "\(name)=\(value)"
         }
         #expect(values == ["current_door_state=1", "target_door_state=1"])
-        guard case .value("tele/garage/SENSOR", _, _, "obstruction_detected", .failure)? = read("tele/garage/SENSOR", #"{"Switch1":"ON"}"#).first
+        guard
+            case .value("tele/garage/SENSOR", _, _, "obstruction_detected", .failure)? = read("tele/garage/SENSOR", #"{"Switch1":"ON"}"#)
+                .first
         else { Issue.record("a missing path is a failure with the topic"); return }
         guard case .reachable("tele/garage/LWT", "garage_door", .success(false))? = read("tele/garage/LWT", "Offline").first
         else { Issue.record("no reachability"); return }
@@ -69,7 +79,8 @@ struct DeviceSourcesTests {
         #expect(Self.sources().subscriptions == ["zigbee2mqtt/#", "stat/garage/DOOR", "tele/garage/SENSOR", "tele/garage/LWT"])
     }
 
-    @Test("device commands on the wire: Zigbee2MQTT /set and /get (with an endpoint), a binding's own topic with its retain flag; all QoS 1")
+    @Test(
+        "device commands on the wire: Zigbee2MQTT /set and /get (with an endpoint), a binding's own topic with its retain flag; all QoS 1")
     func commands() {
         let set = DeviceSources.message(for: .zigbee2mqtt(bridge: "zigbee2mqtt", device: "hall/bulb", endpoint: nil, .set, ["state": "ON"]))
         #expect(set.topic == "zigbee2mqtt/hall/bulb/set" && set.text == #"{"state":"ON"}"# && set.qos == 1 && !set.retain)

@@ -42,9 +42,13 @@ struct HomeCoreTests {
     @Test("refusals carry a kind a front end can map, and the field where there is one")
     func refusalKinds() throws {
         var home = try TestHome()
-        guard case .writes(let outcomes) = try home.ok(.write([
-            TestHome.write("lamp/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 150), TestHome.write("bulb/lightbulb/on", "yes"),
-        ])) else { Issue.record("not a write result"); return }
+        guard
+            case .writes(let outcomes) = try home.ok(
+                .write([
+                    TestHome.write("lamp/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 150),
+                    TestHome.write("bulb/lightbulb/on", "yes"),
+                ]))
+        else { Issue.record("not a write result"); return }
         let errors: [HomeError?] = outcomes.map { if case .failure(let error) = $0 { error } else { nil } }
         #expect(errors.map { $0?.kind } == [HomeError.Kind.notFound, .invalid, .invalid])
         #expect(errors[0]?.message == "lamp: no such accessory")
@@ -52,7 +56,8 @@ struct HomeCoreTests {
 
         home.device("zigbee2mqtt/bulb/availability", ["state": "offline"])
         guard case .writes(let offline) = try home.ok(.write([TestHome.write("bulb/lightbulb/on", true)])),
-              case .failure(let unreachable) = offline[0] else { Issue.record("the write to an offline bulb went out"); return }
+            case .failure(let unreachable) = offline[0]
+        else { Issue.record("the write to an offline bulb went out"); return }
         #expect(unreachable.kind == .unreachable && unreachable.message == "bulb: is not reachable")
 
         _ = try home.ok(.addHome(name: "Cabin"))
@@ -62,7 +67,8 @@ struct HomeCoreTests {
         let unknown = try home.refused(.addActionSet(name: "X", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/hue"), .int(3))]))
         #expect(unknown.kind == .invalid && unknown.field == "actions[0]")
         do {
-            _ = try HomeCommand.parse("trigger/add", ["name": "T", "events": [["characteristic": "bulb/lightbulb/on", "for": "ten"]]], timeZone: .gmt)
+            _ = try HomeCommand.parse(
+                "trigger/add", ["name": "T", "events": [["characteristic": "bulb/lightbulb/on", "for": "ten"]]], timeZone: .gmt)
             Issue.record("a bad duration was read")
         } catch {
             #expect(error.kind == HomeError.Kind.invalid && error.field == "events[0].for", "\(error)")
@@ -70,8 +76,9 @@ struct HomeCoreTests {
         let typo = #expect(throws: HomeError.self) { try HomeCommand.parse("home/add", ["name": "Cabin", "nmae": "x"], timeZone: .gmt) }
         #expect(typo?.field == "nmae" && typo?.message == #"unknown field "nmae" (did you mean 'name'?); this command takes "name""#)
         let malformed = #expect(throws: HomeError.self) {
-            try HomeCommand.parse("characteristic/write", ["writes": [["characteristic": "bulb/lightbulb/on", "value": true], ["characteristic": "bulb"]]],
-                                  timeZone: .gmt)
+            try HomeCommand.parse(
+                "characteristic/write", ["writes": [["characteristic": "bulb/lightbulb/on", "value": true], ["characteristic": "bulb"]]],
+                timeZone: .gmt)
         }
         #expect(malformed?.field == "writes[1]", "a write with a malformed entry is refused whole, not written without it")
     }
@@ -100,11 +107,16 @@ struct HomeCoreTests {
     @Test("an action set runs its writes as one /set per device, credits the changes to itself, and says what each action did")
     func actionSet() throws {
         var home = try TestHome()
-        guard case .actionSet(let set) = try home.ok(.addActionSet(name: "Evening", home: nil, actions: [
-            Action(TestHome.path("bulb/lightbulb/on"), .bool(true)),
-            Action(TestHome.path("bulb/lightbulb/brightness"), .int(20)),
-            Action(TestHome.path("power_plug/outlet/on"), .bool(false)),
-        ])) else { Issue.record("no action set"); return }
+        guard
+            case .actionSet(let set) = try home.ok(
+                .addActionSet(
+                    name: "Evening", home: nil,
+                    actions: [
+                        Action(TestHome.path("bulb/lightbulb/on"), .bool(true)),
+                        Action(TestHome.path("bulb/lightbulb/brightness"), .int(20)),
+                        Action(TestHome.path("power_plug/outlet/on"), .bool(false)),
+                    ]))
+        else { Issue.record("no action set"); return }
         home.device("zigbee2mqtt/power_plug/availability", ["state": "offline"])
         let answered = home.run(.executeActionSet("evening", home: nil))
         let reply = try #require(answered)
@@ -124,10 +136,16 @@ struct HomeCoreTests {
         _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
         _ = try home.ok(.addActionSet(name: "Light off", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(false))]))
         let motion = TestHome.path("occupancy_sensor/motion_sensor/motion_detected")
-        _ = try home.ok(.addTrigger(TriggerDraft(name: "Motion", actionSets: ["light_on"],
-                                                 kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)]))))
-        _ = try home.ok(.addTrigger(TriggerDraft(name: "Quiet", actionSets: ["light_off"],
-                                                 kind: .events([.characteristic(motion, .value(.bool(false)), held: 60)]))))
+        _ = try home.ok(
+            .addTrigger(
+                TriggerDraft(
+                    name: "Motion", actionSets: ["light_on"],
+                    kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)]))))
+        _ = try home.ok(
+            .addTrigger(
+                TriggerDraft(
+                    name: "Quiet", actionSets: ["light_off"],
+                    kind: .events([.characteristic(motion, .value(.bool(false)), held: 60)]))))
         home.device("zigbee2mqtt/occupancy_sensor", ["occupancy": true])
         #expect(home.sets.map(\.payload) == [["state": "ON"]])
         let fired = home.events.contains { if case .trigger("motion", let event) = $0 { event.change == .fired } else { false } }
@@ -147,9 +165,15 @@ struct HomeCoreTests {
         _ = try home.ok(.addRoom(name: "Attic", home: nil))
         _ = try home.ok(.assignRoom(accessory: "bulb", room: "attic", home: nil))
         _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
-        _ = try home.ok(.addTrigger(TriggerDraft(name: "Motion", actionSets: ["light_on"],
-                                                 kind: .events([.characteristic(TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
-                                                                                .value(.bool(true)), held: nil)]))))
+        _ = try home.ok(
+            .addTrigger(
+                TriggerDraft(
+                    name: "Motion", actionSets: ["light_on"],
+                    kind: .events([
+                        .characteristic(
+                            TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
+                            .value(.bool(true)), held: nil)
+                    ]))))
         home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 254])
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-core-\(UUID().uuidString).sqlite").path
@@ -162,7 +186,9 @@ struct HomeCoreTests {
         var again = try TestHome(stored: loaded)
         #expect(again.core.accessory("bulb")?.room == "attic")
         #expect(again.value("bulb/lightbulb/brightness") == .int(100))
-        guard case .triggers(_, _, let triggers) = try again.ok(.listTriggers(home: nil, page: .all)) else { Issue.record("no triggers"); return }
+        guard case .triggers(_, _, let triggers) = try again.ok(.listTriggers(home: nil, page: .all)) else {
+            Issue.record("no triggers"); return
+        }
         #expect(triggers.map(\.trigger.id) == ["motion"])
         again.device("zigbee2mqtt/occupancy_sensor", ["occupancy": true])
         #expect(again.sets.map(\.payload) == [["state": "ON"]])
@@ -173,10 +199,16 @@ struct HomeCoreTests {
         var home = try TestHome()
         _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
         _ = try home.ok(.addActionSet(name: "Fan off", home: nil, actions: [Action(TestHome.path("power_plug/outlet/on"), .bool(false))]))
-        _ = try home.ok(.addTrigger(TriggerDraft(name: "Motion", actionSets: ["light_on", "fan_off"],
-                                                 kind: .events([.characteristic(TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
-                                                                                .value(.bool(true)), held: nil)]),
-                                                 executeOnce: true)))
+        _ = try home.ok(
+            .addTrigger(
+                TriggerDraft(
+                    name: "Motion", actionSets: ["light_on", "fan_off"],
+                    kind: .events([
+                        .characteristic(
+                            TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
+                            .value(.bool(true)), held: nil)
+                    ]),
+                    executeOnce: true)))
         home.stored = StoreBatch()
         _ = try home.ok(.removeActionSet("fan_off", home: nil))
         #expect(home.stored.actionSets.contains("fan_off") && home.stored.actionSets["fan_off"] == nil, "stored as gone")

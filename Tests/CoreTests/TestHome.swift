@@ -10,7 +10,8 @@ import Testing
 /// The core alone, over the demo's Zigbee2MQTT devices, driven with typed commands and device
 /// messages, on a clock the test moves: no broker, no process, no sleep.
 struct TestHome {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let start = Date(timeIntervalSince1970: 1_795_000_000)
 
     var core: HomeCore
@@ -25,8 +26,9 @@ struct TestHome {
     init(stored home: StoredHome? = nil) throws {
         var mappings = MappingSet()
         #expect(mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        core = HomeCore(mappings: mappings, stored: home, clock: ClockContext(timeZone: TimeZone(identifier: "Europe/Amsterdam")!, location: nil),
-                        now: Self.start)
+        core = HomeCore(
+            mappings: mappings, stored: home, clock: ClockContext(timeZone: TimeZone(identifier: "Europe/Amsterdam")!, location: nil),
+            now: Self.start)
         sources = DeviceSources(mappings: mappings)
         let devices = try Data(contentsOf: Self.repository.appendingPathComponent("demo/devices.json"))
         device("zigbee2mqtt/bridge/state", ["state": "online"])

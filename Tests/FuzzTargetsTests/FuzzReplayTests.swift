@@ -15,7 +15,8 @@ struct FuzzReplayTests {
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    @Test("Each corpus file and each crash found parses or is refused, and what parses keeps its properties", arguments: FuzzTarget.allCases)
+    @Test(
+        "Each corpus file and each crash found parses or is refused, and what parses keeps its properties", arguments: FuzzTarget.allCases)
     func replay(_ target: FuzzTarget) throws {
         let corpus = Self.files("Corpus", target)
         #expect(!corpus.isEmpty, "no seeds in Fuzz/Corpus/\(target.rawValue)")

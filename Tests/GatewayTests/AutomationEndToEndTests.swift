@@ -12,22 +12,46 @@ func amsterdam(_ hour: Int, _ minute: Int, day: Int = 23) -> Date {
     LocalTime(year: 2026, month: 11, day: day, hour: hour, minute: minute).moment(in: TimeZone(identifier: "Europe/Amsterdam")!)
 }
 
-@Suite("Scenes and automations end to end: the simulator, a real mosquitto, homegate on a manual clock",
-       .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+@Suite(
+    "Scenes and automations end to end: the simulator, a real mosquitto, homegate on a manual clock",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
 struct AutomationEndToEndTests {
     /// The desk lamp becomes the hallway light; three scenes and three automations, all made over MQTT.
     static func furnish(_ house: House) async throws {
         try await house.ok("accessory/assign_room", ["accessory": "bulb", "room": "Hallway"])
         try await house.ok("accessory/rename", ["accessory": "bulb", "name": "Hallway Light"])
-        try await house.ok("action_set/add", ["name": "Hallway On", "actions": [["characteristic": "bulb/lightbulb/on", "value": true],
-                                                                               ["characteristic": "bulb/lightbulb/brightness", "value": 80]]])
-        try await house.ok("action_set/add", ["name": "Hallway Dim", "actions": [["characteristic": "bulb/lightbulb/brightness", "value": 10]]])
-        try await house.ok("action_set/add", ["name": "Good Night", "actions": [["characteristic": "bulb/lightbulb/on", "value": false],
-                                                                               ["characteristic": "power_plug/outlet/on", "value": false]]])
-        try await house.ok("trigger/add", ["name": "Motion in the hallway", "action_sets": ["Hallway On"],
-                                           "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": true]]])
-        try await house.ok("trigger/add", ["name": "Hallway idle", "action_sets": ["hallway_dim"],
-                                           "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": false, "for": "10m"]]])
+        try await house.ok(
+            "action_set/add",
+            [
+                "name": "Hallway On",
+                "actions": [
+                    ["characteristic": "bulb/lightbulb/on", "value": true],
+                    ["characteristic": "bulb/lightbulb/brightness", "value": 80],
+                ],
+            ])
+        try await house.ok(
+            "action_set/add", ["name": "Hallway Dim", "actions": [["characteristic": "bulb/lightbulb/brightness", "value": 10]]])
+        try await house.ok(
+            "action_set/add",
+            [
+                "name": "Good Night",
+                "actions": [
+                    ["characteristic": "bulb/lightbulb/on", "value": false],
+                    ["characteristic": "power_plug/outlet/on", "value": false],
+                ],
+            ])
+        try await house.ok(
+            "trigger/add",
+            [
+                "name": "Motion in the hallway", "action_sets": ["Hallway On"],
+                "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": true]],
+            ])
+        try await house.ok(
+            "trigger/add",
+            [
+                "name": "Hallway idle", "action_sets": ["hallway_dim"],
+                "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": false, "for": "10m"]],
+            ])
         try await house.ok("trigger/add", ["name": "Good night", "action_sets": ["good_night"], "timer": ["recurrence": ["at": "22:30"]]])
     }
 
@@ -103,8 +127,14 @@ struct AutomationEndToEndTests {
         defer { Task { await gateway.stop() } }
         try await house.settled()
         try await Self.furnish(house)
-        try await house.ok("characteristic/write", ["writes": [["accessory": "bulb", "service": "lightbulb", "characteristic": "on", "value": true],
-                                                             ["accessory": "power_plug", "service": "outlet", "characteristic": "on", "value": true]]])
+        try await house.ok(
+            "characteristic/write",
+            [
+                "writes": [
+                    ["accessory": "bulb", "service": "lightbulb", "characteristic": "on", "value": true],
+                    ["accessory": "power_plug", "service": "outlet", "characteristic": "on", "value": true],
+                ]
+            ])
         let r = house.recorder
         try await r.wait(for: "homegate/state/power_plug") { $0["services"]?["outlet"]?["on"] == true }
         let mark = r.mark

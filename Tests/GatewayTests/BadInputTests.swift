@@ -4,8 +4,9 @@ import Mosquitto
 import MosquittoTesting
 import Testing
 
-@Suite("Bad input never crashes the gateway and never leaks through",
-       .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+@Suite(
+    "Bad input never crashes the gateway and never leaks through",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
 struct BadInputTests {
     /// Payloads a broken device, a typo or a hostile client might send.
     static let corpus: [[UInt8]] = [
@@ -40,8 +41,12 @@ struct BadInputTests {
         try await r.wait(for: "homegate/accessories", after: mark, timeout: .seconds(20)) {
             $0["accessories"]?.arrayValue?.contains { $0["id"] == "after_corpus" } == true
         }
-        try await r.publish("homegate/request/characteristic/write", #"{"transaction":"alive","writes":[{"accessory":"after_corpus","service":"lightbulb","characteristic":"on","value":true}]}"#)
-        let response = try await r.wait(for: "homegate/response/characteristic/write", after: mark, timeout: .seconds(20)) { $0["transaction"] == "alive" }
+        try await r.publish(
+            "homegate/request/characteristic/write",
+            #"{"transaction":"alive","writes":[{"accessory":"after_corpus","service":"lightbulb","characteristic":"on","value":true}]}"#)
+        let response = try await r.wait(for: "homegate/response/characteristic/write", after: mark, timeout: .seconds(20)) {
+            $0["transaction"] == "alive"
+        }
         #expect(response["status"] == "ok", "\(response)")
         #expect(house.gatewayIsRunning)
         for message in r.since(mark) where message.topic.hasPrefix("homegate/event/") {
@@ -51,7 +56,9 @@ struct BadInputTests {
         }
         #expect(house.gatewayLog.contains("is not a number") && house.gatewayLog.contains("not JSON"))
         // Invalid requests got answers that name the problem.
-        let errors = r.since(mark).filter { $0.topic.hasPrefix("homegate/response/") }.compactMap { try? JSONValue(parsing: $0.payload)["error"]?.stringValue }
+        let errors = r.since(mark).filter { $0.topic.hasPrefix("homegate/response/") }.compactMap {
+            try? JSONValue(parsing: $0.payload)["error"]?.stringValue
+        }
         #expect(errors.contains("the request must be a JSON object"))
         #expect(errors.contains { $0.hasPrefix("the request is not JSON") })
     }

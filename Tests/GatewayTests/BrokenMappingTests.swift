@@ -26,18 +26,24 @@ struct BrokenMappingTests {
         // An edit in another file applies while garage.yaml is still broken.
         var mark = r.mark
         let plugs = house.mappings.appendingPathComponent("plugs.yaml")
-        try files["plugs.yaml"]!.replacingOccurrences(of: "name: TV", with: "name: Television").write(to: plugs, atomically: true, encoding: .utf8)
-        try await r.wait(for: "homegate/accessories", after: mark) { $0["accessories"]?.arrayValue?.contains { $0["name"] == "Television" } == true }
+        try files["plugs.yaml"]!.replacingOccurrences(of: "name: TV", with: "name: Television").write(
+            to: plugs, atomically: true, encoding: .utf8)
+        try await r.wait(for: "homegate/accessories", after: mark) {
+            $0["accessories"]?.arrayValue?.contains { $0["name"] == "Television" } == true
+        }
 
         // The fix is picked up: the garage door appears.
         mark = r.mark
         try garage.write(to: house.mappings.appendingPathComponent("garage.yaml"), atomically: true, encoding: .utf8)
         try await r.wait(for: "homegate/event/mapping_file/garage.yaml", after: mark) { $0["change"] == "fixed" }
-        try await r.wait(for: "homegate/accessories", after: mark) { $0["accessories"]?.arrayValue?.contains { $0["id"] == "garage_door" } == true }
+        try await r.wait(for: "homegate/accessories", after: mark) {
+            $0["accessories"]?.arrayValue?.contains { $0["id"] == "garage_door" } == true
+        }
 
         // A half-saved edit keeps the file's last good version: the garage door stays.
         mark = r.mark
-        try "source: mqtt\naccessories:\n  - id: garage_door\n    services: [".write(to: house.mappings.appendingPathComponent("garage.yaml"), atomically: true, encoding: .utf8)
+        try "source: mqtt\naccessories:\n  - id: garage_door\n    services: [".write(
+            to: house.mappings.appendingPathComponent("garage.yaml"), atomically: true, encoding: .utf8)
         let again = try await r.wait(for: "homegate/event/mapping_file/garage.yaml", after: mark) { $0["change"] == "broken" }
         #expect(again["kept_previous"] == true)
         #expect(r.since(mark).filter { $0.topic == "homegate/accessories" }.isEmpty, "nothing was taken away")

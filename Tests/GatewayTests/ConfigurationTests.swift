@@ -23,7 +23,8 @@ struct ConfigurationTests {
 
     @Test("the file sets nested keys and the environment overrides them")
     func fileThenEnvironment() throws {
-        let path = try write("""
+        let path = try write(
+            """
             mqtt:
               url: mqtt://broker.lan:1884
               client_id: gw1
@@ -33,7 +34,8 @@ struct ConfigurationTests {
             http: { listen: 0.0.0.0:8080 }
             location: { latitude: 52.37, longitude: 4.9, time_zone: Europe/Amsterdam }
             """)
-        let configuration = try GatewayConfiguration.load(path: path, environment: ["HOMEGATE_BASE_TOPIC": "home2", "HOMEGATE_MQTT_KEEPALIVE": "60"])
+        let configuration = try GatewayConfiguration.load(
+            path: path, environment: ["HOMEGATE_BASE_TOPIC": "home2", "HOMEGATE_MQTT_KEEPALIVE": "60"])
         #expect(configuration.mqtt.url == "mqtt://broker.lan:1884")
         #expect(configuration.mqtt.clientID == "gw1")
         #expect(configuration.mqtt.keepAlive == 60)
@@ -45,7 +47,8 @@ struct ConfigurationTests {
 
     @Test("every mistake is reported at once, with its line and column or variable")
     func errors() throws {
-        let path = try write("""
+        let path = try write(
+            """
             mqtt:
               url: mqtt://broker
               keepalve: 15
@@ -70,7 +73,8 @@ struct ConfigurationTests {
 
     @Test("log_format and per-component log_levels: from the file and the environment, with mistakes named")
     func logSettings() throws {
-        let good = try write("""
+        let good = try write(
+            """
             log_level: warning
             log_format: json
             log_levels: { mqtt: debug, automation: info }
@@ -78,7 +82,8 @@ struct ConfigurationTests {
         let configuration = try GatewayConfiguration.load(path: good, environment: ["HOMEGATE_LOG_LEVELS_STORE": "error"])
         #expect(configuration.logFormat == .json)
         #expect(configuration.componentLogLevels == [.mqtt: "debug", .automation: "info", .store: "error"])
-        let bad = try write("""
+        let bad = try write(
+            """
             log_format: yaml
             log_levels: { mqtt: loud, radio: debug }
             """)
@@ -96,15 +101,18 @@ struct ConfigurationTests {
 
     @Test("unknown HOMEGATE_* variables (a platform's own) are warnings with a suggestion, not errors; empty ones are unset")
     func platformVariables() throws {
-        let configuration = try GatewayConfiguration.load(path: nil, environment: [
-            "HOMEGATE_PORT": "tcp://10.0.0.1:8080", "HOMEGATE_SERVICE_HOST": "10.0.0.1", "HOMEGATE_MAPPING": "x",
-            "HOMEGATE_LOCATION_LATITUDE": "", "HOMEGATE_LOCATION_LONGITUDE": "",
-        ])
-        #expect(configuration.warnings == [
-            "HOMEGATE_MAPPING is not a setting and is ignored (did you mean 'HOMEGATE_MAPPINGS'?)",
-            "HOMEGATE_PORT is not a setting and is ignored",
-            "HOMEGATE_SERVICE_HOST is not a setting and is ignored",
-        ])
+        let configuration = try GatewayConfiguration.load(
+            path: nil,
+            environment: [
+                "HOMEGATE_PORT": "tcp://10.0.0.1:8080", "HOMEGATE_SERVICE_HOST": "10.0.0.1", "HOMEGATE_MAPPING": "x",
+                "HOMEGATE_LOCATION_LATITUDE": "", "HOMEGATE_LOCATION_LONGITUDE": "",
+            ])
+        #expect(
+            configuration.warnings == [
+                "HOMEGATE_MAPPING is not a setting and is ignored (did you mean 'HOMEGATE_MAPPINGS'?)",
+                "HOMEGATE_PORT is not a setting and is ignored",
+                "HOMEGATE_SERVICE_HOST is not a setting and is ignored",
+            ])
         #expect(configuration.location.latitude == nil && configuration.mappings == "./mappings")
     }
 
@@ -121,8 +129,12 @@ struct ConfigurationTests {
     @Test("broken YAML and a missing file are errors that name the file")
     func unreadable() throws {
         let path = try write("mqtt: [unclosed\n")
-        #expect { try GatewayConfiguration.load(path: path, environment: [:]) } throws: { "\($0)".contains(path) && "\($0)".contains("not valid YAML") }
-        #expect { try GatewayConfiguration.load(path: "/nonexistent.yaml", environment: [:]) } throws: { "\($0)".contains("/nonexistent.yaml") }
+        #expect { try GatewayConfiguration.load(path: path, environment: [:]) } throws: {
+            "\($0)".contains(path) && "\($0)".contains("not valid YAML")
+        }
+        #expect { try GatewayConfiguration.load(path: "/nonexistent.yaml", environment: [:]) } throws: {
+            "\($0)".contains("/nonexistent.yaml")
+        }
     }
 }
 
@@ -141,18 +153,24 @@ struct ConfigurationFileTests {
         #expect(log.contains("\(file):3:3: mqtt.keepalive: expected a whole number, got 'abc'"), "\(log)")
     }
 
-    @Test("homegate run's checks come all at once: a broker URL with the wrong scheme, a latitude out of range (not 'set both'), no mappings folder")
+    @Test(
+        "homegate run's checks come all at once: a broker URL with the wrong scheme, a latitude out of range (not 'set both'), no mappings folder"
+    )
     func allAtOnce() throws {
         #expect {
-            try GatewayConfiguration.loadForRun(path: nil, environment: [
-                "HOMEGATE_MQTT_URL": "http://broker.lan", "HOMEGATE_LOCATION_LATITUDE": "152.37", "HOMEGATE_MAPPINGS": "/nonexistent/mappings",
-            ])
+            try GatewayConfiguration.loadForRun(
+                path: nil,
+                environment: [
+                    "HOMEGATE_MQTT_URL": "http://broker.lan", "HOMEGATE_LOCATION_LATITUDE": "152.37",
+                    "HOMEGATE_MAPPINGS": "/nonexistent/mappings",
+                ])
         } throws: { error in
             let lines = (error as? ConfigurationErrors)?.errors.map(\.description) ?? []
             return lines.count == 3
                 && lines[0].hasPrefix("HOMEGATE_MQTT_URL: mqtt.url: invalid broker URL 'http://broker.lan'")
                 && lines[1] == "HOMEGATE_LOCATION_LATITUDE: location.latitude: 152.37 is outside -90.0...90.0"
-                && lines[2] == "HOMEGATE_MAPPINGS: mappings: no folder at '/nonexistent/mappings' (create it, or point mappings at your mapping files)"
+                && lines[2]
+                    == "HOMEGATE_MAPPINGS: mappings: no folder at '/nonexistent/mappings' (create it, or point mappings at your mapping files)"
         }
     }
 }

@@ -54,9 +54,13 @@ final class SmallDisk {
     }
 }
 
-@Suite("A full or read-only disk: nothing answered ok is lost", .enabled(if: TestBroker.isAvailable && SmallDisk.available), .timeLimit(.minutes(2)))
+@Suite(
+    "A full or read-only disk: nothing answered ok is lost", .enabled(if: TestBroker.isAvailable && SmallDisk.available),
+    .timeLimit(.minutes(2)))
 struct DiskFullTests {
-    @Test("with the disk full, changes are answered with errors of kind storage, kept, and stored once there is room: all there after a restart")
+    @Test(
+        "with the disk full, changes are answered with errors of kind storage, kept, and stored once there is room: all there after a restart"
+    )
     func fullDisk() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-disk-\(UUID().uuidString)")
         let disk = try SmallDisk(under: scratch, megabytes: 2)
@@ -67,18 +71,26 @@ struct DiskFullTests {
         disk.fill()
 
         var answers: [JSONValue] = []
-        let actions: JSONValue = [["characteristic": "bulb/lightbulb/brightness", "value": 40], ["characteristic": "bulb/lightbulb/on", "value": true]]
+        let actions: JSONValue = [
+            ["characteristic": "bulb/lightbulb/brightness", "value": 40], ["characteristic": "bulb/lightbulb/on", "value": true],
+        ]
         for i in 0..<30 {
-            answers.append(try await house.request("action_set/add", ["name": .string("Scene \(i) " + String(repeating: "x", count: 40)), "actions": actions]))
+            answers.append(
+                try await house.request(
+                    "action_set/add", ["name": .string("Scene \(i) " + String(repeating: "x", count: 40)), "actions": actions]))
         }
         let refused = answers.filter { $0["status"] == "error" }
         #expect(!refused.isEmpty, "the full disk refused nothing: \(answers.last ?? .null)")
-        #expect(refused.allSatisfy { $0["kind"] == "storage" && $0["error"]?.stringValue?.contains("could not be stored") == true }, "\(refused.first ?? .null)")
+        #expect(
+            refused.allSatisfy { $0["kind"] == "storage" && $0["error"]?.stringValue?.contains("could not be stored") == true },
+            "\(refused.first ?? .null)")
         #expect(answers.allSatisfy { $0["status"] == "ok" || $0["kind"] == "storage" })
 
         disk.free()
         let deadline = ContinuousClock.now + .seconds(20)
-        while !house.gatewayLog.contains("the home is stored again"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while !house.gatewayLog.contains("the home is stored again"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(house.gatewayLog.contains("the home is stored again"))
         #expect(house.gatewayLog.components(separatedBy: "cannot store the home").count - 1 == 1, "logged once, not per write")
 
@@ -106,11 +118,15 @@ struct DiskFullTests {
         house.stopGateway()
 
         try disk.readOnly(true)
-        let refused = try await homegate(["run"], environment: [
-            "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": database,
-        ])
+        let refused = try await homegate(
+            ["run"],
+            environment: [
+                "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": database,
+            ])
         #expect(refused.status == 78, "\(refused.output)")
-        #expect(refused.output.contains("cannot open the database \(database)") && refused.output.contains("Read-only file system"), "\(refused.output)")
+        #expect(
+            refused.output.contains("cannot open the database \(database)") && refused.output.contains("Read-only file system"),
+            "\(refused.output)")
 
         try disk.readOnly(false)
         let mark = house.recorder.mark

@@ -8,10 +8,12 @@ struct DoctorTests {
     func healthyHouse() async throws {
         let house = try await House()
         defer { house.stop() }
-        let result = try await homegate(["doctor"], environment: [
-            "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": house.broker.database,
-            "TZ": "Europe/Amsterdam", "HOMEGATE_LOCATION_LATITUDE": "52.37", "HOMEGATE_LOCATION_LONGITUDE": "4.9",
-        ])
+        let result = try await homegate(
+            ["doctor"],
+            environment: [
+                "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": house.broker.database,
+                "TZ": "Europe/Amsterdam", "HOMEGATE_LOCATION_LATITUDE": "52.37", "HOMEGATE_LOCATION_LONGITUDE": "4.9",
+            ])
         #expect(result.status == 0, "\(result.output)")
         for line in [
             "pass  settings     defaults and HOMEGATE_* variables: no problems",
@@ -33,11 +35,15 @@ struct DoctorTests {
         let broker = try TestBroker(.init(users: ["homegate": "right-secret-4411"]))
         let folder = broker.directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "source: zigbee2mqtt\nbase_topic: upstairs\n".write(to: folder.appendingPathComponent("z2m.yaml"), atomically: true, encoding: .utf8)
-        let base = ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MQTT_USERNAME": "homegate", "HOMEGATE_DATABASE": broker.database,
-                    "HOMEGATE_MAPPINGS": folder.path, "TZ": "UTC"]
+        try "source: zigbee2mqtt\nbase_topic: upstairs\n".write(
+            to: folder.appendingPathComponent("z2m.yaml"), atomically: true, encoding: .utf8)
+        let base = [
+            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MQTT_USERNAME": "homegate", "HOMEGATE_DATABASE": broker.database,
+            "HOMEGATE_MAPPINGS": folder.path, "TZ": "UTC",
+        ]
 
-        let connected = try await homegate(["doctor", "--timeout", "3"], environment: base.merging(["HOMEGATE_MQTT_PASSWORD": "right-secret-4411"]) { $1 })
+        let connected = try await homegate(
+            ["doctor", "--timeout", "3"], environment: base.merging(["HOMEGATE_MQTT_PASSWORD": "right-secret-4411"]) { $1 })
         #expect(connected.status == 0, "warnings only: \(connected.output)")
         for line in [
             "pass  broker       connected to \(broker.url) as homegate (MQTT 5)",
@@ -51,9 +57,11 @@ struct DoctorTests {
             #expect(connected.output.contains(line), "missing: \(line)\n\(connected.output)")
         }
 
-        let refused = try await homegate(["doctor", "--timeout", "3"], environment: base.merging([
-            "HOMEGATE_MQTT_PASSWORD": "wrong-secret-9902", "HOMEGATE_MAPPINGS": folder.appendingPathComponent("missing").path,
-        ]) { $1 })
+        let refused = try await homegate(
+            ["doctor", "--timeout", "3"],
+            environment: base.merging([
+                "HOMEGATE_MQTT_PASSWORD": "wrong-secret-9902", "HOMEGATE_MAPPINGS": folder.appendingPathComponent("missing").path,
+            ]) { $1 })
         #expect(refused.status == 1)
         for line in [
             "fail  mappings     no folder at \(folder.path)/missing",
@@ -71,7 +79,9 @@ struct DoctorTests {
         let result = try await homegate(["doctor"], environment: ["HOMEGATE_MQTT_URL": "http://broker:1883", "HOMEGATE_LOG_FORMAT": "xml"])
         #expect(result.status == 1)
         #expect(result.output.contains("fail  settings     HOMEGATE_MQTT_URL: mqtt.url: "), "\(result.output)")
-        #expect(result.output.contains("fail  settings     HOMEGATE_LOG_FORMAT: log_format: expected text or json, got 'xml'"), "\(result.output)")
+        #expect(
+            result.output.contains("fail  settings     HOMEGATE_LOG_FORMAT: log_format: expected text or json, got 'xml'"),
+            "\(result.output)")
         #expect(!result.output.contains("  broker  ") && !result.output.contains("  mappings  "), "\(result.output)")
     }
 
@@ -79,12 +89,16 @@ struct DoctorTests {
     func fullDisk() async throws {
         let disk = try SmallDisk(under: FileManager.default.temporaryDirectory, megabytes: 1)
         defer { disk.unmount() }
-        let result = try await homegate(["doctor", "--timeout", "1"], environment: [
-            "HOMEGATE_DATABASE": disk.path.appendingPathComponent("homegate.sqlite").path, "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:1",
-        ])
+        let result = try await homegate(
+            ["doctor", "--timeout", "1"],
+            environment: [
+                "HOMEGATE_DATABASE": disk.path.appendingPathComponent("homegate.sqlite").path, "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:1",
+            ])
         #expect(result.status == 1)
-        #expect(result.output.contains("fail  database     \(disk.path.path)/homegate.sqlite will be created at the first start, but only 1 MB is free"),
-                "\(result.output)")
+        #expect(
+            result.output.contains(
+                "fail  database     \(disk.path.path)/homegate.sqlite will be created at the first start, but only 1 MB is free"),
+            "\(result.output)")
         #expect(result.output.contains("hint: free some space"))
     }
 }

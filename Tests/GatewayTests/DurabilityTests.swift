@@ -58,10 +58,15 @@ struct DurabilityTests {
         try await house.ok("room/add", ["name": "Attic"])
         try await house.ok("zone/add", ["name": "Upstairs", "rooms": ["attic", "office"]])
         try await house.ok("accessory/rename", ["accessory": "weather_sensor", "name": "Attic Climate"])
-        try await house.ok("action_set/add", ["name": "Evening", "actions": [["characteristic": "bulb/lightbulb/brightness", "value": 40]]])
-        try await house.ok("trigger/add", ["name": "Dusk", "action_sets": ["evening"],
-                                           "events": [["characteristic": "occupancy_sensor/light_sensor/current_ambient_light_level", "range": ["max": 20]]],
-                                           "conditions": ["weekdays": "weekdays"]])
+        try await house.ok(
+            "action_set/add", ["name": "Evening", "actions": [["characteristic": "bulb/lightbulb/brightness", "value": 40]]])
+        try await house.ok(
+            "trigger/add",
+            [
+                "name": "Dusk", "action_sets": ["evening"],
+                "events": [["characteristic": "occupancy_sensor/light_sensor/current_ambient_light_level", "range": ["max": 20]]],
+                "conditions": ["weekdays": "weekdays"],
+            ])
         let directory = house.broker.directory
         let file = directory.appendingPathComponent("home.yaml").path
         let export = try await homegate(["export", "--database", house.broker.database, "--output", file])
@@ -83,10 +88,13 @@ struct DurabilityTests {
         #expect(copied.triggers == original.triggers)
 
         let broken = directory.appendingPathComponent("broken.yaml").path
-        try text.replacingOccurrences(of: "range: {max: 20.0}", with: "range: {max: low}").write(toFile: broken, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "range: {max: 20.0}", with: "range: {max: low}").write(
+            toFile: broken, atomically: true, encoding: .utf8)
         let refused = try await homegate(["import", broken, "--database", directory.appendingPathComponent("other/home.sqlite").path])
-        #expect(refused.status == 1 && refused.output.contains("broken.yaml:") && refused.output.contains("triggers[0].events[0].range.max: expected a number"),
-                "\(refused.output)")
+        #expect(
+            refused.status == 1 && refused.output.contains("broken.yaml:")
+                && refused.output.contains("triggers[0].events[0].range.max: expected a number"),
+            "\(refused.output)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("other/home.sqlite").path), "nothing written")
     }
 }

@@ -4,8 +4,9 @@ import Mosquitto
 import MosquittoTesting
 import Testing
 
-@Suite("The gateway end to end: real mosquitto, the simulator and homegate as processes",
-       .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+@Suite(
+    "The gateway end to end: real mosquitto, the simulator and homegate as processes",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
 struct EndToEndTests {
     @Test("a device report becomes one event per changed characteristic and a retained state; unchanged values publish nothing")
     func stateInEventsOut() async throws {
@@ -13,11 +14,16 @@ struct EndToEndTests {
         defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
-        try await r.publish("zigbee2mqtt/bridge/request/simulator/report", #"{"id":"weather_sensor","state":{"temperature":23.4,"humidity":51}}"#)
-        let event = try await r.wait(for: "homegate/event/weather_sensor/temperature_sensor/current_temperature", after: mark) { $0["value"] == 23.4 }
+        try await r.publish(
+            "zigbee2mqtt/bridge/request/simulator/report", #"{"id":"weather_sensor","state":{"temperature":23.4,"humidity":51}}"#)
+        let event = try await r.wait(for: "homegate/event/weather_sensor/temperature_sensor/current_temperature", after: mark) {
+            $0["value"] == 23.4
+        }
         #expect(event["accessory"] == "weather_sensor" && event["service"] == "temperature_sensor" && event["source"] == "device")
         #expect(event["previous"] != nil && event["time"]?.stringValue?.hasSuffix("Z") == true)
-        let state = try await r.wait(for: "homegate/state/weather_sensor", after: mark) { $0["services"]?["temperature_sensor"]?["current_temperature"] == 23.4 }
+        let state = try await r.wait(for: "homegate/state/weather_sensor", after: mark) {
+            $0["services"]?["temperature_sensor"]?["current_temperature"] == 23.4
+        }
         #expect(state["reachable"] == true)
         let late = try await watcher(house.broker, "homegate/state/weather_sensor")
         let retained = await awaitMessages(late) { !$0.isEmpty }
@@ -52,7 +58,9 @@ struct EndToEndTests {
         defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
-        try await r.publish("homegate/request/characteristic/write", """
+        try await r.publish(
+            "homegate/request/characteristic/write",
+            """
             {"transaction":"t-1","writes":[
               {"accessory":"bulb","service":"lightbulb","characteristic":"on","value":true},
               {"accessory":"bulb","service":"lightbulb","characteristic":"brightness","value":100}]}
@@ -71,7 +79,9 @@ struct EndToEndTests {
         defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
-        try await r.publish("homegate/request/characteristic/write", """
+        try await r.publish(
+            "homegate/request/characteristic/write",
+            """
             {"transaction":2,"writes":[
               {"accessory":"bulb","service":"lightbulb","characteristic":"brightness","value":500},
               {"accessory":"weather_sensor","service":"temperature_sensor","characteristic":"current_temperature","value":5},
@@ -81,18 +91,21 @@ struct EndToEndTests {
             """)
         let response = try await r.wait(for: "homegate/response/characteristic/write", after: mark)
         #expect(response["status"] == "error" && response["error"] == "5 of 5 writes failed" && response["transaction"] == 2)
-        #expect(response["data"]?["results"]?.arrayValue?.compactMap { $0["error"]?.stringValue } == [
-            "bulb/lightbulb/brightness: 500 is above the maximum 100",
-            "weather_sensor/temperature_sensor/current_temperature: is read-only",
-            "nobody: no such accessory",
-            #"bulb/lightbulb/on: "yes" is not a bool"#,
-            #"each write needs a value and either "characteristic": "accessory/service/characteristic" or accessory, service and characteristic"#,
-        ])
+        #expect(
+            response["data"]?["results"]?.arrayValue?.compactMap { $0["error"]?.stringValue } == [
+                "bulb/lightbulb/brightness: 500 is above the maximum 100",
+                "weather_sensor/temperature_sensor/current_temperature: is read-only",
+                "nobody: no such accessory",
+                #"bulb/lightbulb/on: "yes" is not a bool"#,
+                #"each write needs a value and either "characteristic": "accessory/service/characteristic" or accessory, service and characteristic"#,
+            ])
         try await r.publish("homegate/request/characteristic/wrte", "{}")
         let unknown = try await r.wait(for: "homegate/response/characteristic/wrte", after: mark)
         #expect(unknown["error"] == "unknown command 'characteristic/wrte' (did you mean 'characteristic/write'?)")
         try await r.publish("homegate/request/characteristic/write", "{not json")
-        let bad = try await r.wait(for: "homegate/response/characteristic/write", after: mark) { $0["error"]?.stringValue?.contains("not JSON") == true }
+        let bad = try await r.wait(for: "homegate/response/characteristic/write", after: mark) {
+            $0["error"]?.stringValue?.contains("not JSON") == true
+        }
         #expect(bad["status"] == "error")
         try await Task.sleep(for: .milliseconds(300))
         #expect(r.since(mark).filter { $0.topic == "zigbee2mqtt/bulb/set" }.isEmpty)
@@ -107,7 +120,9 @@ struct EndToEndTests {
         try await r.publish("zigbee2mqtt/bulb/set", #"{"brightness":127}"#)  // changed behind the gateway's back
         try await r.wait(for: "homegate/state/bulb", after: mark) { $0["services"]?["lightbulb"]?["brightness"] == 50 }
         let before = r.mark
-        try await r.publish("homegate/request/characteristic/read", #"{"transaction":9,"accessory":"bulb","service":"lightbulb","characteristic":"brightness"}"#)
+        try await r.publish(
+            "homegate/request/characteristic/read",
+            #"{"transaction":9,"accessory":"bulb","service":"lightbulb","characteristic":"brightness"}"#)
         try await r.wait(for: "zigbee2mqtt/bulb/get", after: before)
         let response = try await r.wait(for: "homegate/response/characteristic/read", after: before)
         #expect(response["status"] == "ok" && response["transaction"] == 9)

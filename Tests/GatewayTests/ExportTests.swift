@@ -13,21 +13,23 @@ struct ExportTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("home.yaml")
         try """
-            homes:
-            - id: home
-              name: Home
-              default_room: default_room
-              rooms:
-              - {id: default_room, name: Default Room}
-            action_sets:
-            - {id: lamp_off, name: Lamp Off, home: home, actions: [{characteristic: bulb/lightbulb/on, value: false}]}
-            triggers:
-            - {id: night, name: Night, home: home, enabled: true, action_sets: [lamp_off], timer: {recurrence: {at: "22:30"}}}
-            - {id: morning, name: Morning, home: home, enabled: true, action_sets: [lamp_off], timer: {recurrence: {at: "07:30"}}}
-            """.write(to: file, atomically: true, encoding: .utf8)
+        homes:
+        - id: home
+          name: Home
+          default_room: default_room
+          rooms:
+          - {id: default_room, name: Default Room}
+        action_sets:
+        - {id: lamp_off, name: Lamp Off, home: home, actions: [{characteristic: bulb/lightbulb/on, value: false}]}
+        triggers:
+        - {id: night, name: Night, home: home, enabled: true, action_sets: [lamp_off], timer: {recurrence: {at: "22:30"}}}
+        - {id: morning, name: Morning, home: home, enabled: true, action_sets: [lamp_off], timer: {recurrence: {at: "07:30"}}}
+        """.write(to: file, atomically: true, encoding: .utf8)
         #expect(try await homegate(["import", file.path, "--database", path]).status == 0)
         let queue = try DatabaseQueue(path: path)
-        try await queue.write { try $0.execute(sql: "UPDATE triggers SET definition = '{\"timer\":{\"recurrence\":{\"at\":\"99:99\"}}}' WHERE id = 'night'") }
+        try await queue.write {
+            try $0.execute(sql: "UPDATE triggers SET definition = '{\"timer\":{\"recurrence\":{\"at\":\"99:99\"}}}' WHERE id = 'night'")
+        }
         try queue.close()
         let export = try await homegate(["export", "--database", path, "--output", folder.appendingPathComponent("out.yaml").path])
         #expect(export.status == 1)
@@ -43,35 +45,35 @@ struct ExportTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("home.yaml")
         try """
-            homes:
-            - id: home
-              name: Home
-              default_room: default_room
-              rooms:
-              - {id: default_room, name: Default Room}
-              - {id: yes_room, name: "yes"}
-              - {id: clock, name: "1:30"}
-              - {id: on_room, name: "On"}
-            action_sets:
-            - {id: lamp_off, name: Lamp Off, home: home, actions: [{characteristic: bulb/lightbulb/on, value: false}]}
-            triggers:
-            - id: dark
-              name: Dark
-              home: home
-              enabled: true
-              action_sets: [lamp_off]
-              events: [{characteristic: bulb/lightbulb/on, value: true}]
-              conditions: {characteristic: bulb/lightbulb/brightness, op: "=", value: 5}
-            """.write(to: file, atomically: true, encoding: .utf8)
+        homes:
+        - id: home
+          name: Home
+          default_room: default_room
+          rooms:
+          - {id: default_room, name: Default Room}
+          - {id: yes_room, name: "yes"}
+          - {id: clock, name: "1:30"}
+          - {id: on_room, name: "On"}
+        action_sets:
+        - {id: lamp_off, name: Lamp Off, home: home, actions: [{characteristic: bulb/lightbulb/on, value: false}]}
+        triggers:
+        - id: dark
+          name: Dark
+          home: home
+          enabled: true
+          action_sets: [lamp_off]
+          events: [{characteristic: bulb/lightbulb/on, value: true}]
+          conditions: {characteristic: bulb/lightbulb/brightness, op: "=", value: 5}
+        """.write(to: file, atomically: true, encoding: .utf8)
         #expect(try await homegate(["import", file.path, "--database", path]).status == 0)
         let out = folder.appendingPathComponent("out.yaml").path
         #expect(try await homegate(["export", "--database", path, "--output", out]).status == 0)
         let script = folder.appendingPathComponent("read.py").path
         try """
-            import json, sys, yaml
-            home = yaml.safe_load(open(sys.argv[1]))
-            print(json.dumps({"op": home["triggers"][0]["conditions"]["op"], "rooms": [r["name"] for r in home["homes"][0]["rooms"]]}))
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        import json, sys, yaml
+        home = yaml.safe_load(open(sys.argv[1]))
+        print(json.dumps({"op": home["triggers"][0]["conditions"]["op"], "rooms": [r["name"] for r in home["homes"][0]["rooms"]]}))
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("read.out").path
         let pid = try spawn(["/usr/bin/python3", script, out], output: output)
         while waitpid(pid, nil, WNOHANG) == 0 { try await Task.sleep(for: .milliseconds(10)) }

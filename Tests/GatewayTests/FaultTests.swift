@@ -17,10 +17,13 @@ func demoMappings(adding extra: [String: String] = [:]) throws -> [String: Strin
 /// A second simulated Zigbee2MQTT bridge under `base`, serving `count` devices cloned from the demo's,
 /// `rate` reports a second in total. Its accessories are `<demo name>_<NNNN>`.
 func loadSimulator(_ house: House, base: String, count: Int, rate: Double) throws -> pid_t {
-    try spawn([House.executable("homegate-simulator"), "--url", house.broker.url, "--base-topic", base,
-               "--devices", House.repository.appendingPathComponent("demo/devices.json").path,
-               "--generate", "\(count)", "--rate", "\(rate)"],
-              output: house.broker.directory.appendingPathComponent("\(base)-simulator.log").path)
+    try spawn(
+        [
+            House.executable("homegate-simulator"), "--url", house.broker.url, "--base-topic", base,
+            "--devices", House.repository.appendingPathComponent("demo/devices.json").path,
+            "--generate", "\(count)", "--rate", "\(rate)",
+        ],
+        output: house.broker.directory.appendingPathComponent("\(base)-simulator.log").path)
 }
 
 /// Stops a process the test started and waits for it.
@@ -83,22 +86,32 @@ final class StuckSubscriber {
     deinit { close(socket) }
 }
 
-@Suite("Faults: a broker restart under load, a flapping bridge, a stuck subscriber, a second gateway",
-       .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(3)))
+@Suite(
+    "Faults: a broker restart under load, a flapping bridge, a stuck subscriber, a second gateway",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(3)))
 struct FaultTests {
-    @Test("the broker killed and restarted under 500 device messages/s: the gateway reconnects, publishes its retained state again, loses nothing answered and fires nothing twice")
+    @Test(
+        "the broker killed and restarted under 500 device messages/s: the gateway reconnects, publishes its retained state again, loses nothing answered and fires nothing twice"
+    )
     func brokerRestartUnderLoad() async throws {
         let house = try await House(mappings: demoMappings(adding: ["load.yaml": "source: zigbee2mqtt\nbase_topic: load\n"]))
         defer { house.stop() }
         let load = try loadSimulator(house, base: "load", count: 50, rate: 500)
         defer { end(load) }
         let r = house.recorder
-        try await r.wait(for: "homegate/event/+/+/+", timeout: .seconds(20)) { $0["accessory"]?.stringValue?.hasPrefix("weather_sensor_") == true }
+        try await r.wait(for: "homegate/event/+/+/+", timeout: .seconds(20)) {
+            $0["accessory"]?.stringValue?.hasPrefix("weather_sensor_") == true
+        }
 
         // One scene run by one trigger, fired once before the broker goes.
-        try await house.ok("action_set/add", ["name": "Restart Scene", "actions": [["characteristic": "bulb/lightbulb/brightness", "value": 33]]])
-        try await house.ok("trigger/add", ["name": "Restart Motion", "action_sets": ["Restart Scene"],
-                                           "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": true]]])
+        try await house.ok(
+            "action_set/add", ["name": "Restart Scene", "actions": [["characteristic": "bulb/lightbulb/brightness", "value": 33]]])
+        try await house.ok(
+            "trigger/add",
+            [
+                "name": "Restart Motion", "action_sets": ["Restart Scene"],
+                "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": true]],
+            ])
         try await house.report("occupancy_sensor", ["occupancy": false])
         try await r.wait(for: "homegate/event/occupancy_sensor/motion_sensor/motion_detected") { $0["value"] == false }
         try await house.report("occupancy_sensor", ["occupancy": true])
@@ -128,7 +141,9 @@ struct FaultTests {
         try await late.wait(for: "homegate/state/bulb", timeout: .seconds(20)) { $0["services"]?["lightbulb"]?["brightness"] == 33 }
         try await late.wait(for: "homegate/bridge/state") { $0["state"] == "online" }
         // The load goes on through the gateway.
-        try await r.wait(for: "homegate/event/+/+/+", after: restarted, timeout: .seconds(20)) { $0["accessory"]?.stringValue?.hasPrefix("weather_sensor_") == true }
+        try await r.wait(for: "homegate/event/+/+/+", after: restarted, timeout: .seconds(20)) {
+            $0["accessory"]?.stringValue?.hasPrefix("weather_sensor_") == true
+        }
 
         // Nothing answered ok is lost.
         let rooms = try await house.ok("room/list")["rooms"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
@@ -148,7 +163,9 @@ struct FaultTests {
         #expect(bulbWrites.isEmpty, "the scene's write went out again: \(bulbWrites.map(\.payloadString))")
     }
 
-    @Test("10,000 offline/online states of a 201-device bridge, published at once: memory stays under 150 MB and comes back, the house answers")
+    @Test(
+        "10,000 offline/online states of a 201-device bridge, published at once: memory stays under 150 MB and comes back, the house answers"
+    )
     func flappingBridgeMemory() async throws {
         let house = try await House(mappings: demoMappings(adding: ["flap.yaml": "source: zigbee2mqtt\nbase_topic: flap\n"]))
         defer { house.stop() }
@@ -167,8 +184,9 @@ struct FaultTests {
         try client.start()
         try await client.waitUntilConnected()
         for i in 0..<10_000 {
-            try await client.publishAndWait("flap/bridge/state", Array((i % 2 == 0 ? #"{"state":"offline"}"# : #"{"state":"online"}"#).utf8),
-                                            qos: i % 500 == 499 ? .atLeastOnce : .atMostOnce)
+            try await client.publishAndWait(
+                "flap/bridge/state", Array((i % 2 == 0 ? #"{"state":"offline"}"# : #"{"state":"online"}"#).utf8),
+                qos: i % 500 == 499 ? .atLeastOnce : .atMostOnce)
         }
         try await client.publishAndWait("flap/bridge/state", Array(#"{"state":"offline"}"#.utf8), qos: .atLeastOnce)
         await client.shutdown()
@@ -178,17 +196,23 @@ struct FaultTests {
         try await house.ok("home/list")
         let answeredIn = ContinuousClock.now - started
         let peak = memory(house.gateway, "VmHWM")
-        let reachability = r.since(mark).filter { $0.topic.hasPrefix("homegate/event/accessory/") && $0.payloadString.contains(#""change":"reachability""#) }
+        let reachability = r.since(mark).filter {
+            $0.topic.hasPrefix("homegate/event/accessory/") && $0.payloadString.contains(#""change":"reachability""#)
+        }
         #expect(peak < 150, "peak RSS \(peak) MB (before the flood \(before) MB)")
         #expect(answeredIn < .seconds(30), "home/list answered after \(answeredIn)")
-        #expect(reachability.count < accessories * 10, "\(reachability.count) reachability events for 10,001 flaps of \(accessories) accessories")
+        #expect(
+            reachability.count < accessories * 10,
+            "\(reachability.count) reachability events for 10,001 flaps of \(accessories) accessories")
         let state = try await house.ok("accessories")
         let flapping = state["accessories"]?.arrayValue?.filter { $0["bridge"] == "flap" } ?? []
         #expect(flapping.count == accessories && flapping.allSatisfy { $0["reachable"] == false }, "the bridge ended offline")
         // Memory is returned after the burst (freed pages go back at the end of a large batch).
         let after = memory(house.gateway, "VmRSS")
         #expect(after < before + 40, "RSS \(before) MB before the flood, \(after) MB after (peak \(peak) MB)")
-        print("flapping bridge: RSS \(Int(before)) MB before, peak \(Int(peak)) MB, \(Int(after)) MB after; \(reachability.count) reachability events; home/list answered in \(answeredIn)")
+        print(
+            "flapping bridge: RSS \(Int(before)) MB before, peak \(Int(peak)) MB, \(Int(after)) MB after; \(reachability.count) reachability events; home/list answered in \(answeredIn)"
+        )
     }
 
     @Test("a subscriber that stopped reading does not hold the gateway up: every event reaches the others, requests are answered")
@@ -229,10 +253,12 @@ struct FaultTests {
         let link = house.broker.directory.appendingPathComponent("link.sqlite").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: house.broker.database)
         for database in [house.broker.database, link] {
-            let second = try await homegate(["run"], environment: [
-                "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": database,
-                "HOMEGATE_MQTT_CLIENT_ID": "second-\(UUID().uuidString)",
-            ])
+            let second = try await homegate(
+                ["run"],
+                environment: [
+                    "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": database,
+                    "HOMEGATE_MQTT_CLIENT_ID": "second-\(UUID().uuidString)",
+                ])
             #expect(second.status != 0, "\(second.output)")
             #expect(second.output.contains("is in use by another homegate (pid \(house.gateway))"), "\(second.output)")
         }

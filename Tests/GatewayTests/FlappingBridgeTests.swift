@@ -1,10 +1,11 @@
 import Foundation
-@testable import Gateway
 import HomeModel
 import JSON
 import Mappings
 import Simulator
 import Testing
+
+@testable import Gateway
 
 @Suite("A flapping bridge costs one event per accessory per batch, not one per flap")
 struct FlappingBridgeTests {
@@ -15,8 +16,10 @@ struct FlappingBridgeTests {
         var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         let devices = SimulatedBridge.generated(count: 201, from: inventory.arrayValue ?? [])
-        _ = core.handle([Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
-                         Incoming(topic: "zigbee2mqtt/bridge/devices", payload: JSONValue.array(devices).serializedBytes())])
+        _ = core.handle([
+            Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
+            Incoming(topic: "zigbee2mqtt/bridge/devices", payload: JSONValue.array(devices).serializedBytes()),
+        ])
         return core
     }
 
@@ -26,7 +29,8 @@ struct FlappingBridgeTests {
         let accessories = core.core.accessories.count
         #expect(accessories > 150)
         let flaps = (0..<10_000).map { i in
-            Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array((i % 2 == 0 ? #"{"state":"offline"}"# : #"{"state":"online"}"#).utf8))
+            Incoming(
+                topic: "zigbee2mqtt/bridge/state", payload: Array((i % 2 == 0 ? #"{"state":"offline"}"# : #"{"state":"online"}"#).utf8))
         }
         let output = core.handle(flaps + [Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8))])
         let all = output.all
@@ -38,8 +42,10 @@ struct FlappingBridgeTests {
         #expect(core.core.accessories.allSatisfy { !$0.reachable || $0.bridge != "zigbee2mqtt" })
 
         // A batch that ends where it began announces nothing.
-        let none = core.handle([Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
-                                Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8))])
+        let none = core.handle([
+            Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
+            Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8)),
+        ])
         #expect(!none.all.contains { $0.text.contains(#""change":"reachability""#) })
     }
 }

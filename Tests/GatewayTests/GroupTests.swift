@@ -1,11 +1,12 @@
 import Foundation
-@testable import Gateway
 import HomeModel
 import JSON
 import Mappings
 import Mosquitto
 import MosquittoTesting
 import Testing
+
+@testable import Gateway
 
 @Suite("Zigbee2MQTT groups: one accessory for what the members share, written on the group's topic")
 struct GroupTests {
@@ -19,18 +20,24 @@ struct GroupTests {
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
         var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
-        _ = core.handle([message("zigbee2mqtt/bridge/state", ["state": "online"]), message("zigbee2mqtt/bridge/devices", devices),
-                         message("zigbee2mqtt/bridge/groups", groups)])
+        _ = core.handle([
+            message("zigbee2mqtt/bridge/state", ["state": "online"]), message("zigbee2mqtt/bridge/devices", devices),
+            message("zigbee2mqtt/bridge/groups", groups),
+        ])
         return core
     }
 
     static let groups: JSONValue = [
-        ["id": 1, "friendly_name": "living_lights", "scenes": [],
-         "members": [["ieee_address": "0x000b57fffec6a5b2", "endpoint": 1], ["ieee_address": "0x000b57fffec6a5b4", "endpoint": 11]]],
+        [
+            "id": 1, "friendly_name": "living_lights", "scenes": [],
+            "members": [["ieee_address": "0x000b57fffec6a5b2", "endpoint": 1], ["ieee_address": "0x000b57fffec6a5b4", "endpoint": 11]],
+        ],
         ["id": 2, "friendly_name": "empty", "members": [], "scenes": []],
         // A light and a plug share nothing a HomeKit service could control as one.
-        ["id": 3, "friendly_name": "mixed", "scenes": [],
-         "members": [["ieee_address": "0x000b57fffec6a5b2", "endpoint": 1], ["ieee_address": "0x0017880104e45524", "endpoint": 1]]],
+        [
+            "id": 3, "friendly_name": "mixed", "scenes": [],
+            "members": [["ieee_address": "0x000b57fffec6a5b2", "endpoint": 1], ["ieee_address": "0x0017880104e45524", "endpoint": 1]],
+        ],
     ]
 
     @Test("a group of two lights is a lightbulb with what both have; writes go to the group's /set; its state is its own")
@@ -43,7 +50,8 @@ struct GroupTests {
         #expect(!core.core.accessories.contains { $0.id == "empty" || $0.id == "mixed" })
 
         let write = core.handle([Self.message("homegate/set/living_lights/lightbulb/brightness", 40)]).all
-        #expect(write.contains { $0.topic == "zigbee2mqtt/living_lights/set" && $0.text == #"{"brightness":102}"# }, "\(write.map(\.topic))")
+        #expect(
+            write.contains { $0.topic == "zigbee2mqtt/living_lights/set" && $0.text == #"{"brightness":102}"# }, "\(write.map(\.topic))")
         let state = core.handle([Self.message("zigbee2mqtt/living_lights", ["state": "ON", "brightness": 102, "color_temp": 300])]).all
         let event = try #require(state.first { $0.topic == "homegate/event/living_lights/lightbulb/brightness" })
         #expect(event.text.contains(#""source":"api""#) && event.text.contains(#""value":40"#), "\(event.text)")
@@ -70,18 +78,25 @@ struct GroupTests {
     @Test("hide_members: the members are shown through the group alone, and their availability still counts for it")
     func hiddenMembers() throws {
         var mappings = MappingSet()
-        #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\ndevices:\n  living_lights: { hide_members: true }\n").isEmpty)
+        #expect(
+            mappings.add(
+                file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\ndevices:\n  living_lights: { hide_members: true }\n"
+            ).isEmpty)
         var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
-        _ = core.handle([Self.message("zigbee2mqtt/bridge/state", ["state": "online"]), Self.message("zigbee2mqtt/bridge/devices", devices),
-                         Self.message("zigbee2mqtt/bridge/groups", Self.groups)])
+        _ = core.handle([
+            Self.message("zigbee2mqtt/bridge/state", ["state": "online"]), Self.message("zigbee2mqtt/bridge/devices", devices),
+            Self.message("zigbee2mqtt/bridge/groups", Self.groups),
+        ])
         let ids = Set(core.core.accessories.map(\.id))
         #expect(ids.contains("living_lights") && !ids.contains("bulb") && !ids.contains("bulb_color_2"), "\(ids.sorted())")
         #expect(ids.contains("power_plug"), "a member of a group without hide_members stays")
         #expect(core.drainNotices().contains { $0.message.contains("bulb: shown through its group living_lights (hide_members)") })
         func reachable() -> Bool? { core.core.accessories.first { $0.id == "living_lights" }?.reachable }
-        _ = core.handle([Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"]),
-                         Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"])])
+        _ = core.handle([
+            Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"]),
+            Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"]),
+        ])
         #expect(reachable() == false)
         _ = core.handle([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "online"])])
         #expect(reachable() == true)
@@ -92,18 +107,23 @@ struct GroupTests {
         var core = try Self.core(groups: Self.groups)
         let notices = core.drainNotices().map(\.message)
         #expect(notices.contains("no accessory for zigbee2mqtt group empty (id 2): it has no members"), "\(notices)")
-        #expect(notices.contains("no accessory for zigbee2mqtt group mixed (id 3): its members share no light, switch, cover, lock, thermostat or fan"))
+        #expect(
+            notices.contains(
+                "no accessory for zigbee2mqtt group mixed (id 3): its members share no light, switch, cover, lock, thermostat or fan"))
         _ = core.handle([Self.message("zigbee2mqtt/bridge/groups", Self.groups)])
         #expect(!core.drainNotices().contains { $0.message.contains("(id 2)") })
     }
 
-    @Test("end to end: the demo's desk_lights group is one accessory; turning it off is one /set to the group, and both lamps follow",
-          .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+    @Test(
+        "end to end: the demo's desk_lights group is one accessory; turning it off is one /set to the group, and both lamps follow",
+        .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
     func endToEnd() async throws {
         let house = try await House(simulatorArguments: ["--groups", House.repository.appendingPathComponent("demo/groups.json").path])
         defer { house.stop() }
         let r = house.recorder
-        let tree = try await r.wait(for: "homegate/accessories") { $0["accessories"]?.arrayValue?.contains { $0["id"] == "desk_lights" } == true }
+        let tree = try await r.wait(for: "homegate/accessories") {
+            $0["accessories"]?.arrayValue?.contains { $0["id"] == "desk_lights" } == true
+        }
         let group = tree["accessories"]?.arrayValue?.first { $0["id"] == "desk_lights" }
         #expect(group?["model"] == "Group" && group?["reachable"] == true)
         try await house.ok("characteristic/write", ["writes": [["characteristic": "desk_lights/lightbulb/on", "value": true]]])

@@ -12,7 +12,8 @@ final class Recorder: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(_ broker: TestBroker) async throws {
-        client = try MQTTClient(MQTTConfiguration(broker: BrokerAddress(url: broker.url), clientID: "recorder-\(UInt32.random(in: 0...UInt32.max))"))
+        client = try MQTTClient(
+            MQTTConfiguration(broker: BrokerAddress(url: broker.url), clientID: "recorder-\(UInt32.random(in: 0...UInt32.max))"))
         try client.start()
         try await client.waitUntilConnected()
         try await client.subscribe("#", qos: .atLeastOnce)
@@ -35,8 +36,10 @@ final class Recorder: Sendable {
     /// Waits for a message on `topic` (after `mark`) whose JSON payload satisfies `predicate`;
     /// `topic` may be a filter with `+` and `#`.
     @discardableResult
-    func wait(for topic: String, after mark: Int = 0, timeout: Duration = .seconds(10),
-              _ predicate: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+    func wait(
+        for topic: String, after mark: Int = 0, timeout: Duration = .seconds(10),
+        _ predicate: @escaping (JSONValue) -> Bool = { _ in true }
+    ) async throws -> JSONValue {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             for message in since(mark).reversed() where Self.matches(topic, message.topic) {
@@ -44,12 +47,14 @@ final class Recorder: Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw HarnessError("no message on \(topic) matched within \(timeout); last: \(messages(on: topic).last.map(\.payloadString) ?? "none")")
+        throw HarnessError(
+            "no message on \(topic) matched within \(timeout); last: \(messages(on: topic).last.map(\.payloadString) ?? "none")")
     }
 
     /// MQTT's matching: `+` is one level, `#` the rest.
     static func matches(_ filter: String, _ topic: String) -> Bool {
-        let f = filter.split(separator: "/", omittingEmptySubsequences: false), t = topic.split(separator: "/", omittingEmptySubsequences: false)
+        let f = filter.split(separator: "/", omittingEmptySubsequences: false)
+        let t = topic.split(separator: "/", omittingEmptySubsequences: false)
         for (index, level) in f.enumerated() {
             if level == "#" { return true }
             guard index < t.count, level == "+" || level == t[index] else { return false }
@@ -81,30 +86,38 @@ final class House: @unchecked Sendable {
     var simulator: pid_t = 0
     var gatewayLog: String { (try? String(contentsOf: broker.directory.appendingPathComponent("homegate.log"), encoding: .utf8)) ?? "" }
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static func executable(_ name: String) -> String {
         URL(fileURLWithPath: homegateExecutable).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// `mappings` are file name → YAML; nil copies the demo house's demo/mappings/. Without `startGateway`,
     /// the test starts one itself (in this process, on a manual clock) and calls `settled()`.
-    init(mappings files: [String: String]? = nil, environment: [String: String] = [:], sensorInterval: Double = 0,
-         simulatorArguments: [String] = [], startGateway: Bool = true) async throws {
+    init(
+        mappings files: [String: String]? = nil, environment: [String: String] = [:], sensorInterval: Double = 0,
+        simulatorArguments: [String] = [], startGateway: Bool = true
+    ) async throws {
         broker = try TestBroker()
         mappings = broker.directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         if let files {
             for (name, text) in files { try text.write(to: mappings.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         } else {
-            for name in try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("demo/mappings").path) where name.hasSuffix(".yaml") {
-                try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("demo/mappings/\(name)"), to: mappings.appendingPathComponent(name))
+            for name in try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("demo/mappings").path)
+            where name.hasSuffix(".yaml") {
+                try FileManager.default.copyItem(
+                    at: Self.repository.appendingPathComponent("demo/mappings/\(name)"), to: mappings.appendingPathComponent(name))
             }
         }
         recorder = try await Recorder(broker)
-        simulator = try spawn([Self.executable("homegate-simulator"), "--url", broker.url, "--devices",
-                               Self.repository.appendingPathComponent("demo/devices.json").path, "--sensor-interval", "\(sensorInterval)"]
-                              + simulatorArguments,
-                              output: broker.directory.appendingPathComponent("simulator.log").path)
+        simulator = try spawn(
+            [
+                Self.executable("homegate-simulator"), "--url", broker.url, "--devices",
+                Self.repository.appendingPathComponent("demo/devices.json").path, "--sensor-interval", "\(sensorInterval)",
+            ]
+                + simulatorArguments,
+            output: broker.directory.appendingPathComponent("simulator.log").path)
         try await recorder.wait(for: "zigbee2mqtt/bridge/devices")
         guard startGateway else { return }
         try self.startGateway(environment)
@@ -145,14 +158,18 @@ final class House: @unchecked Sendable {
 
     /// A simulated device reports new state, as Zigbee2MQTT would publish it.
     func report(_ device: String, _ state: JSONValue) async throws {
-        try await recorder.publish("zigbee2mqtt/bridge/request/simulator/report", JSONValue.object(["id": .string(device), "state": state]).serialized())
+        try await recorder.publish(
+            "zigbee2mqtt/bridge/request/simulator/report", JSONValue.object(["id": .string(device), "state": state]).serialized())
     }
 
     func startGateway(_ environment: [String: String] = [:]) throws {
-        var env = ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_LOG_LEVEL": "debug",
-                   "HOMEGATE_DATABASE": broker.database]
+        var env = [
+            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_LOG_LEVEL": "debug",
+            "HOMEGATE_DATABASE": broker.database,
+        ]
         for (k, v) in environment { env[k] = v }
-        gateway = try spawn([homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.log").path, environment: env)
+        gateway = try spawn(
+            [homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.log").path, environment: env)
     }
 
     var gatewayIsRunning: Bool { kill(gateway, 0) == 0 && waitpid(gateway, nil, WNOHANG) == 0 }

@@ -18,7 +18,9 @@ struct HealthTests {
         let environment = ["HOMEGATE_MQTT_URL": house.broker.url]
         let broken = try await homegate(["health"], environment: environment)
         #expect(broken.status == 1)
-        #expect(broken.output.hasPrefix("not ready: mapping file ") && broken.output.contains("garage.yaml has problems; it is left out"), "\(broken.output)")
+        #expect(
+            broken.output.hasPrefix("not ready: mapping file ") && broken.output.contains("garage.yaml has problems; it is left out"),
+            "\(broken.output)")
 
         let mark = house.recorder.mark
         try garage.write(to: house.mappings.appendingPathComponent("garage.yaml"), atomically: true, encoding: .utf8)

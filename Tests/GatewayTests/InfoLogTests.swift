@@ -30,8 +30,12 @@ struct InfoLogTests {
         try await house.ok("action_set/add", ["name": "Lamp On", "actions": [["characteristic": "bulb/lightbulb/on", "value": true]]])
         try await house.ok("action_set/execute", ["action_set": "lamp_on"])
         try await logged(house, "action set 'Lamp On' ran (api): 1 of 1 writes sent")
-        try await house.ok("trigger/add", ["name": "Motion", "action_sets": ["lamp_on"],
-                                           "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": true]]])
+        try await house.ok(
+            "trigger/add",
+            [
+                "name": "Motion", "action_sets": ["lamp_on"],
+                "events": [["characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": true]],
+            ])
         try await house.report("occupancy_sensor", ["occupancy": false])
         try await house.report("occupancy_sensor", ["occupancy": true])
         try await logged(house, "trigger 'Motion' fired: ran 'Lamp On'")
@@ -39,8 +43,10 @@ struct InfoLogTests {
 
     @Test("log_format json: every line is one JSON object with time, level, component and message; log_levels set one component's level")
     func jsonAndComponentLevels() async throws {
-        let house = try await House(environment: ["HOMEGATE_LOG_FORMAT": "json", "HOMEGATE_LOG_LEVEL": "warning", "HOMEGATE_LOG_LEVELS_MQTT": "info",
-                                                  "HOMEGATE_LOG_LEVELS_DEVICES": "info"])
+        let house = try await House(environment: [
+            "HOMEGATE_LOG_FORMAT": "json", "HOMEGATE_LOG_LEVEL": "warning", "HOMEGATE_LOG_LEVELS_MQTT": "info",
+            "HOMEGATE_LOG_LEVELS_DEVICES": "info",
+        ])
         defer { house.stop() }
         try await logged(house, #""message":"zigbee2mqtt: 14 devices, 12 of them accessories""#)
         let lines = house.gatewayLog.split(separator: "\n").map(String.init)

@@ -4,8 +4,9 @@ import Mosquitto
 import MosquittoTesting
 import Testing
 
-@Suite("Live changes: devices joining, leaving, renamed; availability; mapping edits",
-       .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+@Suite(
+    "Live changes: devices joining, leaving, renamed; availability; mapping edits",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
 struct LiveChangesTests {
     func ids(_ tree: JSONValue) -> [String] { tree["accessories"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [] }
 
@@ -19,7 +20,9 @@ struct LiveChangesTests {
         try await r.wait(for: "zigbee2mqtt/bridge/response/device/rename", after: mark)
         try await Task.sleep(for: .milliseconds(300))
         try await r.publish("zigbee2mqtt/bridge/request/simulator/report", #"{"id":"garden_sensor","state":{"temperature":12.5}}"#)
-        let event = try await r.wait(for: "homegate/event/weather_sensor/temperature_sensor/current_temperature", after: mark) { $0["value"] == 12.5 }
+        let event = try await r.wait(for: "homegate/event/weather_sensor/temperature_sensor/current_temperature", after: mark) {
+            $0["value"] == 12.5
+        }
         #expect(event["accessory"] == "weather_sensor")
         let write = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/device/rename", #"{"from":"bulb","to":"desk_lamp"}"#)
@@ -77,7 +80,9 @@ struct LiveChangesTests {
         let r = house.recorder
         var mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/simulator/report", #"{"id":"weather_sensor","state":{"temperature":19.5}}"#)
-        try await r.wait(for: "homegate/state/weather_sensor", after: mark) { $0["services"]?["temperature_sensor"]?["current_temperature"] == 19.5 }
+        try await r.wait(for: "homegate/state/weather_sensor", after: mark) {
+            $0["services"]?["temperature_sensor"]?["current_temperature"] == 19.5
+        }
 
         mark = r.mark
         let file = house.mappings.appendingPathComponent("zigbee2mqtt.yaml")
@@ -94,7 +99,8 @@ struct LiveChangesTests {
         #expect(state["services"]?["temperature_sensor"]?["current_temperature"] == 19.5, "the value survived the reload")
 
         mark = r.mark
-        try "source: mqtt\naccessories:\n  - id: Bad Id\n".write(to: house.mappings.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
+        try "source: mqtt\naccessories:\n  - id: Bad Id\n".write(
+            to: house.mappings.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
         let broken = try await r.wait(for: "homegate/event/mapping_file/broken.yaml", after: mark) { $0["change"] == "broken" }
         #expect(broken["kept_previous"] == false)
         // The event comes before any reload would: nothing was republished for the broken file.

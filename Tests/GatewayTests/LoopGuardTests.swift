@@ -13,8 +13,12 @@ struct LoopGuardTests {
         let r = house.recorder
         try await house.ok("action_set/add", ["name": "Bulb Off", "actions": [["characteristic": "bulb/lightbulb/on", "value": false]]])
         try await house.ok("action_set/add", ["name": "Bulb On", "actions": [["characteristic": "bulb/lightbulb/on", "value": true]]])
-        try await house.ok("trigger/add", ["name": "On Means Off", "action_sets": ["bulb_off"], "events": [["characteristic": "bulb/lightbulb/on", "value": true]]])
-        try await house.ok("trigger/add", ["name": "Off Means On", "action_sets": ["bulb_on"], "events": [["characteristic": "bulb/lightbulb/on", "value": false]]])
+        try await house.ok(
+            "trigger/add",
+            ["name": "On Means Off", "action_sets": ["bulb_off"], "events": [["characteristic": "bulb/lightbulb/on", "value": true]]])
+        try await house.ok(
+            "trigger/add",
+            ["name": "Off Means On", "action_sets": ["bulb_on"], "events": [["characteristic": "bulb/lightbulb/on", "value": false]]])
         let mark = r.mark
         try await house.report("bulb", ["state": "ON"])
 
@@ -25,7 +29,9 @@ struct LoopGuardTests {
         let triggers = try await house.ok("trigger/list")["triggers"]?.arrayValue ?? []
         let disabled = triggers.filter { $0["enabled"] == false }.compactMap { $0["id"]?.stringValue }
         #expect(!disabled.isEmpty && Set(disabled).isSubset(of: ["on_means_off", "off_means_on"]), "\(triggers)")
-        let fires = r.since(mark).filter { $0.topic.hasPrefix("homegate/event/trigger/") && $0.payloadString.contains(#""change":"fired""#) }
+        let fires = r.since(mark).filter {
+            $0.topic.hasPrefix("homegate/event/trigger/") && $0.payloadString.contains(#""change":"fired""#)
+        }
         #expect(fires.count <= 2 * 31 + 2, "\(fires.count) fires")
         #expect(house.gatewayLog.components(separatedBy: "automation loop stopped").count - 1 == 1)
 

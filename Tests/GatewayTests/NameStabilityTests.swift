@@ -8,7 +8,8 @@ import Testing
 struct NameStabilityTests {
     func names(_ house: House) async throws -> [String: String] {
         let list = try await house.ok("accessories")["accessories"]?.arrayValue ?? []
-        return Dictionary(uniqueKeysWithValues: list.compactMap { a in a["id"]?.stringValue.flatMap { id in a["name"]?.stringValue.map { (id, $0) } } })
+        return Dictionary(
+            uniqueKeysWithValues: list.compactMap { a in a["id"]?.stringValue.flatMap { id in a["name"]?.stringValue.map { (id, $0) } } })
     }
 
     @Test("the issue's steps: a name made unique when a home is removed is still that accessory's after a restart")
@@ -38,18 +39,20 @@ struct NameStabilityTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("home.yaml")
         try """
-            homes:
-            - id: home
-              name: Home
-              default_room: default_room
-              rooms:
-              - {id: default_room, name: Default Room}
-            accessories:
-              bulb: {room: default_room, name: Hallway Light}
-              hallway_dimmer: {room: default_room, name: hallway light}
-            """.write(to: file, atomically: true, encoding: .utf8)
+        homes:
+        - id: home
+          name: Home
+          default_room: default_room
+          rooms:
+          - {id: default_room, name: Default Room}
+        accessories:
+          bulb: {room: default_room, name: Hallway Light}
+          hallway_dimmer: {room: default_room, name: hallway light}
+        """.write(to: file, atomically: true, encoding: .utf8)
         let result = try await homegate(["import", file.path, "--database", folder.appendingPathComponent("h.sqlite").path])
         #expect(result.status == 1)
-        #expect(result.output.contains("accessories.hallway_dimmer.name: 'hallway light' is already the name of accessory bulb in home home"), "\(result.output)")
+        #expect(
+            result.output.contains("accessories.hallway_dimmer.name: 'hallway light' is already the name of accessory bulb in home home"),
+            "\(result.output)")
     }
 }

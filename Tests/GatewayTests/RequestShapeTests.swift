@@ -4,20 +4,32 @@ import Mosquitto
 import MosquittoTesting
 import Testing
 
-@Suite("Requests: unknown fields refused, the path form accepted, unreachable devices answered at once",
-       .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+@Suite(
+    "Requests: unknown fields refused, the path form accepted, unreachable devices answered at once",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
 struct RequestShapeTests {
     @Test("accessories, characteristic/read and each characteristic/write entry refuse fields they do not take")
     func unknownFields() async throws {
         let house = try await House()
         defer { house.stop() }
         #expect(try await house.refused("accessories", ["foo": 1]).contains("unknown field \"foo\"; this command takes no fields"))
-        let read = try await house.refused("characteristic/read", ["accessory": "bulb", "service": "lightbulb", "characteristic": "on", "transactoin": 1])
+        let read = try await house.refused(
+            "characteristic/read", ["accessory": "bulb", "service": "lightbulb", "characteristic": "on", "transactoin": 1])
         #expect(read.contains("unknown field \"transactoin\""), "\(read)")
-        let write = try await house.request("characteristic/write", ["writes": [["accessory": "bulb", "service": "lightbulb", "characteristic": "on",
-                                                                              "value": true, "valeu": false]]])
+        let write = try await house.request(
+            "characteristic/write",
+            [
+                "writes": [
+                    [
+                        "accessory": "bulb", "service": "lightbulb", "characteristic": "on",
+                        "value": true, "valeu": false,
+                    ]
+                ]
+            ])
         #expect(write["status"] == "error")
-        #expect(write["data"]?["results"]?[0]?["error"]?.stringValue?.contains("unknown field \"valeu\" (did you mean 'value'?)") == true, "\(write)")
+        #expect(
+            write["data"]?["results"]?[0]?["error"]?.stringValue?.contains("unknown field \"valeu\" (did you mean 'value'?)") == true,
+            "\(write)")
     }
 
     @Test("characteristic/write takes \"characteristic\": \"accessory/service/characteristic\" as action sets do")

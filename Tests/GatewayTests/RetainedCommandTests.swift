@@ -4,8 +4,9 @@ import Mosquitto
 import MosquittoTesting
 import Testing
 
-@Suite("Retained writes and requests never act: not live, not replayed at a reconnect or a restart",
-       .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+@Suite(
+    "Retained writes and requests never act: not live, not replayed at a reconnect or a restart",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
 struct RetainedCommandTests {
     @Test("a retained room/add is answered with why and adds nothing; a retained /set writes nothing; both again after a restart")
     func retainedCommandsNeverAct() async throws {
@@ -13,8 +14,9 @@ struct RetainedCommandTests {
         defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
-        try await r.client.publishAndWait("homegate/request/room/add", Array(#"{"transaction":"kept","name":"Retained Room"}"#.utf8),
-                                          qos: .atLeastOnce, retain: true)
+        try await r.client.publishAndWait(
+            "homegate/request/room/add", Array(#"{"transaction":"kept","name":"Retained Room"}"#.utf8),
+            qos: .atLeastOnce, retain: true)
         let refused = try await r.wait(for: "homegate/response/room/add", after: mark) { $0["transaction"] == "kept" }
         #expect(refused["status"] == "error")
         #expect(refused["error"]?.stringValue?.contains("published retained") == true, "\(refused)")

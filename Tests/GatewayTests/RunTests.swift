@@ -10,8 +10,9 @@ struct RunTests {
         let broker = try TestBroker()
         defer { withExtendedLifetime(broker) {} }
         let watch = try await watcher(broker, "homegate/bridge/state")
-        let pid = try spawn([homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.out").path,
-                            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
+        let pid = try spawn(
+            [homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.out").path,
+            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
         let online = await awaitMessages(watch) { $0.contains { $0.payloadString == #"{"state":"online"}"# } }
         #expect(online.last?.payloadString == #"{"state":"online"}"#)
         kill(pid, SIGTERM)
@@ -28,7 +29,9 @@ struct RunTests {
         let broker = try TestBroker()
         defer { withExtendedLifetime(broker) {} }
         let watch = try await watcher(broker, "homegate/bridge/state")
-        let pid = try spawn([homegateExecutable, "run"], output: "/dev/null", environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
+        let pid = try spawn(
+            [homegateExecutable, "run"], output: "/dev/null",
+            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
         _ = await awaitMessages(watch) { $0.contains { $0.payloadString == #"{"state":"online"}"# } }
         kill(pid, SIGKILL)
         var status: Int32 = 0
@@ -48,9 +51,12 @@ struct RunTests {
         let broker = try TestBroker(.init(users: ["homegate": "right"]))
         defer { withExtendedLifetime(broker) {} }
         let output = broker.directory.appendingPathComponent("homegate.out").path
-        let pid = try spawn([homegateExecutable, "run"], output: output, environment: [
-            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database, "HOMEGATE_MQTT_USERNAME": "homegate", "HOMEGATE_MQTT_PASSWORD": "wrong",
-        ])
+        let pid = try spawn(
+            [homegateExecutable, "run"], output: output,
+            environment: [
+                "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database, "HOMEGATE_MQTT_USERNAME": "homegate",
+                "HOMEGATE_MQTT_PASSWORD": "wrong",
+            ])
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         #expect(status != 0)
@@ -61,7 +67,8 @@ struct RunTests {
     @Test("a broken configuration exits 78 naming each problem")
     func badConfiguration() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-\(UUID().uuidString).out").path
-        let pid = try spawn([homegateExecutable, "run"], output: output, environment: ["HOMEGATE_MQTT_URL": "http://x", "HOMEGATE_MQTT_KEEPALIVE": "0"])
+        let pid = try spawn(
+            [homegateExecutable, "run"], output: output, environment: ["HOMEGATE_MQTT_URL": "http://x", "HOMEGATE_MQTT_KEEPALIVE": "0"])
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         #expect(status >> 8 == 78)

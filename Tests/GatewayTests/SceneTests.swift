@@ -1,6 +1,5 @@
 import Automation
 import Foundation
-@testable import Gateway
 import HomeModel
 import JSON
 import Mappings
@@ -9,6 +8,8 @@ import MosquittoTesting
 import Persistence
 import Testing
 
+@testable import Gateway
+
 @Suite("Zigbee2MQTT scenes: action sets that recall what the devices keep, following the bridge")
 struct SceneTests {
     static func message(_ topic: String, _ payload: JSONValue) -> Incoming {
@@ -16,21 +17,24 @@ struct SceneTests {
     }
 
     static func group(_ id: Int, _ name: String, scenes: JSONValue) -> JSONValue {
-        ["id": .integer(id), "friendly_name": .string(name), "scenes": scenes,
-         "members": [["ieee_address": "0x000b57fffec6a5b2", "endpoint": 1], ["ieee_address": "0x000b57fffec6a5b4", "endpoint": 11]]]
+        [
+            "id": .integer(id), "friendly_name": .string(name), "scenes": scenes,
+            "members": [["ieee_address": "0x000b57fffec6a5b2", "endpoint": 1], ["ieee_address": "0x000b57fffec6a5b4", "endpoint": 11]],
+        ]
     }
 
     /// The demo's devices, with scenes on the colour bulb's two endpoints (1, and 2 called `l2`).
     static func devices() throws -> JSONValue {
         let demo = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
-        return .array(demo.arrayValue!.map { device in
-            guard device["friendly_name"] == "bulb_color_2", case .object(var fields) = device else { return device }
-            fields["endpoints"] = [
-                "1": ["scenes": [["id": 1, "name": "Chill"]]],
-                "2": ["name": "l2", "scenes": [["id": 3, "name": "Night"]]],
-            ]
-            return .object(fields)
-        })
+        return .array(
+            demo.arrayValue!.map { device in
+                guard device["friendly_name"] == "bulb_color_2", case .object(var fields) = device else { return device }
+                fields["endpoints"] = [
+                    "1": ["scenes": [["id": 1, "name": "Chill"]]],
+                    "2": ["name": "l2", "scenes": [["id": 3, "name": "Night"]]],
+                ]
+                return .object(fields)
+            })
     }
 
     static func core(groups: JSONValue?, stored: StoredHome? = nil) throws -> MQTTFrontEnd {
@@ -56,13 +60,19 @@ struct SceneTests {
 
     @Test("each scene of a group or device is an action set of its home; running it is one scene_recall on the topic that keeps it")
     func listAndRun() throws {
-        var core = try Self.core(groups: [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"], ["id": 2, "name": "Evening"]])])
+        var core = try Self.core(groups: [
+            Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"], ["id": 2, "name": "Evening"]])
+        ])
         let sets = Self.sets(&core)
-        #expect(sets.map { $0["id"] } == ["bulb_color_2_scene_1", "bulb_color_2_scene_3_l2", "desk_lights_scene_1", "desk_lights_scene_2"],
-                "\(sets)")
+        #expect(
+            sets.map { $0["id"] } == ["bulb_color_2_scene_1", "bulb_color_2_scene_3_l2", "desk_lights_scene_1", "desk_lights_scene_2"],
+            "\(sets)")
         #expect(sets.map { $0["name"] } == ["Chill", "Night", "Reading", "Evening"])
-        #expect(sets[2] == ["id": "desk_lights_scene_1", "name": "Reading", "home": "home", "actions": [],
-                            "zigbee2mqtt_scene": ["accessory": "desk_lights", "scene": 1]])
+        #expect(
+            sets[2] == [
+                "id": "desk_lights_scene_1", "name": "Reading", "home": "home", "actions": [],
+                "zigbee2mqtt_scene": ["accessory": "desk_lights", "scene": 1],
+            ])
         #expect(sets[1]["zigbee2mqtt_scene"] == ["accessory": "bulb_color_2", "scene": 3, "endpoint": "l2"])
 
         let (answer, out) = Self.request(&core, "action_set/execute", ["action_set": "Reading"])
@@ -86,7 +96,8 @@ struct SceneTests {
     @Test("a scene changes only in Zigbee2MQTT: update and remove are refused with why, its name is taken")
     func readOnly() throws {
         var core = try Self.core(groups: [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"]])])
-        let why = "action set 'Reading' is Zigbee2MQTT scene 1 of desk_lights: it changes only in Zigbee2MQTT "
+        let why =
+            "action set 'Reading' is Zigbee2MQTT scene 1 of desk_lights: it changes only in Zigbee2MQTT "
             + "(scene_store, scene_rename, scene_remove on its /set topic), and follows from there"
         #expect(Self.request(&core, "action_set/update", ["action_set": "Reading", "name": "Study"]).answer["error"] == .string(why))
         #expect(Self.request(&core, "action_set/remove", ["action_set": "desk_lights_scene_1"]).answer["error"] == .string(why))
@@ -94,38 +105,67 @@ struct SceneTests {
         #expect(Self.sets(&core).map { $0["name"] } == ["Chill", "Night", "Reading"])
     }
 
-    @Test("scenes follow the bridge: added, renamed, removed (a trigger that ran one no longer does), and named apart when two share a name")
+    @Test(
+        "scenes follow the bridge: added, renamed, removed (a trigger that ran one no longer does), and named apart when two share a name")
     func follow() throws {
         var core = try Self.core(groups: [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"]])])
-        _ = Self.request(&core, "trigger/add", ["name": "Dusk", "timer": ["recurrence": ["at": "18:00"]],
-                                                "action_sets": ["Reading", "Chill"]])
-        #expect(Self.request(&core, "trigger/list").answer["data"]?["triggers"]?[0]?["action_sets"] == ["desk_lights_scene_1", "bulb_color_2_scene_1"])
+        _ = Self.request(
+            &core, "trigger/add",
+            [
+                "name": "Dusk", "timer": ["recurrence": ["at": "18:00"]],
+                "action_sets": ["Reading", "Chill"],
+            ])
+        #expect(
+            Self.request(&core, "trigger/list").answer["data"]?["triggers"]?[0]?["action_sets"] == [
+                "desk_lights_scene_1", "bulb_color_2_scene_1",
+            ])
 
         // A user's "Focus", then a second group with a "Reading" and a "Focus" of the first: the scenes that
         // share a name say whose they are.
         #expect(Self.request(&core, "action_set/add", ["name": "Chill"]).answer["status"] == "error", "a scene's name is taken")
         #expect(Self.request(&core, "action_set/add", ["name": "Focus"]).answer["status"] == "ok")
-        var out = core.handle([Self.message("zigbee2mqtt/bridge/groups", [
-            Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"], ["id": 4, "name": "Focus"]]),
-            Self.group(2, "shelf_lights", scenes: [["id": 1, "name": "Reading"]]),
-        ])]).all
-        #expect(Self.sets(&core).map { $0["name"] } == ["Chill", "Night", "Reading (desk_lights)", "Focus", "Focus (desk_lights)", "Reading (shelf_lights)"])
+        var out = core.handle([
+            Self.message(
+                "zigbee2mqtt/bridge/groups",
+                [
+                    Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"], ["id": 4, "name": "Focus"]]),
+                    Self.group(2, "shelf_lights", scenes: [["id": 1, "name": "Reading"]]),
+                ])
+        ]).all
+        #expect(
+            Self.sets(&core).map { $0["name"] } == [
+                "Chill", "Night", "Reading (desk_lights)", "Focus", "Focus (desk_lights)", "Reading (shelf_lights)",
+            ])
         #expect(out.contains { $0.topic == "homegate/event/action_set/desk_lights_scene_1" && $0.text.contains(#""change":"updated""#) })
         #expect(out.contains { $0.topic == "homegate/event/action_set/desk_lights_scene_4" && $0.text.contains(#""change":"added""#) })
-        #expect(core.drainNotices().contains { $0.message == "Zigbee2MQTT scene 4 of desk_lights is action set 'Focus (desk_lights)' (desk_lights_scene_4)" })
+        #expect(
+            core.drainNotices().contains {
+                $0.message == "Zigbee2MQTT scene 4 of desk_lights is action set 'Focus (desk_lights)' (desk_lights_scene_4)"
+            })
 
         // Removed in Zigbee2MQTT: the action set goes, and the trigger keeps only the other.
-        out = core.handle([Self.message("zigbee2mqtt/bridge/groups", [Self.group(1, "desk_lights", scenes: [["id": 4, "name": "Focus"]])])]).all
+        out =
+            core.handle([Self.message("zigbee2mqtt/bridge/groups", [Self.group(1, "desk_lights", scenes: [["id": 4, "name": "Focus"]])])])
+            .all
         #expect(out.contains { $0.topic == "homegate/event/action_set/desk_lights_scene_1" && $0.text.contains(#""change":"removed""#) })
         #expect(Self.request(&core, "trigger/list").answer["data"]?["triggers"]?[0]?["action_sets"] == ["bulb_color_2_scene_1"])
-        #expect(core.drainNotices().contains { $0.message == "Zigbee2MQTT scene 1 of desk_lights is gone; action set desk_lights_scene_1 removed" })
+        #expect(
+            core.drainNotices().contains {
+                $0.message == "Zigbee2MQTT scene 1 of desk_lights is gone; action set desk_lights_scene_1 removed"
+            })
     }
 
     @Test("a scene goes with its accessory to another home; the old home's triggers no longer run it")
     func moves() throws {
         var core = try Self.core(groups: [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"]])])
-        #expect(Self.request(&core, "trigger/add", ["name": "Dusk", "timer": ["recurrence": ["at": "18:00"]],
-                                                    "action_sets": ["Reading", "Chill"]]).answer["status"] == "ok")
+        #expect(
+            Self.request(
+                &core, "trigger/add",
+                [
+                    "name": "Dusk", "timer": ["recurrence": ["at": "18:00"]],
+                    "action_sets": ["Reading", "Chill"],
+                ]
+            ).answer["status"] == "ok")
         #expect(Self.request(&core, "home/add", ["name": "Cabin"]).answer["status"] == "ok")
         let out = Self.request(&core, "accessory/assign_room", ["accessory": "desk_lights", "room": "default_room_2"]).out
         #expect(Self.sets(&core).map { $0["id"] } == ["bulb_color_2_scene_1", "bulb_color_2_scene_3_l2"])
@@ -138,31 +178,49 @@ struct SceneTests {
     @Test("at start, a stored group scene waits for bridge/groups before it is judged gone; it keeps its id and last run")
     func startOrder() throws {
         let ran = Date(timeIntervalSince1970: 1_800_000_000)
-        let stored = StoredHome(structure: .initial(), actionSets: [
-            ActionSet(id: "desk_lights_scene_1", name: "Reading", home: "home", lastExecuted: ran, recall: SceneRecall(accessory: "desk_lights", scene: 1)),
-            ActionSet(id: "desk_lights_scene_9", name: "Old", home: "home", recall: SceneRecall(accessory: "desk_lights", scene: 9)),
-        ])
+        let stored = StoredHome(
+            structure: .initial(),
+            actionSets: [
+                ActionSet(
+                    id: "desk_lights_scene_1", name: "Reading", home: "home", lastExecuted: ran,
+                    recall: SceneRecall(accessory: "desk_lights", scene: 1)),
+                ActionSet(id: "desk_lights_scene_9", name: "Old", home: "home", recall: SceneRecall(accessory: "desk_lights", scene: 9)),
+            ])
         var core = try Self.core(groups: nil, stored: stored)
-        #expect(Self.sets(&core).map { $0["id"] } == ["desk_lights_scene_1", "desk_lights_scene_9", "bulb_color_2_scene_1", "bulb_color_2_scene_3_l2"])
+        #expect(
+            Self.sets(&core).map { $0["id"] } == [
+                "desk_lights_scene_1", "desk_lights_scene_9", "bulb_color_2_scene_1", "bulb_color_2_scene_3_l2",
+            ])
         _ = core.handle([Self.message("zigbee2mqtt/bridge/groups", [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"]])])])
         let sets = Self.sets(&core)
         #expect(sets.map { $0["id"] } == ["desk_lights_scene_1", "bulb_color_2_scene_1", "bulb_color_2_scene_3_l2"])
         #expect(sets[0]["last_executed"] != nil)
     }
 
-    @Test("scenes are read where each Zigbee2MQTT version lists them: on the device (before 1.34) and per endpoint; a nameless one is 'Scene <id>'")
+    @Test(
+        "scenes are read where each Zigbee2MQTT version lists them: on the device (before 1.34) and per endpoint; a nameless one is 'Scene <id>'"
+    )
     func parsing() throws {
-        let old = try #require(Zigbee2MQTTDevice(json: ["ieee_address": "0x0000000000000001", "friendly_name": "a",
-                                                        "scenes": [["id": 7], ["id": 300, "name": "out of range"], ["name": "no id"]]]))
+        let old = try #require(
+            Zigbee2MQTTDevice(json: [
+                "ieee_address": "0x0000000000000001", "friendly_name": "a",
+                "scenes": [["id": 7], ["id": 300, "name": "out of range"], ["name": "no id"]],
+            ]))
         #expect(old.scenes == [Zigbee2MQTTScene(id: 7, name: "Scene 7")])
-        let new = try #require(Zigbee2MQTTDevice(json: ["ieee_address": "0x0000000000000002", "friendly_name": "b", "endpoints": [
-            "11": ["scenes": [["id": 2, "name": ""]]], "2": ["scenes": [["id": 1, "name": "Up"]]], "10": ["scenes": "garbage"]]]))
+        let new = try #require(
+            Zigbee2MQTTDevice(json: [
+                "ieee_address": "0x0000000000000002", "friendly_name": "b",
+                "endpoints": [
+                    "11": ["scenes": [["id": 2, "name": ""]]], "2": ["scenes": [["id": 1, "name": "Up"]]], "10": ["scenes": "garbage"],
+                ],
+            ]))
         #expect(new.scenes == [Zigbee2MQTTScene(id: 1, name: "Up"), Zigbee2MQTTScene(id: 2, name: "Scene 2", endpoint: "11")])
     }
 
     @Test("export and import keep a scene's action set, and refuse one with actions of its own")
     func archive() throws {
-        let set = ActionSet(id: "desk_lights_scene_1", name: "Reading", home: "home", recall: SceneRecall(accessory: "desk_lights", scene: 1))
+        let set = ActionSet(
+            id: "desk_lights_scene_1", name: "Reading", home: "home", recall: SceneRecall(accessory: "desk_lights", scene: 1))
         let text = HomeArchive.export(StoredHome(structure: .initial(), actionSets: [set]))
         #expect(text.contains("  zigbee2mqtt_scene: {accessory: desk_lights, scene: 1}\n"), "\(text)")
         let back = try HomeArchive.read(text, file: "home.yaml", timeZone: .gmt)
@@ -175,12 +233,15 @@ struct SceneTests {
             _ = try HomeArchive.read(badID, file: "home.yaml", timeZone: .gmt)
             Issue.record("a scene id of 300 was read")
         } catch {
-            #expect("\(error)".contains("action_sets[0].zigbee2mqtt_scene.scene: expected a Zigbee2MQTT scene id, a whole number from 0 to 255"), "\(error)")
+            #expect(
+                "\(error)".contains(
+                    "action_sets[0].zigbee2mqtt_scene.scene: expected a Zigbee2MQTT scene id, a whole number from 0 to 255"), "\(error)")
         }
     }
 
-    @Test("end to end: run a group's scene and both lamps take it; a scene stored in Zigbee2MQTT appears, and a trigger keeps it across a restart",
-          .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+    @Test(
+        "end to end: run a group's scene and both lamps take it; a scene stored in Zigbee2MQTT appears, and a trigger keeps it across a restart",
+        .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
     func endToEnd() async throws {
         let house = try await House(simulatorArguments: ["--groups", House.repository.appendingPathComponent("demo/groups.json").path])
         defer { house.stop() }

@@ -22,12 +22,16 @@ struct SecretTests {
         let broker = try TestBroker(.init(users: ["homegate": "env-secret-7731"]))
         let mappings = broker.directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
-        try "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n".write(to: mappings.appendingPathComponent("zigbee2mqtt.yaml"), atomically: true, encoding: .utf8)
-        let base = ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_DATABASE": broker.database,
-                    "HOMEGATE_LOG_LEVEL": "trace", "HOMEGATE_MQTT_USERNAME": "homegate"]
+        try "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n".write(
+            to: mappings.appendingPathComponent("zigbee2mqtt.yaml"), atomically: true, encoding: .utf8)
+        let base = [
+            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_DATABASE": broker.database,
+            "HOMEGATE_LOG_LEVEL": "trace", "HOMEGATE_MQTT_USERNAME": "homegate",
+        ]
 
         let log = broker.directory.appendingPathComponent("connected.log")
-        let pid = try spawn([homegateExecutable, "run"], output: log.path, environment: base.merging(["HOMEGATE_MQTT_PASSWORD": "env-secret-7731"]) { $1 })
+        let pid = try spawn(
+            [homegateExecutable, "run"], output: log.path, environment: base.merging(["HOMEGATE_MQTT_PASSWORD": "env-secret-7731"]) { $1 })
         let deadline = ContinuousClock.now + .seconds(15)
         var text = ""
         while !text.contains("mqtt: connected"), ContinuousClock.now < deadline {

@@ -36,9 +36,11 @@ struct SilentMistakeTests {
         defer { house.stop() }
         try await house.ok("accessory/assign_room", ["accessory": "weather_sensor", "room": "Office"])
         let file = house.mappings.appendingPathComponent("zigbee2mqtt.yaml")
-        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "    room: Garden\n", with: "    room: Greenhouse\n")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "    room: Garden\n", with: "    room: Greenhouse\n")
         try text.write(to: file, atomically: true, encoding: .utf8)
-        try await logged(house, "weather_sensor: its mapping now puts it in 'Greenhouse', but it was moved to 'Office' with accessory/assign_room")
+        try await logged(
+            house, "weather_sensor: its mapping now puts it in 'Greenhouse', but it was moved to 'Office' with accessory/assign_room")
         let placed = try await house.ok("accessories")["accessories"]?.arrayValue?.first { $0["id"] == "weather_sensor" }
         #expect(placed?["room"] == "office", "\(placed ?? .null)")
     }

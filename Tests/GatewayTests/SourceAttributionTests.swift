@@ -8,7 +8,9 @@ import Testing
 struct SourceAttributionTests {
     static let setpoint = "homegate/event/bosch_radiator/thermostat/target_temperature"
 
-    @Test("a decimal setpoint written as 23, 21.0 or 23.5 (echoed by the device as 23, 21, 23.5) is credited to the API; an action set's 22 to it")
+    @Test(
+        "a decimal setpoint written as 23, 21.0 or 23.5 (echoed by the device as 23, 21, 23.5) is credited to the API; an action set's 22 to it"
+    )
     func wholeNumbers() async throws {
         let house = try await House()
         defer { house.stop() }
@@ -19,7 +21,9 @@ struct SourceAttributionTests {
             let event = try await r.wait(for: Self.setpoint, after: mark) { $0["value"]?.doubleValue == echoed }
             #expect(event["source"] == "api", "\(written): \(event)")
         }
-        try await house.ok("action_set/add", ["name": "Warm", "actions": [["characteristic": "bosch_radiator/thermostat/target_temperature", "value": 22]]])
+        try await house.ok(
+            "action_set/add",
+            ["name": "Warm", "actions": [["characteristic": "bosch_radiator/thermostat/target_temperature", "value": 22]]])
         let mark = r.mark
         try await house.ok("action_set/execute", ["action_set": "warm"])
         let event = try await r.wait(for: Self.setpoint, after: mark) { $0["value"]?.doubleValue == 22 }
@@ -32,9 +36,12 @@ struct SourceAttributionTests {
         defer { house.stop() }
         let r = house.recorder
         let mark = r.mark
-        try await r.publish("homegate/request/characteristic/write",
-                            #"{"writes":[{"accessory":"bosch_radiator","service":"thermostat","characteristic":"target_temperature","value":19}]}"#)
-        try await house.ok("action_set/add", ["name": "Cool", "actions": [["characteristic": "bosch_radiator/thermostat/target_temperature", "value": 18]]])
+        try await r.publish(
+            "homegate/request/characteristic/write",
+            #"{"writes":[{"accessory":"bosch_radiator","service":"thermostat","characteristic":"target_temperature","value":19}]}"#)
+        try await house.ok(
+            "action_set/add",
+            ["name": "Cool", "actions": [["characteristic": "bosch_radiator/thermostat/target_temperature", "value": 18]]])
         try await house.ok("action_set/execute", ["action_set": "cool"])
         let first = try await r.wait(for: Self.setpoint, after: mark) { $0["value"]?.doubleValue == 19 }
         let second = try await r.wait(for: Self.setpoint, after: mark) { $0["value"]?.doubleValue == 18 }

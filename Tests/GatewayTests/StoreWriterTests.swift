@@ -1,4 +1,3 @@
-@testable import Gateway
 import Foundation
 import HomeModel
 import JSON
@@ -6,6 +5,8 @@ import Logging
 import Persistence
 import Synchronization
 import Testing
+
+@testable import Gateway
 
 /// A store that fails its first writes, as a full disk would, and keeps what it was given after.
 final class FlakyStore: HomeStore {
@@ -142,8 +143,9 @@ struct StoreWriterTests {
         #expect(store.written.withLock { $0.isEmpty }, "values alone are held back for a second")
         writer.enqueue(Self.room("attic"), then: [Self.answer(1)])
         await eventually("the answer went out with the room") { published.withLock { $0 } == ["homegate/response/room/add"] }
-        #expect(store.written.withLock { $0.count } == 1 && store.written.withLock { $0.first?.values.count } == 1,
-                "the waiting value went along in the same transaction")
+        #expect(
+            store.written.withLock { $0.count } == 1 && store.written.withLock { $0.first?.values.count } == 1,
+            "the waiting value went along in the same transaction")
         var more = StoreBatch()
         more.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(41)
         writer.enqueue(more, then: [])
@@ -182,6 +184,8 @@ struct StoreWriterTests {
         writer.enqueue(Self.room("attic"), then: [Self.answer(1)])
         await running.stop()
         #expect(store.attempts.withLock { $0 } >= 2, "tried again before giving up")
-        #expect(log.text.contains("stopping with changes that could not be stored; they are lost: the whole home; rooms attic, cellar"), "\(log.text)")
+        #expect(
+            log.text.contains("stopping with changes that could not be stored; they are lost: the whole home; rooms attic, cellar"),
+            "\(log.text)")
     }
 }

@@ -15,7 +15,8 @@ let homegateExecutable: String = {
 
 /// A connected client that has subscribed to `filter`.
 func watcher(_ broker: TestBroker, _ filter: String) async throws -> MQTTClient {
-    let client = try MQTTClient(MQTTConfiguration(broker: BrokerAddress(url: broker.url), clientID: "watcher-\(UInt32.random(in: 0...UInt32.max))"))
+    let client = try MQTTClient(
+        MQTTConfiguration(broker: BrokerAddress(url: broker.url), clientID: "watcher-\(UInt32.random(in: 0...UInt32.max))"))
     try client.start()
     try await client.waitUntilConnected()
     try await client.subscribe(filter)
@@ -27,13 +28,17 @@ final class Received: Sendable {
 }
 
 /// Messages on `client` until `predicate` holds for what arrived, or `timeout`.
-func awaitMessages(_ client: MQTTClient, timeout: Duration = .seconds(10), until predicate: @escaping @Sendable ([MQTTMessage]) -> Bool) async -> [MQTTMessage] {
+func awaitMessages(
+    _ client: MQTTClient, timeout: Duration = .seconds(10), until predicate: @escaping @Sendable ([MQTTMessage]) -> Bool
+) async -> [MQTTMessage] {
     let received = Received()
     await withTaskGroup(of: Void.self) { group in
         group.addTask {
             var iterator = client.messages.makeAsyncIterator()
             while let batch = await iterator.nextBatch() {
-                let done = received.messages.withLock { $0 += batch; return predicate($0) }
+                let done = received.messages.withLock {
+                    $0 += batch; return predicate($0)
+                }
                 if done { return }
             }
         }

@@ -22,11 +22,15 @@ struct UnsafeDeviceNameTests {
             return .object(bulb)
         }
         let mark = r.mark
-        let devices: JSONValue = [named("lamp\u{0}evil", "0x00158d0000000001"), named("", "0x00158d0000000002"),
-                                  named("a/+/b", "0x00158d0000000003"), named("lamp", "0x00158d0000000004")]
+        let devices: JSONValue = [
+            named("lamp\u{0}evil", "0x00158d0000000001"), named("", "0x00158d0000000002"),
+            named("a/+/b", "0x00158d0000000003"), named("lamp", "0x00158d0000000004"),
+        ]
         try await r.client.publishAndWait("other/bridge/state", Array(#"{"state":"online"}"#.utf8), retain: true)
         try await r.client.publishAndWait("other/bridge/devices", devices.serializedBytes(), retain: true)
-        let tree = try await r.wait(for: "homegate/accessories", after: mark) { $0["accessories"]?.arrayValue?.contains { $0["id"] == "lamp" } == true }
+        let tree = try await r.wait(for: "homegate/accessories", after: mark) {
+            $0["accessories"]?.arrayValue?.contains { $0["id"] == "lamp" } == true
+        }
         let fromOther = tree["accessories"]?.arrayValue?.filter { $0["bridge"] == "other" }.compactMap { $0["id"]?.stringValue } ?? []
         #expect(fromOther == ["lamp"])
         // The safe lamp is asked for its state; the unsafe names are not, not even cut short to "other/lamp".

@@ -20,16 +20,25 @@ struct StructureTests {
         #expect(home.rooms.map(\.name) == ["Default Room"] && home.primary.defaultRoom == "default_room")
     }
 
-    @Test("names are trimmed; empty, control characters, over 64 characters and case-insensitive duplicates are refused, each saying which rule")
+    @Test(
+        "names are trimmed; empty, control characters, over 64 characters and case-insensitive duplicates are refused, each saying which rule"
+    )
     mutating func naming() throws {
         let kitchen = try home.addRoom(named: "  Kitchen \n", in: "home")
         #expect(kitchen.name == "Kitchen" && kitchen.id == "kitchen")
-        #expect(refusal { try home.addRoom(named: "kitchen", in: "home") }
-            == "there is already a room named 'Kitchen' in Home (names are unique, ignoring case)")
+        #expect(
+            refusal { try home.addRoom(named: "kitchen", in: "home") }
+                == "there is already a room named 'Kitchen' in Home (names are unique, ignoring case)")
         #expect(refusal { try home.addRoom(named: "   ", in: "home") } == "room name '   ': a name cannot be empty")
-        #expect(refusal { try home.addRoom(named: "Bad\u{7}Room", in: "home") } == "room name 'Bad\u{7}Room': a name cannot contain control characters")
-        #expect(refusal { try home.addRoom(named: String(repeating: "x", count: 65), in: "home") }.hasSuffix("a name can be at most 64 characters, this one has 65"))
-        #expect(refusal { try home.addHome(named: "HOME") } == "there is already a home named 'Home' on this gateway (names are unique, ignoring case)")
+        #expect(
+            refusal { try home.addRoom(named: "Bad\u{7}Room", in: "home") }
+                == "room name 'Bad\u{7}Room': a name cannot contain control characters")
+        #expect(
+            refusal { try home.addRoom(named: String(repeating: "x", count: 65), in: "home") }.hasSuffix(
+                "a name can be at most 64 characters, this one has 65"))
+        #expect(
+            refusal { try home.addHome(named: "HOME") }
+                == "there is already a home named 'Home' on this gateway (names are unique, ignoring case)")
         // Unique per home: a second home may have its own Kitchen, with an id of its own.
         let cabin = try home.addHome(named: "Cabin")
         let cabinKitchen = try home.addRoom(named: "Kitchen", in: cabin.id)
@@ -48,7 +57,11 @@ struct StructureTests {
         try home.removeRoom(office.id)
         #expect(home.placements["lamp"]?.room == "default_room")
         #expect(home.zone(id: "upstairs")?.rooms == [])
-        #expect(home.drainChanges() == [StructureChange(.accessory, "lamp", .room), StructureChange(.zone, "upstairs", .rooms), StructureChange(.room, "office", .removed)])
+        #expect(
+            home.drainChanges() == [
+                StructureChange(.accessory, "lamp", .room), StructureChange(.zone, "upstairs", .rooms),
+                StructureChange(.room, "office", .removed),
+            ])
         #expect(refusal { try home.removeRoom("default_room") } == "'Default Room' is the room for the entire home and cannot be removed")
     }
 
@@ -62,8 +75,12 @@ struct StructureTests {
         #expect(home.home(ofAccessory: "lamp") == "cabin")
         _ = home.drainChanges()
         try home.setPrimary("cabin")
-        #expect(home.drainChanges() == [StructureChange(.home, "home", .primary), StructureChange(.home, "cabin", .primary)], "both homes are announced")
-        #expect(refusal { try home.removeHome("cabin") } == "'Cabin' is the primary home and cannot be removed; make another home primary first")
+        #expect(
+            home.drainChanges() == [StructureChange(.home, "home", .primary), StructureChange(.home, "cabin", .primary)],
+            "both homes are announced")
+        #expect(
+            refusal { try home.removeHome("cabin") } == "'Cabin' is the primary home and cannot be removed; make another home primary first"
+        )
         try home.setPrimary("home")
         try home.removeHome("cabin")
         #expect(home.placements["lamp"]?.room == "default_room" && home.rooms.count == 1)
@@ -73,7 +90,9 @@ struct StructureTests {
     mutating func zones() throws {
         let cabin = try home.addHome(named: "Cabin")
         let porch = try home.addRoom(named: "Porch", in: cabin.id)
-        #expect(refusal { try home.addZone(named: "Outside", in: "home", rooms: [porch.id]) } == "room 'Porch' is in home 'Cabin', zone 'Outside' is in 'Home'")
+        #expect(
+            refusal { try home.addZone(named: "Outside", in: "home", rooms: [porch.id]) }
+                == "room 'Porch' is in home 'Cabin', zone 'Outside' is in 'Home'")
         let zone = try home.addZone(named: "Outside", in: cabin.id, rooms: [porch.id])
         #expect(refusal { try home.addRoom(porch.id, toZone: zone.id) } == "room 'Porch' is already in zone 'Outside'")
         try home.removeRoom(porch.id, fromZone: zone.id)

@@ -5,34 +5,44 @@ import Testing
 @Suite("Values are checked against metadata")
 struct ValidationTests {
     func light() -> Accessory {
-        Accessory(id: "hallway_light", name: "Hallway Light", category: .lightbulb, services: [
-            Service(id: "lightbulb", type: .lightbulb, isPrimary: true, characteristics: [
-                Characteristic(.on, value: .bool(false)),
-                Characteristic(.brightness, value: .int(50)),
-                Characteristic(.color_temperature, minValue: 250, maxValue: 454),
-            ]),
-        ])
+        Accessory(
+            id: "hallway_light", name: "Hallway Light", category: .lightbulb,
+            services: [
+                Service(
+                    id: "lightbulb", type: .lightbulb, isPrimary: true,
+                    characteristics: [
+                        Characteristic(.on, value: .bool(false)),
+                        Characteristic(.brightness, value: .int(50)),
+                        Characteristic(.color_temperature, minValue: 250, maxValue: 454),
+                    ])
+            ])
     }
 
     func sensor() -> Accessory {
-        Accessory(id: "weather", name: "Weather", services: [
-            Service(id: "temperature_sensor", type: .temperature_sensor, characteristics: [Characteristic(.current_temperature)]),
-            Service(id: "thermostat", type: .thermostat, characteristics: [
-                Characteristic(.target_temperature, minValue: 5, maxValue: 30, minStep: 0.5),
-                Characteristic(.target_heating_cooling_state, validValues: [0, 1]),
-            ]),
-        ])
+        Accessory(
+            id: "weather", name: "Weather",
+            services: [
+                Service(id: "temperature_sensor", type: .temperature_sensor, characteristics: [Characteristic(.current_temperature)]),
+                Service(
+                    id: "thermostat", type: .thermostat,
+                    characteristics: [
+                        Characteristic(.target_temperature, minValue: 5, maxValue: 30, minStep: 0.5),
+                        Characteristic(.target_heating_cooling_state, validValues: [0, 1]),
+                    ]),
+            ])
     }
 
-    @Test("writes that do not fit are refused with a message naming where and why", arguments: [
-        ("lightbulb", "brightness", CharacteristicValue.int(500), "hallway_light/lightbulb/brightness: 500 is above the maximum 100"),
-        ("lightbulb", "brightness", .int(-1), "hallway_light/lightbulb/brightness: -1 is below the minimum 0"),
-        ("lightbulb", "brightness", .float(50.5), "hallway_light/lightbulb/brightness: 50.5 is not a whole number"),
-        ("lightbulb", "on", .string("yes"), #"hallway_light/lightbulb/on: "yes" is not a bool"#),
-        ("lightbulb", "color_temperature", .int(500), "hallway_light/lightbulb/color_temperature: 500 is above the maximum 454"),
-        ("lightbulb", "hue", .int(10), "hallway_light/lightbulb/hue: no such characteristic"),
-        ("fan", "on", .bool(true), "hallway_light/fan: no such service"),
-    ])
+    @Test(
+        "writes that do not fit are refused with a message naming where and why",
+        arguments: [
+            ("lightbulb", "brightness", CharacteristicValue.int(500), "hallway_light/lightbulb/brightness: 500 is above the maximum 100"),
+            ("lightbulb", "brightness", .int(-1), "hallway_light/lightbulb/brightness: -1 is below the minimum 0"),
+            ("lightbulb", "brightness", .float(50.5), "hallway_light/lightbulb/brightness: 50.5 is not a whole number"),
+            ("lightbulb", "on", .string("yes"), #"hallway_light/lightbulb/on: "yes" is not a bool"#),
+            ("lightbulb", "color_temperature", .int(500), "hallway_light/lightbulb/color_temperature: 500 is above the maximum 454"),
+            ("lightbulb", "hue", .int(10), "hallway_light/lightbulb/hue: no such characteristic"),
+            ("fan", "on", .bool(true), "hallway_light/fan: no such service"),
+        ])
     func refusedWrites(service: String, characteristic: String, value: CharacteristicValue, message: String) {
         #expect(throws: (any Error).self) { try light().validateWrite(service: service, characteristic: characteristic, value: value) }
         do {
@@ -45,7 +55,8 @@ struct ValidationTests {
     @Test("read-only characteristics cannot be written by the API, but devices update them")
     func readOnly() throws {
         var weather = sensor()
-        #expect(throws: HomeModelError.readOnly(accessory: "weather", service: "temperature_sensor", characteristic: "current_temperature")) {
+        #expect(throws: HomeModelError.readOnly(accessory: "weather", service: "temperature_sensor", characteristic: "current_temperature"))
+        {
             try weather.validateWrite(service: "temperature_sensor", characteristic: "current_temperature", value: .float(20))
         }
         let change = try weather.update(service: "temperature_sensor", characteristic: "current_temperature", value: .float(21.5))
@@ -60,7 +71,9 @@ struct ValidationTests {
         #expect { try weather.validateWrite(service: "thermostat", characteristic: "target_temperature", value: .float(21.3)) } throws: {
             "\($0)" == "weather/thermostat/target_temperature: 21.3 is not a multiple of the step 0.5 from 5"
         }
-        #expect { try weather.validateWrite(service: "thermostat", characteristic: "target_heating_cooling_state", value: .int(2)) } throws: {
+        #expect {
+            try weather.validateWrite(service: "thermostat", characteristic: "target_heating_cooling_state", value: .int(2))
+        } throws: {
             "\($0)" == "weather/thermostat/target_heating_cooling_state: 2 is not one of the valid values 0 (off), 1 (heat)"
         }
     }
@@ -81,8 +94,11 @@ struct ValidationTests {
         var light = light()
         #expect(try light.update(service: "lightbulb", characteristic: "on", value: .bool(false)) == nil)
         let change = try light.update(service: "lightbulb", characteristic: "on", value: .bool(true), source: .api)
-        #expect(change == CharacteristicChange(accessory: "hallway_light", service: "lightbulb", characteristic: "on",
-                                               value: .bool(true), previous: .bool(false), source: .api))
+        #expect(
+            change
+                == CharacteristicChange(
+                    accessory: "hallway_light", service: "lightbulb", characteristic: "on",
+                    value: .bool(true), previous: .bool(false), source: .api))
         #expect(light["lightbulb"]?["on"]?.value == .bool(true))
     }
 

@@ -3,31 +3,33 @@ import Testing
 
 @Suite("JSON edge cases")
 struct JSONEdgeCaseTests {
-    @Test("more malformed documents, each with its reason and offset", arguments: [
-        ("[1,]", "unexpected character ']' at offset 3"),
-        ("{a:1}", "expected a string key, found character 'a' at offset 1"),
-        (".5", "unexpected character '.' at offset 0"),
-        ("+1", "unexpected character '+' at offset 0"),
-        ("1e", "expected a digit in the exponent at offset 2"),
-        ("1e+", "expected a digit in the exponent at offset 3"),
-        ("-01", "leading zero in a number at offset 1"),
-        ("[1] [2]", "unexpected character '[' after the value at offset 4"),
-        ("nul", "unexpected character 'n' at offset 0"),
-        ("[true, fals]", "unexpected character 'f' at offset 7"),
-        (#"{"a":1 "b":2}"#, "expected ',' or '}', found character '\"' at offset 7"),
-        (#"{"a":}"#, "unexpected character '}' at offset 5"),
-        ("[", "unexpected end of input at offset 1"),
-        ("[1", "unexpected end of input in an array at offset 2"),
-        (#"{"a":1"#, "unexpected end of input in an object at offset 6"),
-        (#""\u00""#, #"incomplete \u escape at offset 3"#),
-        (#""\udc00""#, #"lone low surrogate in a \u escape at offset 7"#),
-        (#""\ud800\u0041""#, #"invalid low surrogate in a \u escape at offset 13"#),
-        (#""\ud800x""#, #"lone high surrogate in a \u escape at offset 7"#),
-        ("[\"a\tb\"]", "control character in a string at offset 3"),
-        (#"["\n\x"]"#, #"invalid escape '\x' at offset 5"#),
-        ("\u{FEFF}{}", "unexpected byte 0xef at offset 0"),
-        ("'a'", "unexpected character ''' at offset 0"),
-    ])
+    @Test(
+        "more malformed documents, each with its reason and offset",
+        arguments: [
+            ("[1,]", "unexpected character ']' at offset 3"),
+            ("{a:1}", "expected a string key, found character 'a' at offset 1"),
+            (".5", "unexpected character '.' at offset 0"),
+            ("+1", "unexpected character '+' at offset 0"),
+            ("1e", "expected a digit in the exponent at offset 2"),
+            ("1e+", "expected a digit in the exponent at offset 3"),
+            ("-01", "leading zero in a number at offset 1"),
+            ("[1] [2]", "unexpected character '[' after the value at offset 4"),
+            ("nul", "unexpected character 'n' at offset 0"),
+            ("[true, fals]", "unexpected character 'f' at offset 7"),
+            (#"{"a":1 "b":2}"#, "expected ',' or '}', found character '\"' at offset 7"),
+            (#"{"a":}"#, "unexpected character '}' at offset 5"),
+            ("[", "unexpected end of input at offset 1"),
+            ("[1", "unexpected end of input in an array at offset 2"),
+            (#"{"a":1"#, "unexpected end of input in an object at offset 6"),
+            (#""\u00""#, #"incomplete \u escape at offset 3"#),
+            (#""\udc00""#, #"lone low surrogate in a \u escape at offset 7"#),
+            (#""\ud800\u0041""#, #"invalid low surrogate in a \u escape at offset 13"#),
+            (#""\ud800x""#, #"lone high surrogate in a \u escape at offset 7"#),
+            ("[\"a\tb\"]", "control character in a string at offset 3"),
+            (#"["\n\x"]"#, #"invalid escape '\x' at offset 5"#),
+            ("\u{FEFF}{}", "unexpected byte 0xef at offset 0"),
+            ("'a'", "unexpected character ''' at offset 0"),
+        ])
     func malformed(text: String, message: String) {
         #expect { try JSONValue(parsing: text) } throws: { ($0 as? JSONError)?.description == message }
     }

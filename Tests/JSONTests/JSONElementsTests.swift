@@ -14,12 +14,14 @@ struct JSONElementsTests {
         #expect(none == 0)
     }
 
-    @Test("what is not one well-formed array is an error that says where", arguments: [
-        ("{}", "expected an array, found character '{' at offset 0"),
-        ("[1,", "unexpected end of input at offset 3"),
-        ("[1 2]", "expected ',' or ']', found character '2' at offset 3"),
-        ("[1] x", "unexpected character 'x' after the value at offset 4"),
-    ])
+    @Test(
+        "what is not one well-formed array is an error that says where",
+        arguments: [
+            ("{}", "expected an array, found character '{' at offset 0"),
+            ("[1,", "unexpected end of input at offset 3"),
+            ("[1 2]", "expected ',' or ']', found character '2' at offset 3"),
+            ("[1] x", "unexpected character 'x' after the value at offset 4"),
+        ])
     func malformed(text: String, message: String) {
         #expect { try JSONValue.forEachElement(ofArray: Array(text.utf8)) { _ in } } throws: { "\($0)" == message }
     }

@@ -5,7 +5,8 @@ import Testing
 struct JSONParsingTests {
     @Test("a Zigbee2MQTT state payload")
     func statePayload() throws {
-        let value = try JSONValue(parsing: #"{"brightness":254,"color":{"x":0.4573,"y":0.41},"state":"ON","linkquality":null,"update":{"state":"idle"}}"#)
+        let value = try JSONValue(
+            parsing: #"{"brightness":254,"color":{"x":0.4573,"y":0.41},"state":"ON","linkquality":null,"update":{"state":"idle"}}"#)
         #expect(value["brightness"] == .integer(254))
         #expect(value["color"]?["x"] == .double(0.4573))
         #expect(value["state"]?.stringValue == "ON")

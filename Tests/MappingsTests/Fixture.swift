@@ -4,7 +4,8 @@ import JSON
 /// The Zigbee2MQTT fixtures copied from the reference, loaded as JSON.
 enum Fixture {
     static func json(_ name: String) -> JSONValue {
-        let url = Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "json")
+        let url =
+            Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "json")
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name).json")
         let data = try! Data(contentsOf: url)
         return try! JSONValue(parsing: [UInt8](data))

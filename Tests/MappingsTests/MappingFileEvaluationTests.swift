@@ -1,13 +1,16 @@
 import HomeModel
 import JSON
-@testable import Mappings
 import Testing
+
+@testable import Mappings
 
 @Suite("Mapping files: payloads in, payloads out")
 struct MappingFileEvaluationTests {
     func accessory(_ service: String, _ yaml: String, availability: String = "") throws -> MQTTAccessoryMapping {
         var set = MappingSet()
-        let text = "source: mqtt\naccessories:\n  - id: x\n\(availability)    services:\n      - type: \(service)\n        characteristics:\n" + yaml
+        let text =
+            "source: mqtt\naccessories:\n  - id: x\n\(availability)    services:\n      - type: \(service)\n        characteristics:\n"
+            + yaml
         let diagnostics = set.add(file: "t.yaml", text: text)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         return try #require(set.accessories.first)
@@ -15,7 +18,9 @@ struct MappingFileEvaluationTests {
 
     @Test("Fahrenheit out and back in lands on the same Celsius value")
     func fahrenheitRoundTrip() throws {
-        let mapping = try accessory("thermostat", """
+        let mapping = try accessory(
+            "thermostat",
+            """
                       target_temperature:
                         state: { topic: s, unit: fahrenheit, round: 1 }
                         set: { topic: c, unit: fahrenheit, round: 2 }
@@ -25,14 +30,17 @@ struct MappingFileEvaluationTests {
         for tenths in stride(from: 100, through: 380, by: 5) {
             let celsius = Double(tenths) / 10
             let payload = try binding.set!.payload(for: .float(celsius), characteristic: characteristic).get()
-            #expect(try binding.state!.value(from: payload, for: characteristic).get() == .float(celsius),
-                    "\(celsius) °C went out as \(String(decoding: payload, as: UTF8.self))")
+            #expect(
+                try binding.state!.value(from: payload, for: characteristic).get() == .float(celsius),
+                "\(celsius) °C went out as \(String(decoding: payload, as: UTF8.self))")
         }
     }
 
     @Test("inverted positions round-trip across the whole range")
     func invertRoundTrip() throws {
-        let mapping = try accessory("window_covering", """
+        let mapping = try accessory(
+            "window_covering",
+            """
                       target_position:
                         state: { topic: s, invert: true }
                         set: { topic: c, invert: true }
@@ -48,7 +56,9 @@ struct MappingFileEvaluationTests {
 
     @Test("set: clamp before sending, a JSON template with a quoted value")
     func setClampAndTemplate() throws {
-        let mapping = try accessory("lightbulb", """
+        let mapping = try accessory(
+            "lightbulb",
+            """
                       "on":
                         set: { topic: c, template: '{"state":"{{value}}"}', map: { "true": "ON", "false": "OFF" } }
                       brightness:
@@ -58,13 +68,16 @@ struct MappingFileEvaluationTests {
         let brightness = mapping.bindings.first { $0.characteristic == "brightness" }!
         let light = try #require(mapping.accessory["lightbulb"])
         #expect(try on.set!.payload(for: .bool(true), characteristic: light["on"]!).get() == Array(#"{"state":"ON"}"#.utf8))
-        #expect(try brightness.set!.payload(for: .int(100), characteristic: light["brightness"]!).get() == Array(#"{"brightness":90}"#.utf8))
+        #expect(
+            try brightness.set!.payload(for: .int(100), characteristic: light["brightness"]!).get() == Array(#"{"brightness":90}"#.utf8))
         #expect(try brightness.set!.payload(for: .int(0), characteristic: light["brightness"]!).get() == Array(#"{"brightness":1}"#.utf8))
     }
 
     @Test("text put inside JSON quotes is escaped; bare placeholders are not")
     func templateEscaping() throws {
-        let mapping = try accessory("switch", """
+        let mapping = try accessory(
+            "switch",
+            """
                       "on":
                         set: { topic: c, template: '{"say":"{{value}}","raw":{{value}}}', map: { "true": 'a "b" \\c', "false": "0" } }
             """)
@@ -86,14 +99,16 @@ struct MappingFileEvaluationTests {
 
     @Test("availability: plain payloads, a JSON path, and neither value")
     func availability() throws {
-        let plain = try accessory("switch", "          \"on\": { state: { topic: s } }\n",
-                                  availability: "    availability: { topic: tele/x/LWT, online: Online, offline: Offline }\n")
+        let plain = try accessory(
+            "switch", "          \"on\": { state: { topic: s } }\n",
+            availability: "    availability: { topic: tele/x/LWT, online: Online, offline: Offline }\n")
         let lwt = try #require(plain.availability)
         #expect(try lwt.isOnline(Array("Online".utf8)).get() == true)
         #expect(try lwt.isOnline(Array("Offline\n".utf8)).get() == false)
         #expect { try lwt.isOnline(Array("online".utf8)).get() } throws: { "\($0)" == "'online' is neither 'Online' nor 'Offline'" }
-        let json = try accessory("switch", "          \"on\": { state: { topic: s } }\n",
-                                 availability: "    availability: { topic: x/status, path: state }\n")
+        let json = try accessory(
+            "switch", "          \"on\": { state: { topic: s } }\n",
+            availability: "    availability: { topic: x/status, path: state }\n")
         let status = try #require(json.availability)
         #expect(try status.isOnline(Array(#"{"state":"online"}"#.utf8)).get() == true)
         #expect(try status.isOnline(Array(#"{"state":"offline"}"#.utf8)).get() == false)

@@ -1,8 +1,9 @@
 import Foundation
 import HomeModel
 import JSON
-@testable import Mappings
 import Testing
+
+@testable import Mappings
 
 @Suite("Mapping files: the shipped examples")
 struct MappingFileShippedTests {
@@ -37,12 +38,17 @@ struct MappingFileShippedTests {
 
     @Test("mappings/README.md's key tables mention every key the loader accepts")
     func readmeDocumentsEveryKey() throws {
-        let readme = try String(contentsOf: Self.mappings.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("mappings/README.md"), encoding: .utf8)
-        let keys = ["source", "base_topic", "name", "devices", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "hide_members", "service",
-                    "accessories", "templates", "instances", "vars", "template", "id", "manufacturer", "model", "category",
-                    "availability", "online", "offline", "path", "services", "type", "primary", "characteristics",
-                    "state", "set", "get", "payload", "retain", "value", "min", "max", "step", "topic"]
+        let readme = try String(
+            contentsOf: Self.mappings.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("mappings/README.md"), encoding: .utf8)
+        let keys =
+            [
+                "source", "base_topic", "name", "devices", "room", "exclude", "exclude_properties", "include_properties", "invert_position",
+                "hide_members", "service",
+                "accessories", "templates", "instances", "vars", "template", "id", "manufacturer", "model", "category",
+                "availability", "online", "offline", "path", "services", "type", "primary", "characteristics",
+                "state", "set", "get", "payload", "retain", "value", "min", "max", "step", "topic",
+            ]
             + FileReader.transformKeys
         for key in keys {
             #expect(readme.contains("`\(key)`") || readme.contains("\(key):"), "README.md does not document '\(key)'")

@@ -1,12 +1,14 @@
 import Foundation
 import HomeModel
 import JSON
-@testable import Mappings
 import Testing
+
+@testable import Mappings
 
 @Suite("Mapping files")
 struct MappingFileTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     func load(_ text: String, file: String = "test.yaml") -> (MappingSet, [String]) {
         var set = MappingSet()
@@ -34,7 +36,8 @@ struct MappingFileTests {
 
     @Test("a zigbee2mqtt file: base topic and overrides by name or IEEE address")
     func zigbee2mqtt() throws {
-        let (set, diagnostics) = load("""
+        let (set, diagnostics) = load(
+            """
             source: zigbee2mqtt
             base_topic: z2m
             devices:
@@ -48,35 +51,63 @@ struct MappingFileTests {
         #expect(source.devices["0x00158d0001a2b3c4"] == Zigbee2MQTTOverride(exclude: true, excludeProperties: ["battery"]))
     }
 
-    @Test("broken files: every problem, each at its line and column", arguments: [
-        ("source: zigbee\n", ["test.yaml:1:9: source must be zigbee2mqtt or mqtt, not 'zigbee' (did you mean 'zigbee2mqtt'?)"]),
-        ("base_topic: x\n", ["test.yaml:1:1: a mapping file needs 'source'"]),
-        ("source: mqtt\naccessories:\n  - id: a\n    services: [\n", ["test.yaml:5:1: not valid YAML: while parsing a flow node did not find expected node content"]),
-        ("source: mqtt\nsource: mqtt\n", ["test.yaml:1:1: duplicate key 'source'"]),
-        ("source: zigbee2mqtt\ndevices:\n  lamp: { servce: outlet, exclude: maybe }\n", [
-            "test.yaml:3:11: unknown key 'servce' in device 'lamp' (did you mean 'service'?)",
-            "test.yaml:3:36: device 'lamp' exclude must be true or false, not 'maybe'",
-        ]),
-        ("source: zigbee2mqtt\naccessories: []\n", ["test.yaml:2:1: 'accessories' belongs in a 'source: mqtt' file"]),
-        ("source: mqtt\naccessories:\n  - id: Lamp 1\n    services:\n      - type: lightbulb\n        characteristics:\n          \"on\": { state: { topic: a } }\n",
-         ["test.yaml:3:9: id 'Lamp 1' must use only a-z, 0-9, _ and - (try 'lamp_1')"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulp\n        characteristics: { \"on\": { state: { topic: a } } }\n",
-         ["test.yaml:5:15: unknown service type 'lightbulp' (did you mean 'lightbulb'?)"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: switch\n        characteristics:\n          brightness: { state: { topic: a } }\n",
-         ["test.yaml:7:11: switch has no characteristic 'brightness' (it has on, name)"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: temperature_sensor\n        characteristics:\n          current_temperature:\n            set: { topic: a }\n",
-         ["test.yaml:8:13: current_temperature is read-only in HomeKit, so it cannot have 'set'"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulb\n        characteristics:\n          brightness:\n            state: { topic: a, scale: { from: [0], to: [0, 100] } }\n",
-         ["test.yaml:8:47: brightness state scale 'from' needs two numbers, like [0, 100]"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: garage_door_opener\n        characteristics:\n          current_door_state:\n            state: { topic: a, map: { OPEN: 0, BROKEN: 9 } }\n",
-         ["test.yaml:8:37: current_door_state state map: 'BROKEN' maps to 9, but 9 is not one of the valid values 0 (open), 1 (closed), 2 (opening), 3 (closing), 4 (stopped)"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulb\n        characteristics:\n          \"on\":\n            set: { topic: a/+, template: \"{}\" }\n",
-         ["test.yaml:8:27: on set topic 'a/+' must not contain wildcards"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulb\n        characteristics:\n          \"on\":\n            set: { topic: a, template: \"{}\" }\n",
-         ["test.yaml:8:40: on set template must contain {{value}} where the value goes"]),
-        ("source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: switch\n        characteristics: { \"on\": { state: { topic: a } } }\n  - id: x\n    services:\n      - type: switch\n        characteristics: { \"on\": { state: { topic: b } } }\n",
-         ["test.yaml:7:9: accessory id 'x' is already used in this file"]),
-    ])
+    @Test(
+        "broken files: every problem, each at its line and column",
+        arguments: [
+            ("source: zigbee\n", ["test.yaml:1:9: source must be zigbee2mqtt or mqtt, not 'zigbee' (did you mean 'zigbee2mqtt'?)"]),
+            ("base_topic: x\n", ["test.yaml:1:1: a mapping file needs 'source'"]),
+            (
+                "source: mqtt\naccessories:\n  - id: a\n    services: [\n",
+                ["test.yaml:5:1: not valid YAML: while parsing a flow node did not find expected node content"]
+            ),
+            ("source: mqtt\nsource: mqtt\n", ["test.yaml:1:1: duplicate key 'source'"]),
+            (
+                "source: zigbee2mqtt\ndevices:\n  lamp: { servce: outlet, exclude: maybe }\n",
+                [
+                    "test.yaml:3:11: unknown key 'servce' in device 'lamp' (did you mean 'service'?)",
+                    "test.yaml:3:36: device 'lamp' exclude must be true or false, not 'maybe'",
+                ]
+            ),
+            ("source: zigbee2mqtt\naccessories: []\n", ["test.yaml:2:1: 'accessories' belongs in a 'source: mqtt' file"]),
+            (
+                "source: mqtt\naccessories:\n  - id: Lamp 1\n    services:\n      - type: lightbulb\n        characteristics:\n          \"on\": { state: { topic: a } }\n",
+                ["test.yaml:3:9: id 'Lamp 1' must use only a-z, 0-9, _ and - (try 'lamp_1')"]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulp\n        characteristics: { \"on\": { state: { topic: a } } }\n",
+                ["test.yaml:5:15: unknown service type 'lightbulp' (did you mean 'lightbulb'?)"]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: switch\n        characteristics:\n          brightness: { state: { topic: a } }\n",
+                ["test.yaml:7:11: switch has no characteristic 'brightness' (it has on, name)"]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: temperature_sensor\n        characteristics:\n          current_temperature:\n            set: { topic: a }\n",
+                ["test.yaml:8:13: current_temperature is read-only in HomeKit, so it cannot have 'set'"]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulb\n        characteristics:\n          brightness:\n            state: { topic: a, scale: { from: [0], to: [0, 100] } }\n",
+                ["test.yaml:8:47: brightness state scale 'from' needs two numbers, like [0, 100]"]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: garage_door_opener\n        characteristics:\n          current_door_state:\n            state: { topic: a, map: { OPEN: 0, BROKEN: 9 } }\n",
+                [
+                    "test.yaml:8:37: current_door_state state map: 'BROKEN' maps to 9, but 9 is not one of the valid values 0 (open), 1 (closed), 2 (opening), 3 (closing), 4 (stopped)"
+                ]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulb\n        characteristics:\n          \"on\":\n            set: { topic: a/+, template: \"{}\" }\n",
+                ["test.yaml:8:27: on set topic 'a/+' must not contain wildcards"]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: lightbulb\n        characteristics:\n          \"on\":\n            set: { topic: a, template: \"{}\" }\n",
+                ["test.yaml:8:40: on set template must contain {{value}} where the value goes"]
+            ),
+            (
+                "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: switch\n        characteristics: { \"on\": { state: { topic: a } } }\n  - id: x\n    services:\n      - type: switch\n        characteristics: { \"on\": { state: { topic: b } } }\n",
+                ["test.yaml:7:9: accessory id 'x' is already used in this file"]
+            ),
+        ])
     func broken(text: String, expected: [String]) {
         let (set, diagnostics) = load(text)
         #expect(diagnostics == expected)
@@ -119,14 +150,17 @@ struct MappingFileTests {
     @Test("accessory ids must be unique across files")
     func duplicateAcrossFiles() {
         var set = MappingSet()
-        let text = "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: switch\n        characteristics: { \"on\": { state: { topic: a } } }\n"
+        let text =
+            "source: mqtt\naccessories:\n  - id: x\n    services:\n      - type: switch\n        characteristics: { \"on\": { state: { topic: a } } }\n"
         #expect(set.add(file: "one.yaml", text: text).isEmpty)
         #expect(set.add(file: "two.yaml", text: text).map(\.description) == ["two.yaml:3:9: accessory id 'x' is already used in one.yaml"])
     }
 
     @Test("required characteristics the file leaves out are still there, unknown until set")
     func requiredCharacteristics() throws {
-        let (set, _) = load("source: mqtt\naccessories:\n  - id: g\n    services:\n      - type: garage_door_opener\n        characteristics:\n          current_door_state: { state: { topic: a } }\n")
+        let (set, _) = load(
+            "source: mqtt\naccessories:\n  - id: g\n    services:\n      - type: garage_door_opener\n        characteristics:\n          current_door_state: { state: { topic: a } }\n"
+        )
         let service = try #require(set.accessories.first?.accessory["garage_door_opener"])
         #expect(service.characteristics.map(\.name) == ["current_door_state", "target_door_state", "obstruction_detected"])
     }

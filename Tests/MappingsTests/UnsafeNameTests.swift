@@ -1,7 +1,8 @@
 import HomeModel
 import JSON
-@testable import Mappings
 import Testing
+
+@testable import Mappings
 
 @Suite("A friendly name never reaches a topic that names another device")
 struct UnsafeNameTests {
@@ -13,10 +14,13 @@ struct UnsafeNameTests {
         return try #require(Zigbee2MQTTDevice(json: .object(entry)))
     }
 
-    @Test("names with NUL, wildcards, empty levels or control characters, and empty names, get no accessory, with the reason", arguments: [
-        ("lamp\u{0}evil", "NUL"), ("", "empty"), ("hall/+/lamp", "wildcards"), ("lamp#", "wildcards"), ("/lamp", "empty topic level"),
-        ("lamp/", "empty topic level"), ("a//b", "empty topic level"), ("lamp\u{7}", "control characters"), ("bad\u{FFFD}utf8", "UTF-8"),
-    ])
+    @Test(
+        "names with NUL, wildcards, empty levels or control characters, and empty names, get no accessory, with the reason",
+        arguments: [
+            ("lamp\u{0}evil", "NUL"), ("", "empty"), ("hall/+/lamp", "wildcards"), ("lamp#", "wildcards"), ("/lamp", "empty topic level"),
+            ("lamp/", "empty topic level"), ("a//b", "empty topic level"), ("lamp\u{7}", "control characters"),
+            ("bad\u{FFFD}utf8", "UTF-8"),
+        ])
     func refused(name: String, reason: String) throws {
         let device = try Self.bulb(named: name)
         let skipped = try #require(Zigbee2MQTTMapping.build(device).failure)
@@ -31,10 +35,12 @@ struct UnsafeNameTests {
         }
     }
 
-    @Test("ids from names: transliterated to Latin letters, and from the IEEE address where nothing usable is left", arguments: [
-        ("Küche", "kuche"), ("Wohnzimmer Büro", "wohnzimmer_buro"), ("Øresund Ærø", "oresund_aero"), ("Straße", "strasse"),
-        ("客厅", "ke_ting"), ("Living Room Light!", "living_room_light_"), ("???", "0x00158d0001a2b3c4"), ("🛋️", "0x00158d0001a2b3c4"),
-    ])
+    @Test(
+        "ids from names: transliterated to Latin letters, and from the IEEE address where nothing usable is left",
+        arguments: [
+            ("Küche", "kuche"), ("Wohnzimmer Büro", "wohnzimmer_buro"), ("Øresund Ærø", "oresund_aero"), ("Straße", "strasse"),
+            ("客厅", "ke_ting"), ("Living Room Light!", "living_room_light_"), ("???", "0x00158d0001a2b3c4"), ("🛋️", "0x00158d0001a2b3c4"),
+        ])
     func ids(name: String, id: String) throws {
         let mapping = try Zigbee2MQTTMapping.build(try Self.bulb(named: name)).get()
         #expect(mapping.accessory.id == id)

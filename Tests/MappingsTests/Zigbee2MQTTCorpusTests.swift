@@ -1,8 +1,9 @@
 import Foundation
 import HomeModel
 import JSON
-@testable import Mappings
 import Testing
+
+@testable import Mappings
 
 /// The corpus: real Zigbee2MQTT devices from public sources (Fixtures/corpus/README.md names them),
 /// each mapped as `expected.txt` says. That table was generated from the mapping, then read line by
@@ -54,17 +55,21 @@ struct Zigbee2MQTTCorpusTests {
         #expect(Set(addresses).count == addresses.count)
         #expect(addresses.allSatisfy { $0.count == 18 && $0.hasPrefix("0x") && $0.dropFirst(2).allSatisfy(\.isHexDigit) })
         let vendors = Set(Self.devices.compactMap(\.vendor))
-        for family in ["IKEA", "Philips", "Aqara", "Xiaomi", "Tuya", "SONOFF", "OSRAM", "LEDVANCE", "Innr", "Gledopto", "Bosch",
-                       "Danfoss", "Schneider Electric", "Legrand", "Heiman", "Develco", "Frient", "Moes", "Lidl", "Sengled",
-                       "Third Reality", "SmartThings", "Ubisys", "Namron", "Niko", "Centralite", "Yale"] {
+        for family in [
+            "IKEA", "Philips", "Aqara", "Xiaomi", "Tuya", "SONOFF", "OSRAM", "LEDVANCE", "Innr", "Gledopto", "Bosch",
+            "Danfoss", "Schneider Electric", "Legrand", "Heiman", "Develco", "Frient", "Moes", "Lidl", "Sengled",
+            "Third Reality", "SmartThings", "Ubisys", "Namron", "Niko", "Centralite", "Yale",
+        ] {
             #expect(vendors.contains(family), "no \(family) device")
         }
         // Every kind of expose issue 14 names, present in at least one device.
         let kinds = Set(Self.devices.flatMap { $0.exposes.map(Zigbee2MQTTCoverage.kind) })
-        for kind in ["light", "switch", "cover", "lock", "climate", "fan", "action", "temperature", "humidity", "pressure",
-                     "occupancy", "presence", "contact", "water_leak", "smoke", "carbon_monoxide", "gas", "vibration", "moving",
-                     "tamper", "battery", "battery_low", "illuminance", "co2", "voc", "voc_index", "pm25", "pm10", "formaldehyd",
-                     "air_quality", "device_temperature", "power", "energy", "child_lock", "power_on_behavior"] {
+        for kind in [
+            "light", "switch", "cover", "lock", "climate", "fan", "action", "temperature", "humidity", "pressure",
+            "occupancy", "presence", "contact", "water_leak", "smoke", "carbon_monoxide", "gas", "vibration", "moving",
+            "tamper", "battery", "battery_low", "illuminance", "co2", "voc", "voc_index", "pm25", "pm10", "formaldehyd",
+            "air_quality", "device_temperature", "power", "energy", "child_lock", "power_on_behavior",
+        ] {
             #expect(kinds.contains(kind), "no device exposes \(kind)")
         }
         #expect(Self.devices.contains { $0.exposes.contains { $0.type == "cover" && $0.feature("tilt") != nil } })
@@ -89,7 +94,8 @@ struct Zigbee2MQTTCorpusTests {
     static func samples(_ expose: Expose) -> [JSONValue] {
         switch expose.type {
         case "numeric":
-            let low = expose.valueMin, high = expose.valueMax
+            let low = expose.valueMin
+            let high = expose.valueMax
             if let low, let high { return [.double(low), .double(high), .double((low + high) / 2)] }
             return [.double(low ?? high ?? 0), .integer(Int(low ?? high ?? 0) + 1)]
         case "binary":
@@ -125,8 +131,9 @@ struct Zigbee2MQTTCorpusTests {
                     for update in updates {
                         checked += 1
                         #expect(throws: Never.self, "\(device.friendlyName) \(payload) → \(update)") {
-                            _ = try mapping.accessory.update(service: update.service, characteristic: update.characteristic,
-                                                             value: update.value)
+                            _ = try mapping.accessory.update(
+                                service: update.service, characteristic: update.characteristic,
+                                value: update.value)
                         }
                     }
                 }
@@ -195,7 +202,9 @@ struct Zigbee2MQTTCorpusTests {
                 guard let counterpart else { continue }
                 // homebridge-z2m shows a switch where homegate shows an outlet for a plug.
                 let accepted = counterpart == "switch" ? ["switch", "outlet", "valve", "fanv2"] : [counterpart]
-                #expect(accepted.contains(where: ours.contains), "\(device.friendlyName): homebridge-z2m has \(service), homegate \(ours.sorted())")
+                #expect(
+                    accepted.contains(where: ours.contains),
+                    "\(device.friendlyName): homebridge-z2m has \(service), homegate \(ours.sorted())")
             }
         }
         #expect(compared >= 150)

@@ -1,7 +1,8 @@
 import HomeModel
 import JSON
-@testable import Mappings
 import Testing
+
+@testable import Mappings
 
 @Suite("Zigbee2MQTT devices become the accessories a HomeKit user expects")
 struct Zigbee2MQTTDevicesTests {
@@ -17,50 +18,84 @@ struct Zigbee2MQTTDevicesTests {
         Dictionary(uniqueKeysWithValues: accessory.services.map { ($0.id, $0.characteristics.map(\.name)) })
     }
 
-    @Test("every device in the fixture maps as expected", arguments: [
-        // Settable exposes HAP has no place for (a light's effect) are settings of homegate's own.
-        ("bulb", Accessory.Category.lightbulb, ["lightbulb": ["on", "brightness", "color_temperature"], "settings": ["effect"]]),
-        ("bulb_color_2", .lightbulb, ["lightbulb": ["on", "brightness", "color_temperature", "hue", "saturation"], "settings": ["effect", "effect_speed"]]),
-        ("remote", .programmable_switch, [
-            "stateless_programmable_switch_on": ["programmable_switch_event", "service_label_index"],
-            "stateless_programmable_switch_up": ["programmable_switch_event", "service_label_index"],
-            "stateless_programmable_switch_down": ["programmable_switch_event", "service_label_index"],
-            "stateless_programmable_switch_off": ["programmable_switch_event", "service_label_index"],
-            "service_label": ["service_label_namespace"],
-            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
-        ]),
-        // Triple and quadruple presses have no HomeKit event: a switch each, where a single press is one.
-        ("button", .programmable_switch, [
-            "stateless_programmable_switch": ["programmable_switch_event", "service_label_index"],
-            "stateless_programmable_switch_triple": ["programmable_switch_event", "service_label_index"],
-            "stateless_programmable_switch_quadruple": ["programmable_switch_event", "service_label_index"],
-            "service_label": ["service_label_namespace"],
-            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
-        ]),
-        // Low battery shows on each sensor too, where HomeKit puts it on the sensor's tile.
-        ("weather_sensor", .sensor, [
-            "temperature_sensor": ["current_temperature", "status_low_battery"], "humidity_sensor": ["current_relative_humidity", "status_low_battery"],
-            "battery_service": ["battery_level", "charging_state", "status_low_battery"], "air_pressure_sensor": ["air_pressure"],
-        ]),
-        ("power_plug", .outlet, ["outlet": ["on", "outlet_in_use"]]),
-        ("kitchen_wall_switch", .switch, ["switch_l1": ["on"], "switch_l2": ["on"], "settings": ["countdown_l1", "countdown_l2"]]),
-        ("front_door_contact", .sensor, [
-            "contact_sensor": ["contact_sensor_state", "status_low_battery"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
-        ]),
-        ("occupancy_sensor", .sensor, [
-            "motion_sensor": ["motion_detected", "status_low_battery"], "light_sensor": ["current_ambient_light_level", "status_low_battery"],
-            "battery_service": ["battery_level", "charging_state", "status_low_battery"],
-        ]),
-        ("hallway_smoke_detector", .sensor, [
-            "smoke_sensor": ["smoke_detected", "status_tampered", "status_low_battery"], "battery_service": ["battery_level", "charging_state", "status_low_battery"],
-            "settings": ["sensitivity", "selftest"],
-        ]),
-        ("curtain", .window_covering, ["window_covering": ["current_position", "target_position", "position_state", "hold_position"]]),
-        ("bosch_radiator", .thermostat, [
-            "thermostat": ["current_heating_cooling_state", "target_heating_cooling_state", "current_temperature", "target_temperature", "temperature_display_units"],
-            "battery_service": ["battery_level", "charging_state", "status_low_battery"], "settings": ["window_detection", "boost_heating", "child_lock"],
-        ]),
-    ])
+    @Test(
+        "every device in the fixture maps as expected",
+        arguments: [
+            // Settable exposes HAP has no place for (a light's effect) are settings of homegate's own.
+            ("bulb", Accessory.Category.lightbulb, ["lightbulb": ["on", "brightness", "color_temperature"], "settings": ["effect"]]),
+            (
+                "bulb_color_2", .lightbulb,
+                ["lightbulb": ["on", "brightness", "color_temperature", "hue", "saturation"], "settings": ["effect", "effect_speed"]]
+            ),
+            (
+                "remote", .programmable_switch,
+                [
+                    "stateless_programmable_switch_on": ["programmable_switch_event", "service_label_index"],
+                    "stateless_programmable_switch_up": ["programmable_switch_event", "service_label_index"],
+                    "stateless_programmable_switch_down": ["programmable_switch_event", "service_label_index"],
+                    "stateless_programmable_switch_off": ["programmable_switch_event", "service_label_index"],
+                    "service_label": ["service_label_namespace"],
+                    "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+                ]
+            ),
+            // Triple and quadruple presses have no HomeKit event: a switch each, where a single press is one.
+            (
+                "button", .programmable_switch,
+                [
+                    "stateless_programmable_switch": ["programmable_switch_event", "service_label_index"],
+                    "stateless_programmable_switch_triple": ["programmable_switch_event", "service_label_index"],
+                    "stateless_programmable_switch_quadruple": ["programmable_switch_event", "service_label_index"],
+                    "service_label": ["service_label_namespace"],
+                    "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+                ]
+            ),
+            // Low battery shows on each sensor too, where HomeKit puts it on the sensor's tile.
+            (
+                "weather_sensor", .sensor,
+                [
+                    "temperature_sensor": ["current_temperature", "status_low_battery"],
+                    "humidity_sensor": ["current_relative_humidity", "status_low_battery"],
+                    "battery_service": ["battery_level", "charging_state", "status_low_battery"], "air_pressure_sensor": ["air_pressure"],
+                ]
+            ),
+            ("power_plug", .outlet, ["outlet": ["on", "outlet_in_use"]]),
+            ("kitchen_wall_switch", .switch, ["switch_l1": ["on"], "switch_l2": ["on"], "settings": ["countdown_l1", "countdown_l2"]]),
+            (
+                "front_door_contact", .sensor,
+                [
+                    "contact_sensor": ["contact_sensor_state", "status_low_battery"],
+                    "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+                ]
+            ),
+            (
+                "occupancy_sensor", .sensor,
+                [
+                    "motion_sensor": ["motion_detected", "status_low_battery"],
+                    "light_sensor": ["current_ambient_light_level", "status_low_battery"],
+                    "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+                ]
+            ),
+            (
+                "hallway_smoke_detector", .sensor,
+                [
+                    "smoke_sensor": ["smoke_detected", "status_tampered", "status_low_battery"],
+                    "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+                    "settings": ["sensitivity", "selftest"],
+                ]
+            ),
+            ("curtain", .window_covering, ["window_covering": ["current_position", "target_position", "position_state", "hold_position"]]),
+            (
+                "bosch_radiator", .thermostat,
+                [
+                    "thermostat": [
+                        "current_heating_cooling_state", "target_heating_cooling_state", "current_temperature", "target_temperature",
+                        "temperature_display_units",
+                    ],
+                    "battery_service": ["battery_level", "charging_state", "status_low_battery"],
+                    "settings": ["window_detection", "boost_heating", "child_lock"],
+                ]
+            ),
+        ])
     func accessories(name: String, category: Accessory.Category, services: [String: [String]]) throws {
         let mapping = try Self.mapping(name)
         #expect(mapping.accessory.category == category)
@@ -82,19 +117,29 @@ struct Zigbee2MQTTDevicesTests {
             if case .failure(let skipped) = Zigbee2MQTTMapping.build(device) { return skipped.description }
             return nil
         }
-        #expect(reasons == ["Coordinator: the coordinator", "0x0017880104e45518: not supported by Zigbee2MQTT (model notSupportedModelID)"])
-        let interviewing = Zigbee2MQTTDevice(json: ["ieee_address": "0x01", "friendly_name": "new", "type": "Router", "interview_state": "IN_PROGRESS"])!
-        #expect(throws: SkippedDevice(device: "new", reason: "still being interviewed")) { try Zigbee2MQTTMapping.build(interviewing).get() }
-        let failed = Zigbee2MQTTDevice(json: ["ieee_address": "0x02", "friendly_name": "broken", "type": "Router", "interview_state": "FAILED"])!
+        #expect(
+            reasons == ["Coordinator: the coordinator", "0x0017880104e45518: not supported by Zigbee2MQTT (model notSupportedModelID)"])
+        let interviewing = Zigbee2MQTTDevice(json: [
+            "ieee_address": "0x01", "friendly_name": "new", "type": "Router", "interview_state": "IN_PROGRESS",
+        ])!
+        #expect(throws: SkippedDevice(device: "new", reason: "still being interviewed")) {
+            try Zigbee2MQTTMapping.build(interviewing).get()
+        }
+        let failed = Zigbee2MQTTDevice(json: [
+            "ieee_address": "0x02", "friendly_name": "broken", "type": "Router", "interview_state": "FAILED",
+        ])!
         #expect(throws: SkippedDevice(device: "broken", reason: "its interview failed")) { try Zigbee2MQTTMapping.build(failed).get() }
-        let legacy = Zigbee2MQTTDevice(json: ["ieee_address": "0x03", "friendly_name": "old", "type": "Router", "interviewing": true, "interview_completed": false])!
+        let legacy = Zigbee2MQTTDevice(json: [
+            "ieee_address": "0x03", "friendly_name": "old", "type": "Router", "interviewing": true, "interview_completed": false,
+        ])!
         #expect(legacy.skipReason == "still being interviewed")
     }
 
     @Test("a failed re-interview keeps a device that has its definition")
     func failedReinterview() throws {
         guard case .array(var entries) = Fixture.devices, let index = entries.firstIndex(where: { $0["friendly_name"] == "bulb" }),
-              case .object(var bulb) = entries[index] else { Issue.record("no bulb in the fixture"); return }
+            case .object(var bulb) = entries[index]
+        else { Issue.record("no bulb in the fixture"); return }
         bulb["interview_state"] = "FAILED"
         entries[index] = .object(bulb)
         let device = try #require(Zigbee2MQTTDevice.list(from: .array(entries)).first { $0.friendlyName == "bulb" })
@@ -106,10 +151,11 @@ struct Zigbee2MQTTDevicesTests {
         let (mappings, skipped) = Zigbee2MQTTMapping.build(Self.devices, bridge: "zigbee2mqtt") { device in
             device.friendlyName == "remote" ? .init(exclude: true) : .init()
         }
-        #expect(mappings.map(\.accessory.id) == [
-            "bulb", "bulb_color_2", "button", "weather_sensor", "power_plug", "kitchen_wall_switch", "front_door_contact",
-            "occupancy_sensor", "hallway_smoke_detector", "curtain", "bosch_radiator",
-        ])
+        #expect(
+            mappings.map(\.accessory.id) == [
+                "bulb", "bulb_color_2", "button", "weather_sensor", "power_plug", "kitchen_wall_switch", "front_door_contact",
+                "occupancy_sensor", "hallway_smoke_detector", "curtain", "bosch_radiator",
+            ])
         #expect(skipped.map(\.device) == ["Coordinator", "remote", "0x0017880104e45518"])
         #expect(skipped.map(\.reason)[1] == "excluded by the mapping file")
     }
@@ -130,7 +176,10 @@ struct Zigbee2MQTTDevicesTests {
         let noBattery = try Self.mapping("weather_sensor", .init(excludeProperties: ["battery", "humidity", "pressure"]))
         #expect(Self.shape(noBattery.accessory) == ["temperature_sensor": ["current_temperature"]])
         #expect(try Self.mapping("power_plug", .init(service: .lightbulb)).accessory.services.first?.type == .lightbulb)
-        #expect(try Self.mapping("kitchen_wall_switch", .init(service: .outlet)).accessory.services.map(\.id) == ["outlet_l1", "outlet_l2", "settings"])
+        #expect(
+            try Self.mapping("kitchen_wall_switch", .init(service: .outlet)).accessory.services.map(\.id) == [
+                "outlet_l1", "outlet_l2", "settings",
+            ])
         #expect(try Self.mapping("occupancy_sensor", .init(service: .occupancy)).accessory["occupancy_sensor"] != nil)
         #expect(try Self.mapping("occupancy_sensor", .init(service: .motion)).accessory["motion_sensor"] != nil)
     }

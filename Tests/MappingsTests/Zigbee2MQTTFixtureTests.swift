@@ -1,7 +1,8 @@
 import HomeModel
 import JSON
-@testable import Mappings
 import Testing
+
+@testable import Mappings
 
 @Suite("Every Zigbee2MQTT fixture through the mapping and into the home model")
 struct Zigbee2MQTTFixtureTests {
@@ -47,7 +48,9 @@ struct Zigbee2MQTTFixtureTests {
     func setEchoes() throws {
         let hue = try Zigbee2MQTTDevicesTests.mapping("bulb_color_2")
         for command in Fixture.json("set-get-commands").arrayValue ?? [] {
-            guard command["topic"]?.stringValue?.hasPrefix("zigbee2mqtt/bulb_color/") == true, let echo = command["published_state"] else { continue }
+            guard command["topic"]?.stringValue?.hasPrefix("zigbee2mqtt/bulb_color/") == true, let echo = command["published_state"] else {
+                continue
+            }
             let errors = hue.decode(echo).errors
             #expect(errors.isEmpty || echo["color"]?["x"] == 100, "\(echo): \(errors)")
         }
@@ -66,10 +69,14 @@ struct Zigbee2MQTTFixtureTests {
                 for value in Self.samples(characteristic) {
                     let out = try mapping.encode([.init(service: target.service, characteristic: target.characteristic, value: value)])
                     guard mapping.readers.values.contains(where: { $0.contains { $0.target == target } }) else { continue }  // hold_position
-                    let back = mapping.decode(out).updates.first { $0.service == target.service && $0.characteristic == target.characteristic }
+                    let back = mapping.decode(out).updates.first {
+                        $0.service == target.service && $0.characteristic == target.characteristic
+                    }
                     var difference = abs((back?.value.doubleValue ?? .nan) - (value.doubleValue ?? .nan))
                     if target.characteristic == "hue" { difference = min(difference, 360 - difference) }  // 360° is 0°
-                    #expect(back?.value == value || difference < 1, "\(device.friendlyName): \(target) \(value) went out as \(out) and came back as \(String(describing: back))")
+                    #expect(
+                        back?.value == value || difference < 1,
+                        "\(device.friendlyName): \(target) \(value) went out as \(out) and came back as \(String(describing: back))")
                 }
             }
         }

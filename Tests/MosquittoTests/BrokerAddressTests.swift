@@ -11,13 +11,15 @@ struct BrokerAddressTests {
         #expect(try BrokerAddress(url: "mqtts://[::1]:8884") == BrokerAddress(host: "::1", port: 8884, usesTLS: true))
     }
 
-    @Test("unusable URLs say why", arguments: [
-        ("http://broker:1883", "expected mqtt://host:port or mqtts://host:port"),
-        ("mqtt://broker:port", "bad port"),
-        ("mqtt://broker:70000", "port 70000 is outside 1-65535"),
-        ("mqtt://user:pw@broker", "put credentials in username/password, not in the URL, and no path"),
-        ("mqtt://", "no host"),
-    ])
+    @Test(
+        "unusable URLs say why",
+        arguments: [
+            ("http://broker:1883", "expected mqtt://host:port or mqtts://host:port"),
+            ("mqtt://broker:port", "bad port"),
+            ("mqtt://broker:70000", "port 70000 is outside 1-65535"),
+            ("mqtt://user:pw@broker", "put credentials in username/password, not in the URL, and no path"),
+            ("mqtt://", "no host"),
+        ])
     func rejected(url: String, reason: String) {
         #expect(throws: MQTTError.invalidURL(url, reason: reason)) { try BrokerAddress(url: url) }
     }
@@ -25,10 +27,12 @@ struct BrokerAddressTests {
 
 @Suite("Topics are checked before they reach libmosquitto")
 struct TopicRuleTests {
-    @Test("publish topics: no NUL, no wildcards, not empty, valid UTF-8, at most 65,535 bytes", arguments: [
-        ("zigbee2mqtt/lamp\u{0}evil/set", "NUL"), ("zigbee2mqtt/+/set", "wildcards"), ("a/#", "wildcards"), ("", "empty"),
-        ("bad\u{FFFD}", "UTF-8"), (String(repeating: "x", count: 65_536), "longer"),
-    ])
+    @Test(
+        "publish topics: no NUL, no wildcards, not empty, valid UTF-8, at most 65,535 bytes",
+        arguments: [
+            ("zigbee2mqtt/lamp\u{0}evil/set", "NUL"), ("zigbee2mqtt/+/set", "wildcards"), ("a/#", "wildcards"), ("", "empty"),
+            ("bad\u{FFFD}", "UTF-8"), (String(repeating: "x", count: 65_536), "longer"),
+        ])
     func publishTopics(topic: String, reason: String) {
         #expect(MQTTTopic.problem(publishing: topic)?.contains(reason) == true)
     }
@@ -42,7 +46,10 @@ struct TopicRuleTests {
     @Test("a publish to a topic with a NUL is refused, not cut short to another device's topic")
     func publishRefused() throws {
         let client = try MQTTClient(MQTTConfiguration(broker: try BrokerAddress(url: "mqtt://127.0.0.1:1"), clientID: "topic-check"))
-        #expect(throws: MQTTError.invalidTopic("zigbee2mqtt/lamp\u{0}evil/set", reason: "it contains a NUL character, which would cut the topic short")) {
+        #expect(
+            throws: MQTTError.invalidTopic(
+                "zigbee2mqtt/lamp\u{0}evil/set", reason: "it contains a NUL character, which would cut the topic short")
+        ) {
             try client.publish("zigbee2mqtt/lamp\u{0}evil/set", "{}")
         }
     }

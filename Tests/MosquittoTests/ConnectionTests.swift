@@ -87,11 +87,14 @@ struct ConnectionTests {
         await watcher.shutdown()
     }
 
-    @Test("a wrong password is reported as a refusal, not waited out, and not retried", arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
+    @Test(
+        "a wrong password is reported as a refusal, not waited out, and not retried",
+        arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
     func wrongPassword(version: MQTTConfiguration.ProtocolVersion) async throws {
         let broker = try TestBroker(.init(users: ["homegate": "right"]))
         defer { withExtendedLifetime(broker) {} }
-        var configuration = MQTTConfiguration(broker: try BrokerAddress(url: broker.url), clientID: "gw", username: "homegate", password: "wrong")
+        var configuration = MQTTConfiguration(
+            broker: try BrokerAddress(url: broker.url), clientID: "gw", username: "homegate", password: "wrong")
         configuration.protocolVersion = version
         configuration.reconnectDelay = (1, 1)
         let client = try MQTTClient(configuration)
@@ -104,7 +107,8 @@ struct ConnectionTests {
             return
         }
         #expect(error.description.contains("refused"))
-        #expect(error.description.contains(version == .v5 ? "Bad user name or password" : "bad username or password")
+        #expect(
+            error.description.contains(version == .v5 ? "Bad user name or password" : "bad username or password")
                 || error.description.contains("authori"))
         // A storm would show as more connection attempts in the broker's log.
         try await Task.sleep(for: .milliseconds(2500))
@@ -117,13 +121,16 @@ struct ConnectionTests {
     func rightPassword() async throws {
         let broker = try TestBroker(.init(users: ["homegate": "right"]))
         defer { withExtendedLifetime(broker) {} }
-        let client = try await connectedClient(broker) { $0.username = "homegate"; $0.password = "right" }
+        let client = try await connectedClient(broker) {
+            $0.username = "homegate"; $0.password = "right"
+        }
         #expect(client.state == .connected)
         await client.shutdown()
     }
 
-    @Test("a second client with the same id: the first is told why, in words, on both protocol versions",
-          arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
+    @Test(
+        "a second client with the same id: the first is told why, in words, on both protocol versions",
+        arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
     func sessionTakenOver(version: MQTTConfiguration.ProtocolVersion) async throws {
         let broker = try TestBroker()
         defer { withExtendedLifetime(broker) {} }
@@ -139,7 +146,8 @@ struct ConnectionTests {
         let second = try client()
         try second.start()
         // The two take the id from each other at every reconnect; the first one's losses say why.
-        var reason = "", losses = 0
+        var reason = ""
+        var losses = 0
         for await state in first.connectionEvents {
             guard case .disconnected(let why) = state else { continue }
             reason = why

@@ -12,8 +12,10 @@ struct PublishSubscribeTests {
         try await subscriber.subscribe("zigbee2mqtt/+/availability")
         try await subscriber.subscribe("homegate/event/#")
         let publisher = try await connectedClient(broker)
-        for topic in ["zigbee2mqtt/bulb/availability", "zigbee2mqtt/bulb/set", "zigbee2mqtt/a/b/availability",
-                      "homegate/event/bulb/lightbulb/on", "homegate/state/bulb", "homegate/event"] {
+        for topic in [
+            "zigbee2mqtt/bulb/availability", "zigbee2mqtt/bulb/set", "zigbee2mqtt/a/b/availability",
+            "homegate/event/bulb/lightbulb/on", "homegate/state/bulb", "homegate/event",
+        ] {
             try await publisher.publishAndWait(topic, Array(topic.utf8), qos: .atLeastOnce)
         }
         let received = try await receive(3, from: subscriber)

@@ -3,8 +3,10 @@ import MosquittoTesting
 import Synchronization
 
 /// A connected client for a test broker, with the defaults tests want.
-func connectedClient(_ broker: TestBroker, id: String = "test-\(UInt32.random(in: 0...UInt32.max))",
-                     configure: (inout MQTTConfiguration) -> Void = { _ in }) async throws -> MQTTClient {
+func connectedClient(
+    _ broker: TestBroker, id: String = "test-\(UInt32.random(in: 0...UInt32.max))",
+    configure: (inout MQTTConfiguration) -> Void = { _ in }
+) async throws -> MQTTClient {
     var configuration = MQTTConfiguration(broker: try BrokerAddress(url: broker.url), clientID: id)
     configure(&configuration)
     let client = try MQTTClient(configuration)
@@ -31,7 +33,9 @@ func receive(_ count: Int, from client: MQTTClient, timeout: Duration = .seconds
         group.addTask {
             try await Task.sleep(for: timeout)
             let got = collected.messages.withLock { $0 }
-            throw Timeout(description: "\(got.count) of \(count) messages within \(timeout): \(got.prefix(60).map { "\($0.topic)=\($0.payload.prefix(4))" })")
+            throw Timeout(
+                description:
+                    "\(got.count) of \(count) messages within \(timeout): \(got.prefix(60).map { "\($0.topic)=\($0.payload.prefix(4))" })")
         }
         defer { group.cancelAll() }
         return try await group.next()!
@@ -39,7 +43,9 @@ func receive(_ count: Int, from client: MQTTClient, timeout: Duration = .seconds
 }
 
 /// Waits for a connection state that satisfies `predicate`, polling the client's state.
-func waitForState(_ client: MQTTClient, timeout: Duration = .seconds(10), _ predicate: (ConnectionState) -> Bool) async throws -> ConnectionState {
+func waitForState(
+    _ client: MQTTClient, timeout: Duration = .seconds(10), _ predicate: (ConnectionState) -> Bool
+) async throws -> ConnectionState {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         let state = client.state

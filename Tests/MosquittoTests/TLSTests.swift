@@ -50,8 +50,9 @@ struct ClientCertificateTests {
         defer { withExtendedLifetime(broker) {} }
         let url = try BrokerAddress(url: try #require(broker.tlsURL))
         let pair = try #require(broker.clientCertificate)
-        let withCertificate = try MQTTClient(MQTTConfiguration(
-            broker: url, clientID: "with", tls: .init(caFile: broker.caFile, certificateFile: pair.certificate, keyFile: pair.key)))
+        let withCertificate = try MQTTClient(
+            MQTTConfiguration(
+                broker: url, clientID: "with", tls: .init(caFile: broker.caFile, certificateFile: pair.certificate, keyFile: pair.key)))
         try withCertificate.start()
         try await withCertificate.waitUntilConnected(timeout: .seconds(5))
 

@@ -23,19 +23,37 @@ func sampleHome() throws -> StoredHome {
     structure.rename(accessory: "porch_light", to: "Porch Light")
     _ = structure.drainChanges()
     let t0 = Date(timeIntervalSince1970: 1_795_000_000)
-    let sets = [ActionSet(id: "evening", name: "Evening", home: "home",
-                          actions: [Action(CharacteristicPath("hall_light/lightbulb/brightness")!, .int(80)),
-                                    Action(CharacteristicPath("hall_light/lightbulb/on")!, .bool(true))], lastExecuted: t0)]
+    let sets = [
+        ActionSet(
+            id: "evening", name: "Evening", home: "home",
+            actions: [
+                Action(CharacteristicPath("hall_light/lightbulb/brightness")!, .int(80)),
+                Action(CharacteristicPath("hall_light/lightbulb/on")!, .bool(true)),
+            ], lastExecuted: t0)
+    ]
     let zone = TimeZone(identifier: "Europe/Amsterdam")!
-    let idle = Trigger(id: "idle", name: "No motion", home: "home", actionSets: ["evening"],
-                       kind: try Trigger.kind(from: ["events": [["characteristic": "motion/motion_sensor/motion_detected", "value": false, "for": "10m"]]], defaultTimeZone: zone),
-                       conditions: try Trigger.conditions(from: ["any": [["time": ["after": "sunset-30m"]], ["characteristic": "hall_light/lightbulb/on", "op": "=", "value": true]]]))
-    let night = Trigger(id: "night", name: "Night", home: "home", enabled: false, actionSets: ["evening"],
-                        kind: try Trigger.kind(from: ["timer": ["recurrence": ["at": "22:30", "weekdays": "weekdays"]]], defaultTimeZone: zone), executeOnce: true)
-    return StoredHome(structure: structure, actionSets: sets, triggers: [idle, night],
-                      runtimes: ["idle": TriggerRuntime(lastFired: t0, since: t0, held: [0: t0.addingTimeInterval(600)]), "night": TriggerRuntime(since: t0)],
-                      values: [CharacteristicPath("hall_light/lightbulb/brightness")!: .int(42), CharacteristicPath("motion/motion_sensor/motion_detected")!: .bool(false),
-                               CharacteristicPath("weather/temperature_sensor/current_temperature")!: .float(21.5)])
+    let idle = Trigger(
+        id: "idle", name: "No motion", home: "home", actionSets: ["evening"],
+        kind: try Trigger.kind(
+            from: ["events": [["characteristic": "motion/motion_sensor/motion_detected", "value": false, "for": "10m"]]],
+            defaultTimeZone: zone),
+        conditions: try Trigger.conditions(from: [
+            "any": [["time": ["after": "sunset-30m"]], ["characteristic": "hall_light/lightbulb/on", "op": "=", "value": true]]
+        ]))
+    let night = Trigger(
+        id: "night", name: "Night", home: "home", enabled: false, actionSets: ["evening"],
+        kind: try Trigger.kind(from: ["timer": ["recurrence": ["at": "22:30", "weekdays": "weekdays"]]], defaultTimeZone: zone),
+        executeOnce: true)
+    return StoredHome(
+        structure: structure, actionSets: sets, triggers: [idle, night],
+        runtimes: [
+            "idle": TriggerRuntime(lastFired: t0, since: t0, held: [0: t0.addingTimeInterval(600)]), "night": TriggerRuntime(since: t0),
+        ],
+        values: [
+            CharacteristicPath("hall_light/lightbulb/brightness")!: .int(42),
+            CharacteristicPath("motion/motion_sensor/motion_detected")!: .bool(false),
+            CharacteristicPath("weather/temperature_sensor/current_temperature")!: .float(21.5),
+        ])
 }
 
 @Suite("The SQLite store: what is written comes back, in one transaction per batch")
@@ -82,10 +100,14 @@ struct StoreTests {
         batch.values[CharacteristicPath("hall_light/lightbulb/brightness")!] = .int(43)
         try await store.write(batch)
         let loaded = try #require(try store.load())
-        #expect(loaded.structure == HomeStructure(homes: structure.homes, primaryHome: structure.primaryHome, rooms: structure.rooms,
-                                                 zones: structure.zones, placements: structure.placements))
+        #expect(
+            loaded.structure
+                == HomeStructure(
+                    homes: structure.homes, primaryHome: structure.primaryHome, rooms: structure.rooms,
+                    zones: structure.zones, placements: structure.placements))
         #expect(loaded.structure.placements["hall_light"]?.room == "default_room")
-        #expect(loaded.structure.placements["porch_light"]?.room == "default_room", "the removed home's accessory moved to the primary home")
+        #expect(
+            loaded.structure.placements["porch_light"]?.room == "default_room", "the removed home's accessory moved to the primary home")
         #expect(loaded.triggers.map(\.id) == ["night"] && loaded.runtimes["idle"] == nil)
         #expect(loaded.values[CharacteristicPath("hall_light/lightbulb/brightness")!] == .int(43))
         #expect(try store.integrityCheck() == "ok")
@@ -100,7 +122,8 @@ struct StoreTests {
         var batch = StoreBatch()
         batch.actionSets["night"] = nil
         batch.actionSets["night"] = ActionSet(id: "night", name: "Night", home: "home")
-        batch.zones["downstairs"] = Zone(id: "downstairs", name: "Downstairs", home: "cabin", rooms: [home.structure.home(id: "cabin")!.defaultRoom])
+        batch.zones["downstairs"] = Zone(
+            id: "downstairs", name: "Downstairs", home: "cabin", rooms: [home.structure.home(id: "cabin")!.defaultRoom])
         try await store.write(batch)
         let loaded = try #require(try store.load())
         #expect(loaded.actionSets.first { $0.id == "night" }?.home == "home")
@@ -131,7 +154,8 @@ struct StoreTests {
     func lazyTimes() async throws {
         let store = try SQLiteHomeStore(path: temporaryDatabase())
         try store.replaceAll(with: try sampleHome())
-        let t1 = Date(timeIntervalSince1970: 1_795_100_000), t2 = t1.addingTimeInterval(60)
+        let t1 = Date(timeIntervalSince1970: 1_795_100_000)
+        let t2 = t1.addingTimeInterval(60)
         var times = StoreBatch()
         times.lastFired["night"] = t1
         times.lastExecuted["evening"] = t1
@@ -169,7 +193,10 @@ struct StoreTests {
         try FileManager.default.createSymbolicLink(atPath: linkToFile, withDestinationPath: path)
         let linkToFolder = FileManager.default.temporaryDirectory.appendingPathComponent("folder-link-\(UUID().uuidString)").path
         try FileManager.default.createSymbolicLink(atPath: linkToFolder, withDestinationPath: folder.path)
-        for other in [linkToFile, "\(linkToFolder)/\(url.lastPathComponent)", "\(folder.path)/./../\(folder.lastPathComponent)/\(url.lastPathComponent)"] {
+        for other in [
+            linkToFile, "\(linkToFolder)/\(url.lastPathComponent)",
+            "\(folder.path)/./../\(folder.lastPathComponent)/\(url.lastPathComponent)",
+        ] {
             #expect { try SQLiteHomeStore(path: other) } throws: { "\($0)".contains("is in use by another homegate (pid \(getpid()))") }
         }
         withExtendedLifetime(store) {}
@@ -200,7 +227,9 @@ struct StoreTests {
         let store = try SQLiteHomeStore(path: path)
         try store.replaceAll(with: try sampleHome())
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "UPDATE triggers SET definition = '{\"timer\":{\"recurrence\":{\"at\":\"99:99\"}}}' WHERE id = 'night'") }
+        try queue.write {
+            try $0.execute(sql: "UPDATE triggers SET definition = '{\"timer\":{\"recurrence\":{\"at\":\"99:99\"}}}' WHERE id = 'night'")
+        }
         let loaded = try #require(try store.load())
         #expect(loaded.triggers.map(\.id) == ["idle"])
         #expect(loaded.skipped == ["trigger night: its definition cannot be read (timer.recurrence.at: expected a clock time like 22:30)"])

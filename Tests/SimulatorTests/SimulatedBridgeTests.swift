@@ -46,22 +46,34 @@ struct SimulatedBridgeTests {
     @Test("the /set forms: raw attribute, bare word, endpoint in the topic, endpoint suffix in the key")
     func setForms() throws {
         var bridge = bridge()
-        #expect(try state(bridge.handle(topic: "zigbee2mqtt/bulb/set/brightness", payload: Array("50".utf8)), "zigbee2mqtt/bulb")["brightness"] == 50)
-        #expect(try state(bridge.handle(topic: "zigbee2mqtt/bulb/set", payload: Array("toggle".utf8)), "zigbee2mqtt/bulb")["state"] == "OFF", "brightness 50 turned it on; toggle turns it off")
-        let l2 = try state(bridge.handle(topic: "zigbee2mqtt/kitchen_wall_switch/l2/set", payload: Array(#"{"state":"ON"}"#.utf8)), "zigbee2mqtt/kitchen_wall_switch")
+        #expect(
+            try state(bridge.handle(topic: "zigbee2mqtt/bulb/set/brightness", payload: Array("50".utf8)), "zigbee2mqtt/bulb")["brightness"]
+                == 50)
+        #expect(
+            try state(bridge.handle(topic: "zigbee2mqtt/bulb/set", payload: Array("toggle".utf8)), "zigbee2mqtt/bulb")["state"] == "OFF",
+            "brightness 50 turned it on; toggle turns it off")
+        let l2 = try state(
+            bridge.handle(topic: "zigbee2mqtt/kitchen_wall_switch/l2/set", payload: Array(#"{"state":"ON"}"#.utf8)),
+            "zigbee2mqtt/kitchen_wall_switch")
         #expect(l2["state_l2"] == "ON" && l2["state_l1"] == "OFF")
-        let l1 = try state(bridge.handle(topic: "zigbee2mqtt/kitchen_wall_switch/set", payload: Array(#"{"state_l1":"ON"}"#.utf8)), "zigbee2mqtt/kitchen_wall_switch")
+        let l1 = try state(
+            bridge.handle(topic: "zigbee2mqtt/kitchen_wall_switch/set", payload: Array(#"{"state_l1":"ON"}"#.utf8)),
+            "zigbee2mqtt/kitchen_wall_switch")
         #expect(l1["state_l1"] == "ON")
     }
 
     @Test("devices react like hardware: covers move, locks lock, colour sets color_mode")
     func consequences() throws {
         var bridge = bridge()
-        let curtain = try state(bridge.handle(topic: "zigbee2mqtt/curtain/set", payload: Array(#"{"state":"OPEN"}"#.utf8)), "zigbee2mqtt/curtain")
+        let curtain = try state(
+            bridge.handle(topic: "zigbee2mqtt/curtain/set", payload: Array(#"{"state":"OPEN"}"#.utf8)), "zigbee2mqtt/curtain")
         #expect(curtain["position"] == 100)
-        let position = try state(bridge.handle(topic: "zigbee2mqtt/curtain/set", payload: Array(#"{"position":0}"#.utf8)), "zigbee2mqtt/curtain")
+        let position = try state(
+            bridge.handle(topic: "zigbee2mqtt/curtain/set", payload: Array(#"{"position":0}"#.utf8)), "zigbee2mqtt/curtain")
         #expect(position["state"] == "CLOSE")
-        let color = try state(bridge.handle(topic: "zigbee2mqtt/bulb_color_2/set", payload: Array(#"{"color":{"x":0.5,"y":0.4}}"#.utf8)), "zigbee2mqtt/bulb_color_2")
+        let color = try state(
+            bridge.handle(topic: "zigbee2mqtt/bulb_color_2/set", payload: Array(#"{"color":{"x":0.5,"y":0.4}}"#.utf8)),
+            "zigbee2mqtt/bulb_color_2")
         #expect(color["color_mode"] == "xy")
         let ct = try state(bridge.handle(topic: "zigbee2mqtt/bulb/set", payload: Array(#"{"color_temp":1000}"#.utf8)), "zigbee2mqtt/bulb")
         #expect(ct["color_temp"] == 454, "clamped to the bulb's own range")
@@ -88,7 +100,8 @@ struct SimulatedBridgeTests {
     func rename() throws {
         var bridge = bridge()
         let ieee = bridge.device("bulb")?.ieeeAddress
-        let out = bridge.handle(topic: "zigbee2mqtt/bridge/request/device/rename", payload: Array(#"{"from":"bulb","to":"desk_lamp","transaction":7}"#.utf8))
+        let out = bridge.handle(
+            topic: "zigbee2mqtt/bridge/request/device/rename", payload: Array(#"{"from":"bulb","to":"desk_lamp","transaction":7}"#.utf8))
         #expect(out.contains(.init("zigbee2mqtt/bulb", "", retain: true)))
         #expect(out.contains { $0.topic == "zigbee2mqtt/bridge/devices" && $0.payload.contains("desk_lamp") })
         #expect(bridge.device("desk_lamp")?.ieeeAddress == ieee)
@@ -101,13 +114,16 @@ struct SimulatedBridgeTests {
     @Test("devices join, leave, go offline, and buttons are pressed on command")
     func commands() throws {
         var bridge = bridge()
-        _ = bridge.handle(topic: "zigbee2mqtt/bridge/request/simulator/add", payload: Array(#"{"model":"LED1545G12","friendly_name":"porch"}"#.utf8))
+        _ = bridge.handle(
+            topic: "zigbee2mqtt/bridge/request/simulator/add", payload: Array(#"{"model":"LED1545G12","friendly_name":"porch"}"#.utf8))
         #expect(bridge.device("porch") != nil)
         _ = bridge.handle(topic: "zigbee2mqtt/bridge/request/device/remove", payload: Array(#"{"id":"porch"}"#.utf8))
         #expect(bridge.device("porch") == nil)
-        let offline = bridge.handle(topic: "zigbee2mqtt/bridge/request/simulator/availability", payload: Array(#"{"id":"bulb","state":"offline"}"#.utf8))
+        let offline = bridge.handle(
+            topic: "zigbee2mqtt/bridge/request/simulator/availability", payload: Array(#"{"id":"bulb","state":"offline"}"#.utf8))
         #expect(offline.contains(.init("zigbee2mqtt/bulb/availability", #"{"state":"offline"}"#, retain: true)))
-        let press = bridge.handle(topic: "zigbee2mqtt/bridge/request/simulator/action", payload: Array(#"{"id":"button","action":"double"}"#.utf8))
+        let press = bridge.handle(
+            topic: "zigbee2mqtt/bridge/request/simulator/action", payload: Array(#"{"id":"button","action":"double"}"#.utf8))
         #expect(try state(press, "zigbee2mqtt/button")["action"] == "double")
         #expect(bridge.device("button")?.state["action"] == nil, "action is never cached")
     }
@@ -124,7 +140,8 @@ struct SimulatedBridgeTests {
     func ieeeAddresses() throws {
         var bridge = bridge()
         for n in 0..<200 {
-            let answer = bridge.handle(topic: "zigbee2mqtt/bridge/request/simulator/add", payload: Array(#"{"model":"LED1545G12","friendly_name":"j\#(n)"}"#.utf8))
+            let answer = bridge.handle(
+                topic: "zigbee2mqtt/bridge/request/simulator/add", payload: Array(#"{"model":"LED1545G12","friendly_name":"j\#(n)"}"#.utf8))
             let ieee = try #require(try state(answer, "zigbee2mqtt/bridge/response/simulator/add")["data"]?["ieee_address"]?.stringValue)
             #expect(ieee.count == 18 && ieee.hasPrefix("0x") && ieee.dropFirst(2).allSatisfy(\.isHexDigit), "\(ieee)")
         }
@@ -137,7 +154,9 @@ struct SimulatedBridgeTests {
         bridge.still = ["occupancy_sensor"]
         #expect(!bridge.reportingDevices.contains("occupancy_sensor"))
         #expect(bridge.reportingDevices.contains("weather_sensor"))
-        let told = bridge.handle(topic: "zigbee2mqtt/bridge/request/simulator/report", payload: Array(#"{"id":"occupancy_sensor","state":{"occupancy":true}}"#.utf8))
+        let told = bridge.handle(
+            topic: "zigbee2mqtt/bridge/request/simulator/report",
+            payload: Array(#"{"id":"occupancy_sensor","state":{"occupancy":true}}"#.utf8))
         #expect(try state(told, "zigbee2mqtt/occupancy_sensor")["occupancy"] == true)
     }
 }

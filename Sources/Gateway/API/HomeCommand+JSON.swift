@@ -40,8 +40,9 @@ extension HomeCommand {
         case "characteristic/read":
             try r.only(["accessory", "service", "characteristic"])
             guard let (a, s, c) = RequestBody.characteristicReference(r.body) else {
-                throw HomeError.invalid("expected \"characteristic\": \"accessory/service/characteristic\", or accessory, service and characteristic",
-                                        field: "characteristic")
+                throw HomeError.invalid(
+                    "expected \"characteristic\": \"accessory/service/characteristic\", or accessory, service and characteristic",
+                    field: "characteristic")
             }
             return .read(CharacteristicPath(accessory: a, service: s, characteristic: c))
         case "home/list":
@@ -107,7 +108,9 @@ extension HomeCommand {
             let changes = ActionSetChanges(
                 name: try r.optionalString("name"),
                 actions: try r.body["actions"].map { json throws(AutomationError) in try Action.list(json, at: "actions") },
-                removeActions: try r.body["remove_actions"].map { json throws(AutomationError) in try Action.paths(json, at: "remove_actions") },
+                removeActions: try r.body["remove_actions"].map { json throws(AutomationError) in
+                    try Action.paths(json, at: "remove_actions")
+                },
                 addActions: try r.body["add_actions"].map { json throws(AutomationError) in try Action.list(json, at: "add_actions") })
             return .updateActionSet(try r.string("action_set"), home: try r.optionalString("home"), changes)
         case "action_set/remove":
@@ -122,22 +125,27 @@ extension HomeCommand {
         case "trigger/add":
             try r.only(["name", "home", "action_sets", "enabled"] + Trigger.definitionKeys)
             let fields = r.body.objectValue ?? [:]
-            return .addTrigger(TriggerDraft(
-                name: try r.string("name"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true),
-                actionSets: try r.strings("action_sets") ?? [], kind: try Trigger.kind(from: fields, defaultTimeZone: timeZone),
-                conditions: try Trigger.conditions(from: fields["conditions"]), executeOnce: try r.bool("execute_once", default: false)))
+            return .addTrigger(
+                TriggerDraft(
+                    name: try r.string("name"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true),
+                    actionSets: try r.strings("action_sets") ?? [], kind: try Trigger.kind(from: fields, defaultTimeZone: timeZone),
+                    conditions: try Trigger.conditions(from: fields["conditions"]), executeOnce: try r.bool("execute_once", default: false))
+            )
         case "trigger/update":
             try r.only(["trigger", "home", "name", "action_sets", "enabled"] + Trigger.definitionKeys)
             let fields = r.body.objectValue ?? [:]
             var changes = TriggerChanges(name: try r.optionalString("name"), actionSets: try r.strings("action_sets"))
-            if fields["timer"] != nil || fields["events"] != nil { changes.kind = try Trigger.kind(from: fields, defaultTimeZone: timeZone) }
+            if fields["timer"] != nil || fields["events"] != nil {
+                changes.kind = try Trigger.kind(from: fields, defaultTimeZone: timeZone)
+            }
             if fields.keys.contains("conditions") { changes.conditions = .some(try Trigger.conditions(from: fields["conditions"])) }
             if fields["execute_once"] != nil { changes.executeOnce = try r.bool("execute_once", default: false) }
             if let enabled = fields["enabled"], enabled != .null { changes.enabled = try r.bool("enabled", default: true) }
             return .updateTrigger(try r.string("trigger"), home: try r.optionalString("home"), changes)
         case "trigger/enable":
             try r.only(["trigger", "home", "enabled"])
-            return .enableTrigger(try r.string("trigger"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true))
+            return .enableTrigger(
+                try r.string("trigger"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true))
         case "trigger/remove":
             try r.only(["trigger", "home"])
             return .removeTrigger(try r.string("trigger"), home: try r.optionalString("home"))
@@ -162,8 +170,9 @@ public struct WriteBatch: Sendable {
             do throws(HomeError) {
                 try RequestBody(body: item).only(["accessory", "service", "characteristic", "value"])
                 guard let (a, s, c) = RequestBody.characteristicReference(item), let v = item["value"] else {
-                    throw .invalid("each write needs a value and either \"characteristic\": \"accessory/service/characteristic\" "
-                        + "or accessory, service and characteristic", field: "writes[\(index)]")
+                    throw .invalid(
+                        "each write needs a value and either \"characteristic\": \"accessory/service/characteristic\" "
+                            + "or accessory, service and characteristic", field: "writes[\(index)]")
                 }
                 return .success(WriteRequest(accessory: a, service: s, characteristic: c, value: v))
             } catch {

@@ -112,8 +112,10 @@ public struct TriggerDraft: Sendable {
     public var conditions: Condition?
     public var executeOnce: Bool
 
-    public init(name: String, home: String? = nil, enabled: Bool = true, actionSets: [String] = [], kind: Trigger.Kind,
-                conditions: Condition? = nil, executeOnce: Bool = false) {
+    public init(
+        name: String, home: String? = nil, enabled: Bool = true, actionSets: [String] = [], kind: Trigger.Kind,
+        conditions: Condition? = nil, executeOnce: Bool = false
+    ) {
         self.name = name
         self.home = home
         self.enabled = enabled
@@ -134,8 +136,10 @@ public struct TriggerChanges: Sendable {
     public var executeOnce: Bool?
     public var enabled: Bool?
 
-    public init(name: String? = nil, actionSets: [String]? = nil, kind: Trigger.Kind? = nil, conditions: Condition?? = nil,
-                executeOnce: Bool? = nil, enabled: Bool? = nil) {
+    public init(
+        name: String? = nil, actionSets: [String]? = nil, kind: Trigger.Kind? = nil, conditions: Condition?? = nil,
+        executeOnce: Bool? = nil, enabled: Bool? = nil
+    ) {
         self.name = name
         self.actionSets = actionSets
         self.kind = kind

@@ -35,14 +35,20 @@ public enum HomeJSON {
         switch result {
         case .accessories(let accessories): ["accessories": .array(accessories.map(\.treeJSON))]
         case .writes(let outcomes):
-            ["results": .array(outcomes.map { outcome in
-                var fields: [String: JSONValue] = [:]
-                describe(outcome.map { $0 }, into: &fields)
-                return .object(fields)
-            })]
+            [
+                "results": .array(
+                    outcomes.map { outcome in
+                        var fields: [String: JSONValue] = [:]
+                        describe(outcome.map { $0 }, into: &fields)
+                        return .object(fields)
+                    })
+            ]
         case .read(let read):
-            ["accessory": .string(read.path.accessory), "service": .string(read.path.service), "characteristic": .string(read.path.characteristic),
-             "value": read.value?.json ?? .null, "fresh": .bool(read.fresh)]
+            [
+                "accessory": .string(read.path.accessory), "service": .string(read.path.service),
+                "characteristic": .string(read.path.characteristic),
+                "value": read.value?.json ?? .null, "fresh": .bool(read.fresh),
+            ]
         case .homes(let primary, let homes): ["primary": .string(primary), "homes": .array(homes.map(json))]
         case .home(let home): json(home)
         case .rooms(let home, let rooms): ["home": .string(home), "rooms": .array(rooms.map(json))]
@@ -50,25 +56,34 @@ public enum HomeJSON {
         case .zones(let home, let zones): ["home": .string(home), "zones": .array(zones.map(json))]
         case .zone(let zone): json(zone)
         case .placement(let placement):
-            ["id": .string(placement.id), "name": .string(placement.name), "room": placement.room.map { .string($0) } ?? .null,
-             "home": placement.home.map { .string($0) } ?? .null]
-        case .actionSets(let home, let total, let sets): ["home": .string(home), "total": .integer(total), "action_sets": .array(sets.map(\.json))]
+            [
+                "id": .string(placement.id), "name": .string(placement.name), "room": placement.room.map { .string($0) } ?? .null,
+                "home": placement.home.map { .string($0) } ?? .null,
+            ]
+        case .actionSets(let home, let total, let sets):
+            ["home": .string(home), "total": .integer(total), "action_sets": .array(sets.map(\.json))]
         case .actionSet(let set): set.json
         case .execution(let run): json(run)
-        case .triggers(let home, let total, let triggers): ["home": .string(home), "total": .integer(total), "triggers": .array(triggers.map(json))]
+        case .triggers(let home, let total, let triggers):
+            ["home": .string(home), "total": .integer(total), "triggers": .array(triggers.map(json))]
         case .trigger(let status): json(status)
         case .removed(let id): ["removed": .string(id)]
         }
     }
 
     static func json(_ summary: HomeSummary) -> JSONValue {
-        ["id": .string(summary.home.id), "name": .string(summary.home.name), "primary": .bool(summary.primary),
-         "default_room": .string(summary.home.defaultRoom), "rooms": .array(summary.rooms.map(json)), "zones": .array(summary.zones.map(json))]
+        [
+            "id": .string(summary.home.id), "name": .string(summary.home.name), "primary": .bool(summary.primary),
+            "default_room": .string(summary.home.defaultRoom), "rooms": .array(summary.rooms.map(json)),
+            "zones": .array(summary.zones.map(json)),
+        ]
     }
 
     static func json(_ summary: RoomSummary) -> JSONValue {
-        ["id": .string(summary.room.id), "name": .string(summary.room.name), "home": .string(summary.room.home),
-         "accessories": .array(summary.accessories.map { .string($0) })]
+        [
+            "id": .string(summary.room.id), "name": .string(summary.room.name), "home": .string(summary.room.home),
+            "accessories": .array(summary.accessories.map { .string($0) }),
+        ]
     }
 
     static func json(_ zone: Zone) -> JSONValue {
@@ -80,7 +95,8 @@ public enum HomeJSON {
         fields["last_fired"] = status.lastFired.map { .string(instantText($0)) } ?? .null
         fields["next_fire"] = status.nextFire.map { .string(instantText($0)) } ?? .null
         if !status.held.isEmpty {
-            fields["pending"] = .array(status.held.sorted { $0.key < $1.key }.map { ["event": .integer($0.key), "deadline": .string(instantText($0.value))] })
+            fields["pending"] = .array(
+                status.held.sorted { $0.key < $1.key }.map { ["event": .integer($0.key), "deadline": .string(instantText($0.value))] })
         }
         return .object(fields)
     }
@@ -107,9 +123,12 @@ public enum HomeJSON {
         var fields: [String: JSONValue]
         switch event {
         case .characteristic(let change):
-            return ["accessory": .string(change.accessory), "service": .string(change.service), "characteristic": .string(change.characteristic),
-                    "value": change.value.json, "previous": change.previous?.json ?? .null, "source": .string(change.source.description),
-                    "time": .string(time)]
+            return [
+                "accessory": .string(change.accessory), "service": .string(change.service),
+                "characteristic": .string(change.characteristic),
+                "value": change.value.json, "previous": change.previous?.json ?? .null, "source": .string(change.source.description),
+                "time": .string(time),
+            ]
         case .accessory(let id, let change, let state):
             fields = ["type": "accessory", "id": .string(id), "change": .string(change.rawValue)]
             if let state {
@@ -132,13 +151,19 @@ public enum HomeJSON {
                 fields["rooms"] = .array(zone.rooms.map { .string($0) })
             }
         case .actionSet(let id, let event):
-            fields = ["type": "action_set", "id": .string(id), "change": .string(event.change.rawValue), "name": .string(event.name), "home": .string(event.home)]
+            fields = [
+                "type": "action_set", "id": .string(id), "change": .string(event.change.rawValue), "name": .string(event.name),
+                "home": .string(event.home),
+            ]
             if let (source, run) = event.run {
                 fields["source"] = .string(source.description)
                 fields["results"] = .array(run.steps.map(json))
             }
         case .trigger(let id, let event):
-            fields = ["type": "trigger", "id": .string(id), "change": .string(event.change.rawValue), "name": .string(event.name), "home": .string(event.home)]
+            fields = [
+                "type": "trigger", "id": .string(id), "change": .string(event.change.rawValue), "name": .string(event.name),
+                "home": .string(event.home),
+            ]
             if let (firing, runs) = event.fired {
                 fields["cause"] = firing.causeJSON
                 fields["action_sets"] = .array(runs.map(json))

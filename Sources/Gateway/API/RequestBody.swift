@@ -8,7 +8,9 @@ struct RequestBody {
 
     func string(_ key: String) throws(HomeError) -> String {
         guard let value = body[key] else { throw HomeError.invalid("expected \"\(key)\"", field: key) }
-        guard case .string(let text) = value else { throw HomeError.invalid("\"\(key)\" must be a string, not \(value.kindDescription)", field: key) }
+        guard case .string(let text) = value else {
+            throw HomeError.invalid("\"\(key)\" must be a string, not \(value.kindDescription)", field: key)
+        }
         return text
     }
 
@@ -41,14 +43,18 @@ struct RequestBody {
 
     private func count(_ key: String) throws(HomeError) -> Int? {
         guard let value = body[key], value != .null else { return nil }
-        guard let number = value.intValue, number >= 0 else { throw HomeError.invalid("\"\(key)\" must be a whole number, 0 or more", field: key) }
+        guard let number = value.intValue, number >= 0 else {
+            throw HomeError.invalid("\"\(key)\" must be a whole number, 0 or more", field: key)
+        }
         return number
     }
 
     /// Refuses keys the command does not take, so a typo is not silently ignored.
     func only(_ allowed: [String]) throws(HomeError) {
         for key in (body.objectValue ?? [:]).keys.sorted() where key != "transaction" && !allowed.contains(key) {
-            let takes = allowed.isEmpty ? "this command takes no fields" : "this command takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))"
+            let takes =
+                allowed.isEmpty
+                ? "this command takes no fields" : "this command takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))"
             throw HomeError.invalid("unknown field \"\(key)\"\(didYouMean(key, allowed)); \(takes)", field: key)
         }
     }
@@ -61,7 +67,9 @@ struct RequestBody {
             guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
             return (String(parts[0]), String(parts[1]), String(parts[2]))
         }
-        guard let a = object["accessory"]?.stringValue, let s = object["service"]?.stringValue, let c = object["characteristic"]?.stringValue else { return nil }
+        guard let a = object["accessory"]?.stringValue, let s = object["service"]?.stringValue,
+            let c = object["characteristic"]?.stringValue
+        else { return nil }
         return (a, s, c)
     }
 }

@@ -15,9 +15,14 @@ public enum HomeArchive {
     public static func export(_ home: StoredHome, at date: Date = Date()) -> String {
         let s = home.structure
         let homes: [JSONValue] = s.homes.map { h in
-            ["id": .string(h.id), "name": .string(h.name), "default_room": .string(h.defaultRoom),
-             "rooms": .array(s.rooms(in: h.id).map { ["id": .string($0.id), "name": .string($0.name)] }),
-             "zones": .array(s.zones(in: h.id).map { ["id": .string($0.id), "name": .string($0.name), "rooms": .array($0.rooms.map { .string($0) })] })]
+            [
+                "id": .string(h.id), "name": .string(h.name), "default_room": .string(h.defaultRoom),
+                "rooms": .array(s.rooms(in: h.id).map { ["id": .string($0.id), "name": .string($0.name)] }),
+                "zones": .array(
+                    s.zones(in: h.id).map {
+                        ["id": .string($0.id), "name": .string($0.name), "rooms": .array($0.rooms.map { .string($0) })]
+                    }),
+            ]
         }
         var accessories: [String: JSONValue] = [:]
         for (id, placement) in s.placements {
@@ -28,20 +33,23 @@ public enum HomeArchive {
             accessories[id] = .object(fields)
         }
         let sets: [JSONValue] = home.actionSets.map { set in
-            var fields: [String: JSONValue] = ["id": .string(set.id), "name": .string(set.name), "home": .string(set.home),
-                                               "actions": .array(set.actions.map(\.json))]
+            var fields: [String: JSONValue] = [
+                "id": .string(set.id), "name": .string(set.name), "home": .string(set.home),
+                "actions": .array(set.actions.map(\.json)),
+            ]
             if let recall = set.recall { fields["zigbee2mqtt_scene"] = recall.json }
             return .object(fields)
         }
         let triggers: [JSONValue] = home.triggers.map { .object($0.json) }
-        let root = Node([
-            (Node("homegate_export"), YAMLJSON.node(.integer(version))),
-            (Node("primary_home"), YAMLJSON.node(.string(s.primaryHome))),
-            (Node("homes"), YAMLJSON.node(.array(homes))),
-            (Node("accessories"), YAMLJSON.node(.object(accessories))),
-            (Node("action_sets"), YAMLJSON.node(.array(sets))),
-            (Node("triggers"), YAMLJSON.node(.array(triggers))),
-        ], Tag(.map), .block)
+        let root = Node(
+            [
+                (Node("homegate_export"), YAMLJSON.node(.integer(version))),
+                (Node("primary_home"), YAMLJSON.node(.string(s.primaryHome))),
+                (Node("homes"), YAMLJSON.node(.array(homes))),
+                (Node("accessories"), YAMLJSON.node(.object(accessories))),
+                (Node("action_sets"), YAMLJSON.node(.array(sets))),
+                (Node("triggers"), YAMLJSON.node(.array(triggers))),
+            ], Tag(.map), .block)
         let body = (try? Yams.serialize(node: root, width: 120, sortKeys: false)) ?? ""
         return "# homegate export of \(instantText(date)). Restore onto an empty database with: homegate import <this file>\n" + body
     }

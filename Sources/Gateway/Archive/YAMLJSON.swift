@@ -38,9 +38,11 @@ enum YAMLJSON {
         return .string(text)
     }
 
-    static let keyOrder = ["id", "name", "home", "primary", "default_room", "enabled", "characteristic", "op", "value", "range",
-                           "for", "sun", "offset", "rooms", "zones", "action_sets", "zigbee2mqtt_scene", "accessory", "scene", "endpoint",
-                           "actions", "timer", "events", "conditions", "execute_once"]
+    static let keyOrder = [
+        "id", "name", "home", "primary", "default_room", "enabled", "characteristic", "op", "value", "range",
+        "for", "sun", "offset", "rooms", "zones", "action_sets", "zigbee2mqtt_scene", "accessory", "scene", "endpoint",
+        "actions", "timer", "events", "conditions", "execute_once",
+    ]
 
     /// A node that reads back as the same value: strings that would read as something else are quoted.
     static func node(_ value: JSONValue) -> Node {
@@ -48,9 +50,13 @@ enum YAMLJSON {
         case .null: return Node("null", Tag(.null), .plain)
         case .bool(let flag): return Node(flag ? "true" : "false", Tag(.bool), .plain)
         case .integer(let number): return Node(String(number), Tag(.int), .plain)
-        case .double(let number): return Node(number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : String(number), Tag(.float), .plain)
+        case .double(let number):
+            return Node(
+                number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : String(number), Tag(.float), .plain)
         case .string(let text):
-            let ambiguous = plain(text) != .string(text) || text.contains(":") || text.contains("#") || text != text.trimmingCharacters(in: .whitespaces)
+            let ambiguous =
+                plain(text) != .string(text) || text.contains(":") || text.contains("#")
+                || text != text.trimmingCharacters(in: .whitespaces)
                 || text.first.map { "[]{},&*!|>'\"%@`-?=<~".contains($0) } == true || yaml11Special(text)
             return Node(text, Tag(.str), ambiguous ? .doubleQuoted : .plain)
         case .array(let items):
@@ -58,7 +64,8 @@ enum YAMLJSON {
             return Node(items.map(node), Tag(.seq), flat ? .flow : .block)
         case .object(let fields):
             let keys = fields.keys.sorted { a, b in
-                let ia = keyOrder.firstIndex(of: a) ?? keyOrder.count, ib = keyOrder.firstIndex(of: b) ?? keyOrder.count
+                let ia = keyOrder.firstIndex(of: a) ?? keyOrder.count
+                let ib = keyOrder.firstIndex(of: b) ?? keyOrder.count
                 return ia == ib ? a < b : ia < ib
             }
             let flat = fields.values.allSatisfy { isScalar($0) || ($0.arrayValue?.allSatisfy(isScalar) ?? false) } && fields.count <= 5

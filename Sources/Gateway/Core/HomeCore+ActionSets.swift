@@ -113,11 +113,16 @@ extension HomeCore {
         for set in sets {
             for action in set.actions {
                 if entries[action.path.accessory] != nil, let home = structure.home(ofAccessory: action.path.accessory), home != set.home {
-                    moved.append(.conflict("\(action.path.accessory): is now in home '\(structure.home(id: home)?.name ?? home)', not in this action set's"))
+                    moved.append(
+                        .conflict(
+                            "\(action.path.accessory): is now in home '\(structure.home(id: home)?.name ?? home)', not in this action set's"
+                        ))
                 } else {
                     moved.append(nil)
-                    requests.append(WriteRequest(accessory: action.path.accessory, service: action.path.service,
-                                                 characteristic: action.path.characteristic, value: action.value.json))
+                    requests.append(
+                        WriteRequest(
+                            accessory: action.path.accessory, service: action.path.service,
+                            characteristic: action.path.characteristic, value: action.value.json))
                 }
             }
         }
@@ -135,9 +140,12 @@ extension HomeCore {
             }
             set.lastExecuted = now
             actionSets[set.id] = set
-            if case .trigger = initiator {} else {
-                notice(.info, .automation, "action set '\(set.name)' ran (\(initiator)): \(run.steps.count - run.failures) of \(run.steps.count) "
-                    + (set.recall == nil ? "writes sent" : "scene recalls sent"))
+            if case .trigger = initiator {
+            } else {
+                notice(
+                    .info, .automation,
+                    "action set '\(set.name)' ran (\(initiator)): \(run.steps.count - run.failures) of \(run.steps.count) "
+                        + (set.recall == nil ? "writes sent" : "scene recalls sent"))
             }
             emit(.event(.actionSet(set.id, ActionSetEvent(change: .executed, name: set.name, home: set.home, run: (initiator, run)))))
             runs.append(run)

@@ -2,8 +2,8 @@ import Automation
 import Foundation
 import HomeModel
 import JSON
-import Persistence
 import Mappings
+import Persistence
 
 extension HomeCore {
     /// Applies decoded values to an accessory: each change becomes one event, and the accessory's
@@ -16,16 +16,20 @@ extension HomeCore {
             let key = CharacteristicKey(accessory: id, service: update.service, characteristic: update.characteristic)
             answerReads(for: key, value: update.value)
             var source = ChangeSource.device
-            if let pending = pendingWrites[key], let characteristic = entries.values[index].accessory[update.service]?[update.characteristic],
-               let match = pending.firstIndex(where: { $0.deadline >= now && characteristic.isSame($0.value, update.value) }) {
+            if let pending = pendingWrites[key],
+                let characteristic = entries.values[index].accessory[update.service]?[update.characteristic],
+                let match = pending.firstIndex(where: { $0.deadline >= now && characteristic.isSame($0.value, update.value) })
+            {
                 source = pending[match].source
                 // The echo of this write: it and the writes before it are done.
                 let rest = pending.dropFirst(match + 1)
                 pendingWrites[key] = rest.isEmpty ? nil : Array(rest)
             }
             do {
-                if let change = try entries.values[index].accessory.update(service: update.service, characteristic: update.characteristic,
-                                                                           value: update.value, source: source) {
+                if let change = try entries.values[index].accessory.update(
+                    service: update.service, characteristic: update.characteristic,
+                    value: update.value, source: source)
+                {
                     publishEvent(change)
                 }
             } catch {
@@ -39,7 +43,8 @@ extension HomeCore {
         counters.events += 1
         dirtyStates.insert(change.accessory)
         emit(.event(.characteristic(change)))
-        firingQueue += engine.changed(change.path, to: change.value, from: change.isPress ? nil : change.previous, now: now, value: currentValue)
+        firingQueue += engine.changed(
+            change.path, to: change.value, from: change.isPress ? nil : change.previous, now: now, value: currentValue)
     }
 
     /// Reachability is the bridge's and the device's availability together.

@@ -33,7 +33,7 @@ extension HomeCore {
         case .write(let requests): return .writes(write(requests, source: .api))
         case .read(let path): return try read(path, ticket: ticket)
         case .listHomes, .addHome, .renameHome, .setPrimaryHome, .removeHome, .listRooms, .addRoom, .renameRoom, .removeRoom,
-             .listZones, .addZone, .renameZone, .removeZone, .addRoomToZone, .removeRoomFromZone, .assignRoom, .renameAccessory:
+            .listZones, .addZone, .renameZone, .removeZone, .addRoomToZone, .removeRoomFromZone, .assignRoom, .renameAccessory:
             return try runStructure(command)
         case .listActionSets, .addActionSet, .updateActionSet, .removeActionSet, .executeActionSet:
             return try runActionSets(command)
@@ -46,8 +46,11 @@ extension HomeCore {
     private mutating func read(_ key: CharacteristicPath, ticket: Ticket) throws -> HomeResult? {
         guard let entry = entries[key.accessory] else { throw HomeError.notFound("\(key.accessory): no such accessory") }
         guard let characteristic = entry.accessory[key.service]?[key.characteristic] else {
-            throw HomeError(entry.accessory[key.service] == nil ? HomeModelError.unknownService(accessory: key.accessory, service: key.service)
-                : HomeModelError.unknownCharacteristic(accessory: key.accessory, service: key.service, characteristic: key.characteristic))
+            throw HomeError(
+                entry.accessory[key.service] == nil
+                    ? HomeModelError.unknownService(accessory: key.accessory, service: key.service)
+                    : HomeModelError.unknownCharacteristic(
+                        accessory: key.accessory, service: key.service, characteristic: key.characteristic))
         }
         guard characteristic.type.isReadable else { throw HomeError.invalid("\(key): is write-only: the device does not report it") }
         let last = CharacteristicRead(path: key, value: characteristic.value, fresh: false)
@@ -68,7 +71,8 @@ extension HomeCore {
             guard !mapping.gettableKeys.isEmpty else { return nil }
             return getRequest(mapping, base: bridge)
         case .explicit(let mapping):
-            guard let get = mapping.bindings.first(where: { $0.service == key.service && $0.characteristic == key.characteristic })?.get else { return nil }
+            guard let get = mapping.bindings.first(where: { $0.service == key.service && $0.characteristic == key.characteristic })?.get
+            else { return nil }
             return .mqtt(topic: get.topic, payload: Array(get.payload.utf8), retain: false)
         }
     }
@@ -90,8 +94,10 @@ extension HomeCore {
         pendingReads.removeAll { $0.deadline < now }
         for read in expired {
             let last = entries[read.key.accessory]?.accessory[read.key.service]?[read.key.characteristic]?.value
-            reply(Reply(ticket: read.ticket, result: .read(CharacteristicRead(path: read.key, value: last, fresh: false)),
-                        error: .unreachable("\(read.key.accessory): the device did not answer within 3 s")))
+            reply(
+                Reply(
+                    ticket: read.ticket, result: .read(CharacteristicRead(path: read.key, value: last, fresh: false)),
+                    error: .unreachable("\(read.key.accessory): the device did not answer within 3 s")))
         }
     }
 }

@@ -12,8 +12,10 @@ extension HomeCore {
     }
 
     /// A value from a `source: mqtt` accessory's state topic.
-    mutating func explicitValue(_ topic: String, _ id: String, _ service: String, _ characteristic: String,
-                                _ value: Result<CharacteristicValue, Transforms.Failure>) {
+    mutating func explicitValue(
+        _ topic: String, _ id: String, _ service: String, _ characteristic: String,
+        _ value: Result<CharacteristicValue, Transforms.Failure>
+    ) {
         guard let entry = entries[id], case .explicit = entry.source else { return }
         switch value {
         case .success(let value):

@@ -34,10 +34,12 @@ extension HomeCore {
         guard !storedValues.isEmpty else { return }
         for s in accessory.services.indices {
             for c in accessory.services[s].characteristics.indices {
-                let path = CharacteristicPath(accessory: accessory.id, service: accessory.services[s].id,
-                                              characteristic: accessory.services[s].characteristics[c].name)
+                let path = CharacteristicPath(
+                    accessory: accessory.id, service: accessory.services[s].id,
+                    characteristic: accessory.services[s].characteristics[c].name)
                 guard let value = storedValues.removeValue(forKey: path), accessory.services[s].characteristics[c].value == nil,
-                      case .success(let fitting) = accessory.services[s].characteristics[c].check(value) else { continue }
+                    case .success(let fitting) = accessory.services[s].characteristics[c].check(value)
+                else { continue }
                 accessory.services[s].characteristics[c].value = fitting
             }
         }
@@ -47,7 +49,8 @@ extension HomeCore {
     /// unique in its home with " 2", " 3", ...) on it.
     mutating func placeAndName(_ id: String) {
         guard var accessory = entries[id]?.accessory, let placement = structure.placements[id],
-              let room = structure.room(id: placement.room) else { return }
+            let room = structure.room(id: placement.room)
+        else { return }
         releaseName(accessory)
         let wanted = placement.name ?? mappingName(id) ?? accessory.name
         let taken = accessoryNames[room.home] ?? [:]
@@ -106,15 +109,22 @@ extension HomeCore {
             case .accessory:
                 store.placements[change.id] = structure.placements[change.id]  // also of an accessory not here now (an import)
                 scenesStale = true
-                if change.what == .room || change.what == .renamed { placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true }
-                if change.what == .removed || entries[change.id] != nil { publishAccessoryEvent(change.id, AccessoryChange(rawValue: change.what.rawValue)!) }
+                if change.what == .room || change.what == .renamed {
+                    placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true
+                }
+                if change.what == .removed || entries[change.id] != nil {
+                    publishAccessoryEvent(change.id, AccessoryChange(rawValue: change.what.rawValue)!)
+                }
             }
         }
     }
 
     mutating func publishAccessoryEvent(_ id: String, _ what: AccessoryChange) {
-        let state = entries[id].map { AccessoryPlacementState(name: $0.accessory.name, home: $0.accessory.home, room: $0.accessory.room,
-                                                              reachable: $0.accessory.reachable) }
+        let state = entries[id].map {
+            AccessoryPlacementState(
+                name: $0.accessory.name, home: $0.accessory.home, room: $0.accessory.room,
+                reachable: $0.accessory.reachable)
+        }
         structuralEvent(.accessory(id, what, now: state))
     }
 
@@ -131,13 +141,16 @@ extension HomeCore {
             for service in accessory.services {
                 for characteristic in service.characteristics where characteristic.type != .programmable_switch_event {
                     if let value = characteristic.value {
-                        values[CharacteristicPath(accessory: accessory.id, service: service.id, characteristic: characteristic.name)] = value
+                        values[CharacteristicPath(accessory: accessory.id, service: service.id, characteristic: characteristic.name)] =
+                            value
                     }
                 }
             }
         }
-        return StoredHome(structure: structure, actionSets: actionSetOrder.compactMap { actionSets[$0] },
-                          triggers: triggerOrder.compactMap { engine.triggers[$0] }, runtimes: engine.runtime, values: values).batch
+        return StoredHome(
+            structure: structure, actionSets: actionSetOrder.compactMap { actionSets[$0] },
+            triggers: triggerOrder.compactMap { engine.triggers[$0] }, runtimes: engine.runtime, values: values
+        ).batch
     }
 
     /// What to store follows from what changed, not from marks by each change: the structure from

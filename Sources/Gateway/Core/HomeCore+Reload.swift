@@ -39,10 +39,13 @@ extension HomeCore {
     mutating func warnAboutPinnedRooms(_ before: [String: String?]) {
         for id in order {
             guard let entry = entries[id], let old = before[id], let wanted = entry.accessory.requestedRoom, wanted != old,
-                  let placement = structure.placements[id], placement.pinned else { continue }
+                let placement = structure.placements[id], placement.pinned
+            else { continue }
             let current = structure.room(id: placement.room)?.name ?? placement.room
-            notice(.warning, .mappings, "\(id): its mapping now puts it in '\(wanted)', but it was moved to '\(current)' with accessory/assign_room, "
-                + "and it stays there; use accessory/assign_room to move it")
+            notice(
+                .warning, .mappings,
+                "\(id): its mapping now puts it in '\(wanted)', but it was moved to '\(current)' with accessory/assign_room, "
+                    + "and it stays there; use accessory/assign_room to move it")
         }
     }
 }

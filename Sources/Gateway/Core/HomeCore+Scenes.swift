@@ -25,10 +25,12 @@ extension HomeCore {
         var wanted: [(recall: SceneRecall, name: String, home: String, owner: String)] = []
         for id in order {
             guard let entry = entries[id], case .zigbee2mqtt(let index, let mapping) = entry.source,
-                  let scenes = scenesByKey[index]?[mapping.ieeeAddress] else { continue }
+                let scenes = scenesByKey[index]?[mapping.ieeeAddress]
+            else { continue }
             let home = structure.home(ofAccessory: id) ?? structure.primaryHome
             for scene in scenes {
-                wanted.append((SceneRecall(accessory: id, scene: scene.id, endpoint: scene.endpoint), scene.name, home, entry.accessory.name))
+                wanted.append(
+                    (SceneRecall(accessory: id, scene: scene.id, endpoint: scene.endpoint), scene.name, home, entry.accessory.name))
             }
         }
         // A scene's own name where it is the only one so called in its home, else with its accessory's.
@@ -41,8 +43,12 @@ extension HomeCore {
         for set in actionSets.values { if let recall = set.recall { existing[recall] = set.id } }
         var kept: Set<String> = []
         for scene in wanted {
-            let plain = count["\(scene.home)\u{0}\(scene.name.lowercased())"] == 1 && userNames[scene.home]?.contains(scene.name.lowercased()) != true
-            let name = Naming.unique(plain ? scene.name : "\(scene.name) (\(scene.owner))") { taken[scene.home]?.contains($0.lowercased()) == true }
+            let plain =
+                count["\(scene.home)\u{0}\(scene.name.lowercased())"] == 1
+                && userNames[scene.home]?.contains(scene.name.lowercased()) != true
+            let name = Naming.unique(plain ? scene.name : "\(scene.name) (\(scene.owner))") {
+                taken[scene.home]?.contains($0.lowercased()) == true
+            }
             taken[scene.home, default: []].insert(name.lowercased())
             let id = existing[scene.recall] ?? Self.sceneID(scene.recall) { actionSets[$0] != nil || kept.contains($0) }
             kept.insert(id)
@@ -56,7 +62,9 @@ extension HomeCore {
                 if moved { unlink(actionSet: id, outside: scene.home) }
             } else {
                 putActionSet(ActionSet(id: id, name: name, home: scene.home, recall: scene.recall), change: .added)
-                notice(.info, .automation, "Zigbee2MQTT scene \(scene.recall.scene) of \(scene.recall.accessory) is action set '\(name)' (\(id))")
+                notice(
+                    .info, .automation,
+                    "Zigbee2MQTT scene \(scene.recall.scene) of \(scene.recall.accessory) is action set '\(name)' (\(id))")
             }
         }
         for id in actionSetOrder where !kept.contains(id) {
@@ -68,7 +76,9 @@ extension HomeCore {
 
     /// `desk_lights_scene_1`, `bulb_scene_3_l2`: stable for the scene, `_z2m` when a user's action set has the id.
     static func sceneID(_ recall: SceneRecall, taken: (String) -> Bool) -> String {
-        let base = "\(recall.accessory)_scene_\(recall.scene)" + (recall.endpoint.map { "_\(Accessory.topicSafeID($0, fallback: "endpoint"))" } ?? "")
+        let base =
+            "\(recall.accessory)_scene_\(recall.scene)"
+            + (recall.endpoint.map { "_\(Accessory.topicSafeID($0, fallback: "endpoint"))" } ?? "")
         return taken(base) ? Naming.newID(for: base + "_z2m", taken: taken) : base
     }
 
@@ -80,8 +90,11 @@ extension HomeCore {
         }
         guard entry.accessory.reachable else { return .failure(.unreachable("\(recall.accessory): is not reachable")) }
         counters.deviceWrites += 1
-        emit(.device(.zigbee2mqtt(bridge: index, device: mapping.friendlyName, endpoint: recall.endpoint, .set,
-                                  ["scene_recall": .integer(recall.scene)])))
+        emit(
+            .device(
+                .zigbee2mqtt(
+                    bridge: index, device: mapping.friendlyName, endpoint: recall.endpoint, .set,
+                    ["scene_recall": .integer(recall.scene)])))
         return .success(())
     }
 

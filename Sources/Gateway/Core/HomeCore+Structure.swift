@@ -95,22 +95,26 @@ extension HomeCore {
         let named = order.filter { entries[$0].map { Naming.same($0.accessory.name, reference) } ?? false }
         if named.count == 1 { return named[0] }
         if named.count > 1 {
-            let which = named.map { "\($0) (\(structure.home(id: entries[$0]?.accessory.home ?? "")?.name ?? "?"))" }.joined(separator: ", ")
+            let which = named.map { "\($0) (\(structure.home(id: entries[$0]?.accessory.home ?? "")?.name ?? "?"))" }.joined(
+                separator: ", ")
             throw HomeError.conflict("'\(reference)' is the name of several accessories: \(which); use an id")
         }
-        throw HomeError.notFound("no accessory '\(reference)'\(didYouMean(reference, order + order.compactMap { entries[$0]?.accessory.name }))")
+        throw HomeError.notFound(
+            "no accessory '\(reference)'\(didYouMean(reference, order + order.compactMap { entries[$0]?.accessory.name }))")
     }
 
     func checkAccessoryName(_ name: String, in home: String, for id: String) throws {
         if let other = accessoryNames[home]?[name.lowercased()], other != id {
-            throw StructureError.duplicateName(kind: "accessory", entries[other]?.accessory.name ?? name,
-                                               scope: "in \(structure.home(id: home)?.name ?? home) (\(other))")
+            throw StructureError.duplicateName(
+                kind: "accessory", entries[other]?.accessory.name ?? name,
+                scope: "in \(structure.home(id: home)?.name ?? home) (\(other))")
         }
     }
 
     func homeSummary(_ home: Home) -> HomeSummary {
-        HomeSummary(home: home, primary: home.id == structure.primaryHome, rooms: structure.rooms(in: home.id).map(roomSummary),
-                    zones: structure.zones(in: home.id))
+        HomeSummary(
+            home: home, primary: home.id == structure.primaryHome, rooms: structure.rooms(in: home.id).map(roomSummary),
+            zones: structure.zones(in: home.id))
     }
 
     func roomSummary(_ room: Room) -> RoomSummary {

@@ -18,9 +18,10 @@ extension HomeCore {
             let name = try checkTriggerName(draft.name, home: home.id, except: nil)
             try checkTrigger(draft.kind, draft.conditions, home: home.id)
             try checkComing(draft.kind)
-            let trigger = Trigger(id: Naming.newID(for: name) { engine.triggers[$0] != nil }, name: name, home: home.id,
-                                  enabled: draft.enabled, actionSets: try actionSetIDs(draft.actionSets, home: home.id),
-                                  kind: draft.kind, conditions: draft.conditions, executeOnce: draft.executeOnce)
+            let trigger = Trigger(
+                id: Naming.newID(for: name) { engine.triggers[$0] != nil }, name: name, home: home.id,
+                enabled: draft.enabled, actionSets: try actionSetIDs(draft.actionSets, home: home.id),
+                kind: draft.kind, conditions: draft.conditions, executeOnce: draft.executeOnce)
             engine.put(trigger, now: now)
             triggerOrder.append(trigger.id)
             triggerEvent(trigger, .added)
@@ -98,7 +99,8 @@ extension HomeCore {
         for reference in references {
             let set = try resolveActionSet(reference, home: home)
             guard set.home == home else {
-                throw HomeError.conflict("action set '\(set.name)' is in home '\(structure.home(id: set.home)?.name ?? set.home)', not in this trigger's")
+                throw HomeError.conflict(
+                    "action set '\(set.name)' is in home '\(structure.home(id: set.home)?.name ?? set.home)', not in this trigger's")
             }
             if !ids.contains(set.id) { ids.append(set.id) }
         }
@@ -108,14 +110,16 @@ extension HomeCore {
     /// A new or changed timer without a recurrence must still have its time to come.
     func checkComing(_ kind: Trigger.Kind) throws {
         if case .timer(let schedule) = kind, schedule.recurrence == nil, schedule.next(after: now) == nil {
-            throw HomeError.invalid("timer.fire_date: that time has passed; a timer without a recurrence needs a time to come", field: "timer.fire_date")
+            throw HomeError.invalid(
+                "timer.fire_date: that time has passed; a timer without a recurrence needs a time to come", field: "timer.fire_date")
         }
     }
 
     func checkTrigger(_ kind: Trigger.Kind, _ conditions: Condition?, home: String) throws {
         try Trigger.check(kind, conditions, against: characteristicLookup(home: home))
         if engine.clock.location == nil, Trigger.usesSun(kind, conditions) {
-            throw HomeError.conflict("sunrise and sunset need the house's location: set location.latitude and location.longitude in homegate.yaml")
+            throw HomeError.conflict(
+                "sunrise and sunset need the house's location: set location.latitude and location.longitude in homegate.yaml")
         }
     }
 
@@ -132,8 +136,10 @@ extension HomeCore {
             let trigger = engine.triggers[id]!
             emit(.event(.trigger(id, TriggerEvent(change: .disabled, name: trigger.name, home: trigger.home, loop: (reason, stopping)))))
         }
-        notice(.warning, .automation, "automation loop stopped: \(reason); disabled \(stopping.joined(separator: ", ")). "
-            + "Fix the triggers so they do not undo each other, then enable them again with trigger/enable")
+        notice(
+            .warning, .automation,
+            "automation loop stopped: \(reason); disabled \(stopping.joined(separator: ", ")). "
+                + "Fix the triggers so they do not undo each other, then enable them again with trigger/enable")
     }
 
     mutating func removeTrigger(_ id: String) {
@@ -178,7 +184,10 @@ extension HomeCore {
         while !firingQueue.isEmpty {
             rounds += 1
             guard rounds <= 8 else {
-                notice(.warning, .automation, "triggers set each other off more than 8 times in a row; stopped: \(Set(firingQueue.map(\.trigger)).sorted().joined(separator: ", "))")
+                notice(
+                    .warning, .automation,
+                    "triggers set each other off more than 8 times in a row; stopped: \(Set(firingQueue.map(\.trigger)).sorted().joined(separator: ", "))"
+                )
                 firingQueue = []
                 return
             }
@@ -198,18 +207,24 @@ extension HomeCore {
             // A trigger stopped as a loop earlier in this batch does not run its queued fires.
             guard let trigger = engine.triggers[firing.trigger], trigger.enabled || firing.disabledItself else { continue }
             if loopGuard.fire(trigger.id, at: now) {
-                stopLoop([trigger.id], because: "'\(trigger.name)' fired more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                stopLoop(
+                    [trigger.id], because: "'\(trigger.name)' fired more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
                 continue
             }
             let runs = execute(firing.actionSets, by: .trigger(trigger.id))
-            notice(.info, .automation, "trigger '\(trigger.name)' fired: ran " + runs.map { run in
-                let name = actionSets[run.actionSet]?.name ?? run.actionSet
-                return run.failures == 0 ? "'\(name)'" : "'\(name)' (\(run.failures) of \(run.steps.count) writes failed)"
-            }.joined(separator: ", "))
+            notice(
+                .info, .automation,
+                "trigger '\(trigger.name)' fired: ran "
+                    + runs.map { run in
+                        let name = actionSets[run.actionSet]?.name ?? run.actionSet
+                        return run.failures == 0 ? "'\(name)'" : "'\(name)' (\(run.failures) of \(run.steps.count) writes failed)"
+                    }.joined(separator: ", "))
             for path in Set(firing.actionSets.flatMap { actionSets[$0]?.actions.map(\.path.description) ?? [] }).sorted() {
                 let writers = loopGuard.write(path, by: trigger.id, at: now)
                 if !writers.isEmpty {
-                    stopLoop(writers, because: "\(path) was written by automations more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                    stopLoop(
+                        writers,
+                        because: "\(path) was written by automations more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
                 }
             }
             emit(.event(.trigger(trigger.id, TriggerEvent(change: .fired, name: trigger.name, home: trigger.home, fired: (firing, runs)))))

@@ -15,12 +15,17 @@ extension HomeCore {
                 continue
             }
             guard let value = CharacteristicValue(json: request.value) else {
-                results.append(.failure(.invalid("\(request.accessory)/\(request.service)/\(request.characteristic): \(request.value.serialized()) is not a value (send true, 80, 21.5 or \"text\")", field: "value")))
+                results.append(
+                    .failure(
+                        .invalid(
+                            "\(request.accessory)/\(request.service)/\(request.characteristic): \(request.value.serialized()) is not a value (send true, 80, 21.5 or \"text\")",
+                            field: "value")))
                 continue
             }
             let canonical: CharacteristicValue
             do {
-                canonical = try entry.accessory.validateWrite(service: request.service, characteristic: request.characteristic, value: value)
+                canonical = try entry.accessory.validateWrite(
+                    service: request.service, characteristic: request.characteristic, value: value)
             } catch {
                 results.append(.failure(HomeError(error)))
                 continue
@@ -30,10 +35,17 @@ extension HomeCore {
                 continue
             }
             guard canWrite(entry, service: request.service, characteristic: request.characteristic) else {
-                results.append(.failure(.invalid("\(request.accessory)/\(request.service)/\(request.characteristic): the mapping gives no way to write it")))
+                results.append(
+                    .failure(
+                        .invalid("\(request.accessory)/\(request.service)/\(request.characteristic): the mapping gives no way to write it"))
+                )
                 continue
             }
-            accepted.append((request.accessory, CharacteristicUpdate(service: request.service, characteristic: request.characteristic, value: canonical)))
+            accepted.append(
+                (
+                    request.accessory,
+                    CharacteristicUpdate(service: request.service, characteristic: request.characteristic, value: canonical)
+                ))
             results.append(.success(canonical))
         }
         var order: [String] = []
@@ -49,7 +61,8 @@ extension HomeCore {
     func canWrite(_ entry: Entry, service: String, characteristic: String) -> Bool {
         switch entry.source {
         case .zigbee2mqtt(_, let mapping): mapping.isWritable(service: service, characteristic: characteristic)
-        case .explicit(let mapping): mapping.bindings.contains { $0.service == service && $0.characteristic == characteristic && $0.set != nil }
+        case .explicit(let mapping):
+            mapping.bindings.contains { $0.service == service && $0.characteristic == characteristic && $0.set != nil }
         }
     }
 
@@ -68,8 +81,12 @@ extension HomeCore {
         case .explicit(let mapping):
             var optimistic: [CharacteristicUpdate] = []
             for update in updates {
-                guard let binding = mapping.bindings.first(where: { $0.service == update.service && $0.characteristic == update.characteristic }),
-                      let set = binding.set, let characteristic = entry.accessory[update.service]?[update.characteristic] else { continue }
+                guard
+                    let binding = mapping.bindings.first(where: {
+                        $0.service == update.service && $0.characteristic == update.characteristic
+                    }),
+                    let set = binding.set, let characteristic = entry.accessory[update.service]?[update.characteristic]
+                else { continue }
                 switch set.payload(for: update.value, characteristic: characteristic) {
                 case .success(let payload):
                     counters.deviceWrites += 1

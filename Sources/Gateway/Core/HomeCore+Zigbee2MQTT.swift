@@ -65,18 +65,27 @@ extension HomeCore {
         }
         for group in bridges[base]!.groups {
             guard let device = group.asDevice(devices) else {
-                skipped.append(SkippedDevice(device: "\(group.friendlyName) (id \(group.id))",
-                                             reason: group.members.isEmpty ? "it has no members" : "its members share no light, switch, cover, lock, thermostat or fan",
-                                             isGroup: true))
+                skipped.append(
+                    SkippedDevice(
+                        device: "\(group.friendlyName) (id \(group.id))",
+                        reason: group.members.isEmpty
+                            ? "it has no members" : "its members share no light, switch, cover, lock, thermostat or fan",
+                        isGroup: true))
                 continue
             }
-            place(device, online: groupOnline(group, bridge: base), bridge: base, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped)
+            place(
+                device, online: groupOnline(group, bridge: base), bridge: base, requestState: requestState, seen: &seen, byName: &byName,
+                skipped: &skipped)
         }
         for (id, entry) in entries where !seen.contains(id) {
             if case .zigbee2mqtt(let b, _) = entry.source, b == base { remove(id) }
         }
         let newlySkipped = skipped.filter { !bridges[base]!.skipped.contains($0) }
-        for reason in newlySkipped { notice(reason.needsAttention ? .warning : .info, .devices, "no accessory for \(source.baseTopic) \(reason.isGroup ? "group" : "device") \(reason)") }
+        for reason in newlySkipped {
+            notice(
+                reason.needsAttention ? .warning : .info, .devices,
+                "no accessory for \(source.baseTopic) \(reason.isGroup ? "group" : "device") \(reason)")
+        }
         bridges[base]!.skipped = skipped
         bridges[base]!.byFriendlyName = byName
         treeChanged = true
@@ -91,8 +100,9 @@ extension HomeCore {
     private func rebuilt(_ mapping: Zigbee2MQTTMapping, id: String) -> Zigbee2MQTTMapping {
         var copy = mapping
         let a = mapping.accessory
-        copy.accessory = Accessory(id: id, name: a.name, manufacturer: a.manufacturer, model: a.model, firmware: a.firmware,
-                                   category: a.category, reachable: a.reachable, bridge: a.bridge, requestedRoom: a.requestedRoom, services: a.services)
+        copy.accessory = Accessory(
+            id: id, name: a.name, manufacturer: a.manufacturer, model: a.model, firmware: a.firmware,
+            category: a.category, reachable: a.reachable, bridge: a.bridge, requestedRoom: a.requestedRoom, services: a.services)
         return copy
     }
 
@@ -130,8 +140,10 @@ extension HomeCore {
 
     /// One device (or group, as a device) of the bridge as an accessory, or the reason it is none.
     /// `online`: a group's reachability from its members; a device keeps what its availability said.
-    private mutating func place(_ device: Zigbee2MQTTDevice, online: Bool?, bridge base: String, requestState: Bool,
-                                seen: inout Set<String>, byName: inout [String: String], skipped: inout [SkippedDevice]) {
+    private mutating func place(
+        _ device: Zigbee2MQTTDevice, online: Bool?, bridge base: String, requestState: Bool,
+        seen: inout Set<String>, byName: inout [String: String], skipped: inout [SkippedDevice]
+    ) {
         let source = bridges[base]!.source
         let knownID = bridges[base]!.idByIEEE[device.ieeeAddress]
         var mapping: Zigbee2MQTTMapping
@@ -150,8 +162,10 @@ extension HomeCore {
         if bridges[base]!.unmappedSaid[device.ieeeAddress] != mapping.unmapped {
             bridges[base]!.unmappedSaid[device.ieeeAddress] = mapping.unmapped
             if !mapping.unmapped.isEmpty {
-                notice(.info, .devices, "\(source.baseTopic) device \(device.friendlyName): not shown: "
-                    + mapping.unmapped.map(\.description).joined(separator: ", "))
+                notice(
+                    .info, .devices,
+                    "\(source.baseTopic) device \(device.friendlyName): not shown: "
+                        + mapping.unmapped.map(\.description).joined(separator: ", "))
             }
         }
         seen.insert(id)
@@ -189,8 +203,10 @@ extension HomeCore {
         let keys = Set(devices.map(\.friendlyName) + devices.map(\.ieeeAddress))
         for key in source.devices.keys.sorted() where !keys.contains(key) && !bridges[base]!.unmatchedWarned.contains(key) {
             bridges[base]!.unmatchedWarned.insert(key)
-            notice(.warning, .mappings, "\(source.file): the override '\(key)' matches no device on \(source.baseTopic)\(didYouMean(key, devices.map(\.friendlyName))); "
-                + "it does nothing until a device has that friendly name or IEEE address")
+            notice(
+                .warning, .mappings,
+                "\(source.file): the override '\(key)' matches no device on \(source.baseTopic)\(didYouMean(key, devices.map(\.friendlyName))); "
+                    + "it does nothing until a device has that friendly name or IEEE address")
         }
     }
 
@@ -200,10 +216,14 @@ extension HomeCore {
         let oldNames = Dictionary(old.map { ($0.ieeeAddress, $0.friendlyName) }, uniquingKeysWith: { a, _ in a })
         for device in new {
             guard let was = oldNames[device.ieeeAddress], was != device.friendlyName, source.devices[was] != nil,
-                  source.devices[device.ieeeAddress] == nil, source.devices[device.friendlyName] == nil else { continue }
+                source.devices[device.ieeeAddress] == nil, source.devices[device.friendlyName] == nil
+            else { continue }
             bridges[base]!.unmatchedWarned.insert(was)
-            notice(.warning, .mappings, "\(source.baseTopic): '\(was)' was renamed to '\(device.friendlyName)' in Zigbee2MQTT; its override in \(source.file) "
-                + "is keyed by the old name and no longer applies: key it by its IEEE address \(device.ieeeAddress), which does not change")
+            notice(
+                .warning, .mappings,
+                "\(source.baseTopic): '\(was)' was renamed to '\(device.friendlyName)' in Zigbee2MQTT; its override in \(source.file) "
+                    + "is keyed by the old name and no longer applies: key it by its IEEE address \(device.ieeeAddress), which does not change"
+            )
         }
     }
 
@@ -213,8 +233,10 @@ extension HomeCore {
         for base in bridges.keys.sorted() where bridges[base]!.devices == nil && !bridges[base]!.silenceWarned {
             bridges[base]!.silenceWarned = true
             let source = bridges[base]!.source
-            notice(.warning, .mappings, "\(source.file): nothing answers on base_topic '\(source.baseTopic)': no \(source.baseTopic)/bridge/devices in "
-                + "\(Int(Self.bridgeSilence)) s. Check that it is Zigbee2MQTT's base_topic, and that Zigbee2MQTT runs on this broker")
+            notice(
+                .warning, .mappings,
+                "\(source.file): nothing answers on base_topic '\(source.baseTopic)': no \(source.baseTopic)/bridge/devices in "
+                    + "\(Int(Self.bridgeSilence)) s. Check that it is Zigbee2MQTT's base_topic, and that Zigbee2MQTT runs on this broker")
         }
     }
 
@@ -243,7 +265,9 @@ extension HomeCore {
                 refreshQueue.append(getRequest(mapping, base: b))
             case .explicit(let mapping):
                 for binding in mapping.bindings {
-                    if let get = binding.get { refreshQueue.append(.mqtt(topic: get.topic, payload: Array(get.payload.utf8), retain: false)) }
+                    if let get = binding.get {
+                        refreshQueue.append(.mqtt(topic: get.topic, payload: Array(get.payload.utf8), retain: false))
+                    }
                 }
             default:
                 break

@@ -126,8 +126,10 @@ public struct HomeCore: Sendable {
     }
 
     /// A gateway over `mappings`, with the home as stored (nil: a new database gets one home).
-    public init(mappings: MappingSet, stored: StoredHome? = nil,
-                clock: ClockContext = ClockContext(timeZone: .current, location: nil), missedGrace: TimeInterval = 0, now: Date = Date()) {
+    public init(
+        mappings: MappingSet, stored: StoredHome? = nil,
+        clock: ClockContext = ClockContext(timeZone: .current, location: nil), missedGrace: TimeInterval = 0, now: Date = Date()
+    ) {
         self.mappings = mappings
         startedAt = now
         self.now = now
@@ -209,14 +211,17 @@ public struct HomeCore: Sendable {
 
     mutating func finish() -> CoreOutput {
         runQueuedFirings()
-        for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key }) where entries[id].map({ $0.accessory.reachable != before }) == true {
+        for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key })
+        where entries[id].map({ $0.accessory.reachable != before }) == true {
             publishAccessoryEvent(id, .reachability)
         }
         reachabilityBefore = [:]
         for (base, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[base].map({ $0.online != before }) == true {
             let online = bridges[base]!.online
-            notice(online ? .info : .warning, .devices, "Zigbee2MQTT bridge \(base) is \(online ? "online again" : "offline"); "
-                + "its accessories are \(online ? "reachable as their devices are" : "unreachable until it is back")")
+            notice(
+                online ? .info : .warning, .devices,
+                "Zigbee2MQTT bridge \(base) is \(online ? "online again" : "offline"); "
+                    + "its accessories are \(online ? "reachable as their devices are" : "unreachable until it is back")")
         }
         bridgeOnlineBefore = [:]
         publishStructureChanges()

@@ -87,8 +87,10 @@ public struct DeviceSources: Sendable {
             guard let mapping = explicit[route.accessory], let state = mapping.bindings[route.binding].state else { continue }
             let binding = mapping.bindings[route.binding]
             guard let characteristic = mapping.accessory[binding.service]?[binding.characteristic] else { continue }
-            take(.value(topic: topic, accessory: route.accessory, service: binding.service, characteristic: binding.characteristic,
-                                 state.value(from: payload, for: characteristic)))
+            take(
+                .value(
+                    topic: topic, accessory: route.accessory, service: binding.service, characteristic: binding.characteristic,
+                    state.value(from: payload, for: characteristic)))
         }
         for id in availabilityRoutes[topic] ?? [] {
             guard let availability = explicit[id]?.availability else { continue }
@@ -99,10 +101,14 @@ public struct DeviceSources: Sendable {
     private static func zigbee2mqtt(base: String, rest: Substring, topic: String, _ payload: [UInt8]) -> DeviceInput? {
         switch rest {
         case "bridge/devices":
-            guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else { return .unreadable(topic: topic, problem: "expected a JSON array of devices") }
+            guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else {
+                return .unreadable(topic: topic, problem: "expected a JSON array of devices")
+            }
             return .devices(bridge: base, devices)
         case "bridge/groups":
-            guard let groups = Zigbee2MQTTGroup.list(parsing: payload) else { return .unreadable(topic: topic, problem: "expected a JSON array of groups") }
+            guard let groups = Zigbee2MQTTGroup.list(parsing: payload) else {
+                return .unreadable(topic: topic, problem: "expected a JSON array of groups")
+            }
             return .groups(bridge: base, groups)
         case "bridge/state":
             guard !payload.isEmpty, let online = availability(payload) else { return nil }

@@ -1,5 +1,5 @@
-public import Foundation
 import Automation
+public import Foundation
 import HomeModel
 public import JSON
 public import Mappings
@@ -70,13 +70,17 @@ public struct MQTTFrontEnd: Sendable {
         var early: [Outgoing] = []
         for message in messages {
             let topic = message.topic
-            let isSet = topic.hasPrefix(topics.setPrefix), isRequest = topic.hasPrefix(topics.requestPrefix)
+            let isSet = topic.hasPrefix(topics.setPrefix)
+            let isRequest = topic.hasPrefix(topics.requestPrefix)
             guard isSet || isRequest else {
                 received.messages += 1
                 guard message.payload.count <= maxPayloadBytes || devices.isInventory(topic) else {
                     received.oversized += 1
-                    notices.append(.init(level: .warning, component: .devices,
-                                         message: "dropped a \(message.payload.count)-byte message on \(topic): over max_payload_bytes (\(maxPayloadBytes))"))
+                    notices.append(
+                        .init(
+                            level: .warning, component: .devices,
+                            message:
+                                "dropped a \(message.payload.count)-byte message on \(topic): over max_payload_bytes (\(maxPayloadBytes))"))
                     continue
                 }
                 devices.read(topic, message.payload) { inputs.append(.device($0)) }
@@ -122,7 +126,10 @@ public struct MQTTFrontEnd: Sendable {
         let path = message.topic.dropFirst(topics.setPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard path.count == 3, path.allSatisfy({ !$0.isEmpty }) else {
             refused.invalid += 1
-            notices.append(.init(level: .warning, component: .api, message: "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>"))
+            notices.append(
+                .init(
+                    level: .warning, component: .api,
+                    message: "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>"))
             return nil
         }
         let value: JSONValue
@@ -130,7 +137,10 @@ public struct MQTTFrontEnd: Sendable {
             value = try JSONValue(parsing: message.payload)
         } catch {
             refused.invalid += 1
-            notices.append(.init(level: .warning, component: .api, message: "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\""))
+            notices.append(
+                .init(
+                    level: .warning, component: .api,
+                    message: "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\""))
             return nil
         }
         let write = WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)
@@ -146,7 +156,8 @@ public struct MQTTFrontEnd: Sendable {
                 body = try JSONValue(parsing: message.payload)
             } catch {
                 refused.invalid += 1
-                return .failure(Refused(answer: answer(name, nil, ["status": "error", "error": .string("the request is not JSON: \(error)")])))
+                return .failure(
+                    Refused(answer: answer(name, nil, ["status": "error", "error": .string("the request is not JSON: \(error)")])))
             }
         }
         let transaction = body["transaction"]
@@ -156,7 +167,8 @@ public struct MQTTFrontEnd: Sendable {
                 try RequestBody(body: body).only(["writes"])
                 writes = try WriteBatch(body)
             }
-            let command = if let writes { HomeCommand.write(writes.requests) } else { try HomeCommand.parse(name, body, timeZone: core.timeZone) }
+            let command =
+                if let writes { HomeCommand.write(writes.requests) } else { try HomeCommand.parse(name, body, timeZone: core.timeZone) }
             return .success(.command(command, ticket(for: .request(command: name, transaction: transaction, writes: writes))))
         } catch {
             if name != "characteristic/write" && name != "characteristic/read" { refused.invalid += 1 }
@@ -168,7 +180,8 @@ public struct MQTTFrontEnd: Sendable {
     /// restart), so it never acts: a request is answered with why, a write is logged.
     mutating func refuseRetained(_ message: Incoming, isRequest: Bool) -> Outgoing? {
         refused.retained += 1
-        let why = "\(message.topic) was published retained; writes and requests must not be retained (they would act again on every "
+        let why =
+            "\(message.topic) was published retained; writes and requests must not be retained (they would act again on every "
             + "reconnect), so it was not acted on. Publish it without retain, and clear the stored one with: mosquitto_pub -r -n -t '\(message.topic)'"
         guard isRequest else {
             notices.append(.init(level: .warning, component: .api, message: why))
@@ -193,7 +206,9 @@ public struct MQTTFrontEnd: Sendable {
         var rendered = GatewayOutput(store: output.store)
         rendered.messages.reserveCapacity(output.now.count)
         for effect in output.now { if let message = render(effect, at: output.time, &time) { rendered.messages.append(message) } }
-        for effect in output.afterCommit { if let message = render(effect, at: output.time, &time) { rendered.afterCommit.append(message) } }
+        for effect in output.afterCommit {
+            if let message = render(effect, at: output.time, &time) { rendered.afterCommit.append(message) }
+        }
         return rendered
     }
 

@@ -37,8 +37,12 @@ struct MessageService: Service {
     private func answerHealth(_ requests: [MQTTMessage]) async {
         let counters = await runtime.counters
         for request in requests {
-            var answer: [String: JSONValue] = ["status": "ok", "data": health.report(store: writer.failing, counters: counters,
-                                                                                        dropped: (client.droppedIncoming, client.droppedWhileDisconnected))]
+            var answer: [String: JSONValue] = [
+                "status": "ok",
+                "data": health.report(
+                    store: writer.failing, counters: counters,
+                    dropped: (client.droppedIncoming, client.droppedWhileDisconnected)),
+            ]
             answer["transaction"] = (try? JSONValue(parsing: request.payload))?["transaction"]
             try? client.publish("\(baseTopic)/response/health", JSONValue.object(answer).serializedBytes(), qos: .atLeastOnce)
         }

@@ -32,7 +32,8 @@ extension CharacteristicType {
     public static let air_quality = CharacteristicType(
         name: "air_quality", hapName: "AirQuality", uuid: "00000095-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
-        validValues: ["unknown": 0, "excellent": 1, "good": 2, "fair": 3, "inferior": 4, "poor": 5], permissions: [.read, .notify], maxLength: nil)
+        validValues: ["unknown": 0, "excellent": 1, "good": 2, "fair": 3, "inferior": 4, "poor": 5], permissions: [.read, .notify],
+        maxLength: nil)
     public static let audio_feedback = CharacteristicType(
         name: "audio_feedback", hapName: "AudioFeedback", uuid: "00000005-0000-1000-8000-0026BB765291", format: .bool,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
@@ -66,7 +67,8 @@ extension CharacteristicType {
         unit: nil, minValue: 0, maxValue: 100, minStep: nil,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let carbon_monoxide_peak_level = CharacteristicType(
-        name: "carbon_monoxide_peak_level", hapName: "CarbonMonoxidePeakLevel", uuid: "00000091-0000-1000-8000-0026BB765291", format: .float,
+        name: "carbon_monoxide_peak_level", hapName: "CarbonMonoxidePeakLevel", uuid: "00000091-0000-1000-8000-0026BB765291",
+        format: .float,
         unit: nil, minValue: 0, maxValue: 100, minStep: nil,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let charging_state = CharacteristicType(
@@ -94,15 +96,18 @@ extension CharacteristicType {
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["contact_detected": 0, "contact_not_detected": 1], permissions: [.read, .notify], maxLength: nil)
     public static let cooling_threshold_temperature = CharacteristicType(
-        name: "cooling_threshold_temperature", hapName: "CoolingThresholdTemperature", uuid: "0000000D-0000-1000-8000-0026BB765291", format: .float,
+        name: "cooling_threshold_temperature", hapName: "CoolingThresholdTemperature", uuid: "0000000D-0000-1000-8000-0026BB765291",
+        format: .float,
         unit: .celsius, minValue: 10, maxValue: 35, minStep: 0.1,
         validValues: [:], permissions: [.read, .write, .notify], maxLength: nil)
     public static let current_air_purifier_state = CharacteristicType(
-        name: "current_air_purifier_state", hapName: "CurrentAirPurifierState", uuid: "000000A9-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "current_air_purifier_state", hapName: "CurrentAirPurifierState", uuid: "000000A9-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["inactive": 0, "idle": 1, "purifying_air": 2], permissions: [.read, .notify], maxLength: nil)
     public static let current_ambient_light_level = CharacteristicType(
-        name: "current_ambient_light_level", hapName: "CurrentAmbientLightLevel", uuid: "0000006B-0000-1000-8000-0026BB765291", format: .float,
+        name: "current_ambient_light_level", hapName: "CurrentAmbientLightLevel", uuid: "0000006B-0000-1000-8000-0026BB765291",
+        format: .float,
         unit: .lux, minValue: 0.0001, maxValue: 100000, minStep: nil,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let current_door_state = CharacteristicType(
@@ -114,19 +119,23 @@ extension CharacteristicType {
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["inactive": 0, "idle": 1, "blowing_air": 2], permissions: [.read, .notify], maxLength: nil)
     public static let current_heater_cooler_state = CharacteristicType(
-        name: "current_heater_cooler_state", hapName: "CurrentHeaterCoolerState", uuid: "000000B1-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "current_heater_cooler_state", hapName: "CurrentHeaterCoolerState", uuid: "000000B1-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["inactive": 0, "idle": 1, "heating": 2, "cooling": 3], permissions: [.read, .notify], maxLength: nil)
     public static let current_heating_cooling_state = CharacteristicType(
-        name: "current_heating_cooling_state", hapName: "CurrentHeatingCoolingState", uuid: "0000000F-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "current_heating_cooling_state", hapName: "CurrentHeatingCoolingState", uuid: "0000000F-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["off": 0, "heat": 1, "cool": 2], permissions: [.read, .notify], maxLength: nil)
     public static let current_horizontal_tilt_angle = CharacteristicType(
-        name: "current_horizontal_tilt_angle", hapName: "CurrentHorizontalTiltAngle", uuid: "0000006C-0000-1000-8000-0026BB765291", format: .int,
+        name: "current_horizontal_tilt_angle", hapName: "CurrentHorizontalTiltAngle", uuid: "0000006C-0000-1000-8000-0026BB765291",
+        format: .int,
         unit: .arcdegrees, minValue: -90, maxValue: 90, minStep: 1,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let current_humidifier_dehumidifier_state = CharacteristicType(
-        name: "current_humidifier_dehumidifier_state", hapName: "CurrentHumidifierDehumidifierState", uuid: "000000B3-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "current_humidifier_dehumidifier_state", hapName: "CurrentHumidifierDehumidifierState",
+        uuid: "000000B3-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["inactive": 0, "idle": 1, "humidifying": 2, "dehumidifying": 3], permissions: [.read, .notify], maxLength: nil)
     public static let current_media_state = CharacteristicType(
@@ -154,7 +163,8 @@ extension CharacteristicType {
         unit: .arcdegrees, minValue: -90, maxValue: 90, minStep: 1,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let current_vertical_tilt_angle = CharacteristicType(
-        name: "current_vertical_tilt_angle", hapName: "CurrentVerticalTiltAngle", uuid: "0000006E-0000-1000-8000-0026BB765291", format: .int,
+        name: "current_vertical_tilt_angle", hapName: "CurrentVerticalTiltAngle", uuid: "0000006E-0000-1000-8000-0026BB765291",
+        format: .int,
         unit: .arcdegrees, minValue: -90, maxValue: 90, minStep: 1,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let current_visibility_state = CharacteristicType(
@@ -190,7 +200,8 @@ extension CharacteristicType {
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read], maxLength: nil)
     public static let heating_threshold_temperature = CharacteristicType(
-        name: "heating_threshold_temperature", hapName: "HeatingThresholdTemperature", uuid: "00000012-0000-1000-8000-0026BB765291", format: .float,
+        name: "heating_threshold_temperature", hapName: "HeatingThresholdTemperature", uuid: "00000012-0000-1000-8000-0026BB765291",
+        format: .float,
         unit: .celsius, minValue: 0, maxValue: 25, minStep: 0.1,
         validValues: [:], permissions: [.read, .write, .notify], maxLength: nil)
     public static let hold_position = CharacteristicType(
@@ -224,11 +235,15 @@ extension CharacteristicType {
     public static let input_device_type = CharacteristicType(
         name: "input_device_type", hapName: "InputDeviceType", uuid: "000000DC-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
-        validValues: ["other": 0, "tv": 1, "recording": 2, "tuner": 3, "playback": 4, "audio_system": 5], permissions: [.read, .notify], maxLength: nil)
+        validValues: ["other": 0, "tv": 1, "recording": 2, "tuner": 3, "playback": 4, "audio_system": 5], permissions: [.read, .notify],
+        maxLength: nil)
     public static let input_source_type = CharacteristicType(
         name: "input_source_type", hapName: "InputSourceType", uuid: "000000DB-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
-        validValues: ["other": 0, "home_screen": 1, "tuner": 2, "hdmi": 3, "composite_video": 4, "s_video": 5, "component_video": 6, "dvi": 7, "air_play": 8, "usb": 9, "application": 10], permissions: [.read, .notify], maxLength: nil)
+        validValues: [
+            "other": 0, "home_screen": 1, "tuner": 2, "hdmi": 3, "composite_video": 4, "s_video": 5, "component_video": 6, "dvi": 7,
+            "air_play": 8, "usb": 9, "application": 10,
+        ], permissions: [.read, .notify], maxLength: nil)
     public static let is_configured = CharacteristicType(
         name: "is_configured", hapName: "IsConfigured", uuid: "000000D6-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
@@ -248,9 +263,14 @@ extension CharacteristicType {
     public static let lock_last_known_action = CharacteristicType(
         name: "lock_last_known_action", hapName: "LockLastKnownAction", uuid: "0000001C-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
-        validValues: ["secured_physically,interior": 0, "unsecured_physically,interior": 1, "secured_physically,exterior": 2, "unsecured_physically,exterior": 3, "securedby_keypad": 4, "unsecuredby_keypad": 5, "secured_remotely": 6, "unsecured_remotely": 7, "securedby_auto_secure_timeout": 8], permissions: [.read, .notify], maxLength: nil)
+        validValues: [
+            "secured_physically,interior": 0, "unsecured_physically,interior": 1, "secured_physically,exterior": 2,
+            "unsecured_physically,exterior": 3, "securedby_keypad": 4, "unsecuredby_keypad": 5, "secured_remotely": 6,
+            "unsecured_remotely": 7, "securedby_auto_secure_timeout": 8,
+        ], permissions: [.read, .notify], maxLength: nil)
     public static let lock_management_auto_security_timeout = CharacteristicType(
-        name: "lock_management_auto_security_timeout", hapName: "LockManagementAutoSecurityTimeout", uuid: "0000001A-0000-1000-8000-0026BB765291", format: .uint32,
+        name: "lock_management_auto_security_timeout", hapName: "LockManagementAutoSecurityTimeout",
+        uuid: "0000001A-0000-1000-8000-0026BB765291", format: .uint32,
         unit: .seconds, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read, .write, .notify], maxLength: nil)
     public static let lock_physical_controls = CharacteristicType(
@@ -286,7 +306,8 @@ extension CharacteristicType {
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read, .write, .writeResponse], maxLength: nil)
     public static let nfc_access_supported_configuration = CharacteristicType(
-        name: "nfc_access_supported_configuration", hapName: "NFCAccessSupportedConfiguration", uuid: "00000265-0000-1000-8000-0026BB765291", format: .tlv8,
+        name: "nfc_access_supported_configuration", hapName: "NFCAccessSupportedConfiguration",
+        uuid: "00000265-0000-1000-8000-0026BB765291", format: .tlv8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read], maxLength: nil)
     public static let name = CharacteristicType(
@@ -352,7 +373,8 @@ extension CharacteristicType {
     public static let picture_mode = CharacteristicType(
         name: "picture_mode", hapName: "PictureMode", uuid: "000000E2-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: 0, maxValue: 13, minStep: nil,
-        validValues: ["other": 0, "standard": 1, "calibrated": 2, "calibrated_dark": 3, "vivid": 4, "game": 5, "computer": 6, "custom": 7], permissions: [.read, .write, .notify], maxLength: nil)
+        validValues: ["other": 0, "standard": 1, "calibrated": 2, "calibrated_dark": 3, "vivid": 4, "game": 5, "computer": 6, "custom": 7],
+        permissions: [.read, .write, .notify], maxLength: nil)
     public static let position_state = CharacteristicType(
         name: "position_state", hapName: "PositionState", uuid: "00000072-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
@@ -364,17 +386,20 @@ extension CharacteristicType {
     public static let program_mode = CharacteristicType(
         name: "program_mode", hapName: "ProgramMode", uuid: "000000D1-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
-        validValues: ["noprogramscheduled": 0, "programscheduled": 1, "programscheduled(manual_mode)": 2], permissions: [.read, .notify], maxLength: nil)
+        validValues: ["noprogramscheduled": 0, "programscheduled": 1, "programscheduled(manual_mode)": 2], permissions: [.read, .notify],
+        maxLength: nil)
     public static let programmable_switch_event = CharacteristicType(
         name: "programmable_switch_event", hapName: "ProgrammableSwitchEvent", uuid: "00000073-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["single_press": 0, "double_press": 1, "long_press": 2], permissions: [.read, .notify], maxLength: nil)
     public static let relative_humidity_dehumidifier_threshold = CharacteristicType(
-        name: "relative_humidity_dehumidifier_threshold", hapName: "RelativeHumidityDehumidifierThreshold", uuid: "000000C9-0000-1000-8000-0026BB765291", format: .float,
+        name: "relative_humidity_dehumidifier_threshold", hapName: "RelativeHumidityDehumidifierThreshold",
+        uuid: "000000C9-0000-1000-8000-0026BB765291", format: .float,
         unit: .percentage, minValue: 0, maxValue: 100, minStep: 1,
         validValues: [:], permissions: [.read, .write, .notify], maxLength: nil)
     public static let relative_humidity_humidifier_threshold = CharacteristicType(
-        name: "relative_humidity_humidifier_threshold", hapName: "RelativeHumidityHumidifierThreshold", uuid: "000000CA-0000-1000-8000-0026BB765291", format: .float,
+        name: "relative_humidity_humidifier_threshold", hapName: "RelativeHumidityHumidifierThreshold",
+        uuid: "000000CA-0000-1000-8000-0026BB765291", format: .float,
         unit: .percentage, minValue: 0, maxValue: 100, minStep: 1,
         validValues: [:], permissions: [.read, .write, .notify], maxLength: nil)
     public static let remaining_duration = CharacteristicType(
@@ -384,7 +409,10 @@ extension CharacteristicType {
     public static let remote_key = CharacteristicType(
         name: "remote_key", hapName: "RemoteKey", uuid: "000000E1-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: 0, maxValue: 16, minStep: nil,
-        validValues: ["rewind": 0, "fast_forward": 1, "next_track": 2, "previous_track": 3, "arrow_up": 4, "arrow_down": 5, "arrow_left": 6, "arrow_right": 7, "select": 8, "back": 9, "exit": 10, "play_pause": 11, "information": 15], permissions: [.write], maxLength: nil)
+        validValues: [
+            "rewind": 0, "fast_forward": 1, "next_track": 2, "previous_track": 3, "arrow_up": 4, "arrow_down": 5, "arrow_left": 6,
+            "arrow_right": 7, "select": 8, "back": 9, "exit": 10, "play_pause": 11, "information": 15,
+        ], permissions: [.write], maxLength: nil)
     public static let reset_filter_indication = CharacteristicType(
         name: "reset_filter_indication", hapName: "ResetFilterIndication", uuid: "000000AD-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: 1, maxValue: 1, minStep: 1,
@@ -402,19 +430,24 @@ extension CharacteristicType {
         unit: .percentage, minValue: 0, maxValue: 100, minStep: 1,
         validValues: [:], permissions: [.read, .write, .notify], maxLength: nil)
     public static let security_system_alarm_type = CharacteristicType(
-        name: "security_system_alarm_type", hapName: "SecuritySystemAlarmType", uuid: "0000008E-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "security_system_alarm_type", hapName: "SecuritySystemAlarmType", uuid: "0000008E-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: 0, maxValue: 1, minStep: 1,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let security_system_current_state = CharacteristicType(
-        name: "security_system_current_state", hapName: "SecuritySystemCurrentState", uuid: "00000066-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "security_system_current_state", hapName: "SecuritySystemCurrentState", uuid: "00000066-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
-        validValues: ["stay_arm": 0, "away_arm": 1, "night_arm": 2, "disarmed": 3, "alarm_triggered": 4], permissions: [.read, .notify], maxLength: nil)
+        validValues: ["stay_arm": 0, "away_arm": 1, "night_arm": 2, "disarmed": 3, "alarm_triggered": 4], permissions: [.read, .notify],
+        maxLength: nil)
     public static let security_system_target_state = CharacteristicType(
-        name: "security_system_target_state", hapName: "SecuritySystemTargetState", uuid: "00000067-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "security_system_target_state", hapName: "SecuritySystemTargetState", uuid: "00000067-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["stay_arm": 0, "away_arm": 1, "night_arm": 2, "disarm": 3], permissions: [.read, .write, .notify], maxLength: nil)
     public static let selected_rtp_stream_configuration = CharacteristicType(
-        name: "selected_rtp_stream_configuration", hapName: "SelectedRTPStreamConfiguration", uuid: "00000117-0000-1000-8000-0026BB765291", format: .tlv8,
+        name: "selected_rtp_stream_configuration", hapName: "SelectedRTPStreamConfiguration", uuid: "00000117-0000-1000-8000-0026BB765291",
+        format: .tlv8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read, .write], maxLength: nil)
     public static let serial_number = CharacteristicType(
@@ -478,19 +511,23 @@ extension CharacteristicType {
         unit: nil, minValue: 0, maxValue: 1000, minStep: 1,
         validValues: [:], permissions: [.read, .notify], maxLength: nil)
     public static let supported_audio_stream_configuration = CharacteristicType(
-        name: "supported_audio_stream_configuration", hapName: "SupportedAudioStreamConfiguration", uuid: "00000115-0000-1000-8000-0026BB765291", format: .tlv8,
+        name: "supported_audio_stream_configuration", hapName: "SupportedAudioStreamConfiguration",
+        uuid: "00000115-0000-1000-8000-0026BB765291", format: .tlv8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read], maxLength: nil)
     public static let supported_rtp_configuration = CharacteristicType(
-        name: "supported_rtp_configuration", hapName: "SupportedRTPConfiguration", uuid: "00000116-0000-1000-8000-0026BB765291", format: .tlv8,
+        name: "supported_rtp_configuration", hapName: "SupportedRTPConfiguration", uuid: "00000116-0000-1000-8000-0026BB765291",
+        format: .tlv8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read], maxLength: nil)
     public static let supported_transition_configuration = CharacteristicType(
-        name: "supported_transition_configuration", hapName: "SupportedTransitionConfiguration", uuid: "00000144-0000-1000-8000-0026BB765291", format: .tlv8,
+        name: "supported_transition_configuration", hapName: "SupportedTransitionConfiguration",
+        uuid: "00000144-0000-1000-8000-0026BB765291", format: .tlv8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read], maxLength: nil)
     public static let supported_video_stream_configuration = CharacteristicType(
-        name: "supported_video_stream_configuration", hapName: "SupportedVideoStreamConfiguration", uuid: "00000114-0000-1000-8000-0026BB765291", format: .tlv8,
+        name: "supported_video_stream_configuration", hapName: "SupportedVideoStreamConfiguration",
+        uuid: "00000114-0000-1000-8000-0026BB765291", format: .tlv8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: [:], permissions: [.read], maxLength: nil)
     public static let swing_mode = CharacteristicType(
@@ -514,21 +551,26 @@ extension CharacteristicType {
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["manual": 0, "auto": 1], permissions: [.read, .write, .notify], maxLength: nil)
     public static let target_heater_cooler_state = CharacteristicType(
-        name: "target_heater_cooler_state", hapName: "TargetHeaterCoolerState", uuid: "000000B2-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "target_heater_cooler_state", hapName: "TargetHeaterCoolerState", uuid: "000000B2-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["auto": 0, "heat": 1, "cool": 2], permissions: [.read, .write, .notify], maxLength: nil)
     public static let target_heating_cooling_state = CharacteristicType(
-        name: "target_heating_cooling_state", hapName: "TargetHeatingCoolingState", uuid: "00000033-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "target_heating_cooling_state", hapName: "TargetHeatingCoolingState", uuid: "00000033-0000-1000-8000-0026BB765291",
+        format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
         validValues: ["off": 0, "heat": 1, "cool": 2, "auto": 3], permissions: [.read, .write, .notify], maxLength: nil)
     public static let target_horizontal_tilt_angle = CharacteristicType(
-        name: "target_horizontal_tilt_angle", hapName: "TargetHorizontalTiltAngle", uuid: "0000007B-0000-1000-8000-0026BB765291", format: .int,
+        name: "target_horizontal_tilt_angle", hapName: "TargetHorizontalTiltAngle", uuid: "0000007B-0000-1000-8000-0026BB765291",
+        format: .int,
         unit: .arcdegrees, minValue: -90, maxValue: 90, minStep: 1,
         validValues: [:], permissions: [.read, .write, .notify], maxLength: nil)
     public static let target_humidifier_dehumidifier_state = CharacteristicType(
-        name: "target_humidifier_dehumidifier_state", hapName: "TargetHumidifierDehumidifierState", uuid: "000000B4-0000-1000-8000-0026BB765291", format: .uint8,
+        name: "target_humidifier_dehumidifier_state", hapName: "TargetHumidifierDehumidifierState",
+        uuid: "000000B4-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,
-        validValues: ["humidifieror_dehumidifier": 0, "humidifier": 1, "dehumidifier": 2], permissions: [.read, .write, .notify], maxLength: nil)
+        validValues: ["humidifieror_dehumidifier": 0, "humidifier": 1, "dehumidifier": 2], permissions: [.read, .write, .notify],
+        maxLength: nil)
     public static let target_media_state = CharacteristicType(
         name: "target_media_state", hapName: "TargetMediaState", uuid: "00000137-0000-1000-8000-0026BB765291", format: .uint8,
         unit: nil, minValue: nil, maxValue: nil, minStep: nil,

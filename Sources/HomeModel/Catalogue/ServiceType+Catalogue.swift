@@ -12,23 +12,34 @@ extension ServiceType {
     public static let air_quality_sensor = ServiceType(
         name: "air_quality_sensor", hapName: "AirQualitySensor", uuid: "0000008D-0000-1000-8000-0026BB765291",
         required: [.air_quality],
-        optional: [.status_active, .status_fault, .status_tampered, .status_low_battery, .name, .ozone_density, .nitrogen_dioxide_density, .sulphur_dioxide_density, .pm2_5_density, .pm10_density, .voc_density, .carbon_monoxide_level, .carbon_dioxide_level])
+        optional: [
+            .status_active, .status_fault, .status_tampered, .status_low_battery, .name, .ozone_density, .nitrogen_dioxide_density,
+            .sulphur_dioxide_density, .pm2_5_density, .pm10_density, .voc_density, .carbon_monoxide_level, .carbon_dioxide_level,
+        ])
     public static let battery_service = ServiceType(
         name: "battery_service", hapName: "BatteryService", uuid: "00000096-0000-1000-8000-0026BB765291",
         required: [.battery_level, .charging_state, .status_low_battery],
         optional: [.name])
     public static let camera_rtp_stream_management = ServiceType(
         name: "camera_rtp_stream_management", hapName: "CameraRTPStreamManagement", uuid: "00000110-0000-1000-8000-0026BB765291",
-        required: [.supported_video_stream_configuration, .supported_audio_stream_configuration, .supported_rtp_configuration, .selected_rtp_stream_configuration, .streaming_status, .setup_endpoints],
+        required: [
+            .supported_video_stream_configuration, .supported_audio_stream_configuration, .supported_rtp_configuration,
+            .selected_rtp_stream_configuration, .streaming_status, .setup_endpoints,
+        ],
         optional: [.name])
     public static let carbon_dioxide_sensor = ServiceType(
         name: "carbon_dioxide_sensor", hapName: "CarbonDioxideSensor", uuid: "00000097-0000-1000-8000-0026BB765291",
         required: [.carbon_dioxide_detected],
-        optional: [.status_active, .status_fault, .status_low_battery, .status_tampered, .carbon_dioxide_level, .carbon_dioxide_peak_level, .name])
+        optional: [
+            .status_active, .status_fault, .status_low_battery, .status_tampered, .carbon_dioxide_level, .carbon_dioxide_peak_level, .name,
+        ])
     public static let carbon_monoxide_sensor = ServiceType(
         name: "carbon_monoxide_sensor", hapName: "CarbonMonoxideSensor", uuid: "0000007F-0000-1000-8000-0026BB765291",
         required: [.carbon_monoxide_detected],
-        optional: [.status_active, .status_fault, .status_low_battery, .status_tampered, .carbon_monoxide_level, .carbon_monoxide_peak_level, .name])
+        optional: [
+            .status_active, .status_fault, .status_low_battery, .status_tampered, .carbon_monoxide_level, .carbon_monoxide_peak_level,
+            .name,
+        ])
     public static let contact_sensor = ServiceType(
         name: "contact_sensor", hapName: "ContactSensor", uuid: "00000080-0000-1000-8000-0026BB765291",
         required: [.contact_sensor_state],
@@ -48,7 +59,9 @@ extension ServiceType {
     public static let fanv2 = ServiceType(
         name: "fanv2", hapName: "Fanv2", uuid: "000000B7-0000-1000-8000-0026BB765291",
         required: [.active],
-        optional: [.current_fan_state, .target_fan_state, .lock_physical_controls, .name, .rotation_direction, .rotation_speed, .swing_mode])
+        optional: [
+            .current_fan_state, .target_fan_state, .lock_physical_controls, .name, .rotation_direction, .rotation_speed, .swing_mode,
+        ])
     public static let faucet = ServiceType(
         name: "faucet", hapName: "Faucet", uuid: "000000D7-0000-1000-8000-0026BB765291",
         required: [.active],
@@ -64,11 +77,17 @@ extension ServiceType {
     public static let heater_cooler = ServiceType(
         name: "heater_cooler", hapName: "HeaterCooler", uuid: "000000BC-0000-1000-8000-0026BB765291",
         required: [.active, .current_heater_cooler_state, .target_heater_cooler_state, .current_temperature],
-        optional: [.lock_physical_controls, .name, .swing_mode, .cooling_threshold_temperature, .heating_threshold_temperature, .temperature_display_units, .rotation_speed])
+        optional: [
+            .lock_physical_controls, .name, .swing_mode, .cooling_threshold_temperature, .heating_threshold_temperature,
+            .temperature_display_units, .rotation_speed,
+        ])
     public static let humidifier_dehumidifier = ServiceType(
         name: "humidifier_dehumidifier", hapName: "HumidifierDehumidifier", uuid: "000000BD-0000-1000-8000-0026BB765291",
         required: [.current_relative_humidity, .current_humidifier_dehumidifier_state, .target_humidifier_dehumidifier_state, .active],
-        optional: [.lock_physical_controls, .name, .swing_mode, .water_level, .relative_humidity_dehumidifier_threshold, .relative_humidity_humidifier_threshold, .rotation_speed])
+        optional: [
+            .lock_physical_controls, .name, .swing_mode, .water_level, .relative_humidity_dehumidifier_threshold,
+            .relative_humidity_humidifier_threshold, .rotation_speed,
+        ])
     public static let humidity_sensor = ServiceType(
         name: "humidity_sensor", hapName: "HumiditySensor", uuid: "00000082-0000-1000-8000-0026BB765291",
         required: [.current_relative_humidity],
@@ -92,11 +111,17 @@ extension ServiceType {
     public static let lightbulb = ServiceType(
         name: "lightbulb", hapName: "Lightbulb", uuid: "00000043-0000-1000-8000-0026BB765291",
         required: [.on],
-        optional: [.brightness, .hue, .saturation, .name, .active_transition_count, .transition_control, .supported_transition_configuration, .color_temperature])
+        optional: [
+            .brightness, .hue, .saturation, .name, .active_transition_count, .transition_control, .supported_transition_configuration,
+            .color_temperature,
+        ])
     public static let lock_management = ServiceType(
         name: "lock_management", hapName: "LockManagement", uuid: "00000044-0000-1000-8000-0026BB765291",
         required: [.lock_control_point, .version],
-        optional: [.logs, .audio_feedback, .lock_management_auto_security_timeout, .administrator_only_access, .lock_last_known_action, .current_door_state, .motion_detected, .name])
+        optional: [
+            .logs, .audio_feedback, .lock_management_auto_security_timeout, .administrator_only_access, .lock_last_known_action,
+            .current_door_state, .motion_detected, .name,
+        ])
     public static let lock_mechanism = ServiceType(
         name: "lock_mechanism", hapName: "LockMechanism", uuid: "00000045-0000-1000-8000-0026BB765291",
         required: [.lock_current_state, .lock_target_state],
@@ -152,7 +177,10 @@ extension ServiceType {
     public static let television = ServiceType(
         name: "television", hapName: "Television", uuid: "000000D8-0000-1000-8000-0026BB765291",
         required: [.active, .active_identifier, .configured_name, .sleep_discovery_mode],
-        optional: [.brightness, .closed_captions, .display_order, .current_media_state, .target_media_state, .picture_mode, .power_mode_selection, .remote_key])
+        optional: [
+            .brightness, .closed_captions, .display_order, .current_media_state, .target_media_state, .picture_mode, .power_mode_selection,
+            .remote_key,
+        ])
     public static let television_speaker = ServiceType(
         name: "television_speaker", hapName: "TelevisionSpeaker", uuid: "00000113-0000-1000-8000-0026BB765291",
         required: [.mute],
@@ -163,8 +191,13 @@ extension ServiceType {
         optional: [.status_active, .status_fault, .status_low_battery, .status_tampered, .name])
     public static let thermostat = ServiceType(
         name: "thermostat", hapName: "Thermostat", uuid: "0000004A-0000-1000-8000-0026BB765291",
-        required: [.current_heating_cooling_state, .target_heating_cooling_state, .current_temperature, .target_temperature, .temperature_display_units],
-        optional: [.current_relative_humidity, .target_relative_humidity, .cooling_threshold_temperature, .heating_threshold_temperature, .name])
+        required: [
+            .current_heating_cooling_state, .target_heating_cooling_state, .current_temperature, .target_temperature,
+            .temperature_display_units,
+        ],
+        optional: [
+            .current_relative_humidity, .target_relative_humidity, .cooling_threshold_temperature, .heating_threshold_temperature, .name,
+        ])
     public static let valve = ServiceType(
         name: "valve", hapName: "Valve", uuid: "000000D0-0000-1000-8000-0026BB765291",
         required: [.active, .in_use, .valve_type],
@@ -176,7 +209,10 @@ extension ServiceType {
     public static let window_covering = ServiceType(
         name: "window_covering", hapName: "WindowCovering", uuid: "0000008C-0000-1000-8000-0026BB765291",
         required: [.current_position, .target_position, .position_state],
-        optional: [.hold_position, .target_horizontal_tilt_angle, .target_vertical_tilt_angle, .current_horizontal_tilt_angle, .current_vertical_tilt_angle, .obstruction_detected, .name])
+        optional: [
+            .hold_position, .target_horizontal_tilt_angle, .target_vertical_tilt_angle, .current_horizontal_tilt_angle,
+            .current_vertical_tilt_angle, .obstruction_detected, .name,
+        ])
 
     /// Every service type in the catalogue.
     public static let all: [ServiceType] = [

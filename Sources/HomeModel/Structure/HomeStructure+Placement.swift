@@ -9,7 +9,8 @@ extension HomeStructure {
             guard placement.requested != requestedRoom else { return false }
             placements[id]?.requested = requestedRoom
             guard !placement.pinned else { return false }
-            let target = requestedRoom.flatMap { roomForRequest($0, home: current.home) } ?? home(id: current.home)?.defaultRoom ?? current.id
+            let target =
+                requestedRoom.flatMap { roomForRequest($0, home: current.home) } ?? home(id: current.home)?.defaultRoom ?? current.id
             if target != current.id {
                 placements[id]?.room = target
                 record(.accessory, id, .room)

@@ -12,8 +12,9 @@ extension HomeStructure {
     public mutating func renameRoom(_ id: String, to raw: String) throws(StructureError) {
         guard let index = rooms.firstIndex(where: { $0.id == id }) else { throw .notFound(kind: "room", id, suggestion: "") }
         let room = rooms[index]
-        let name = try Self.checkName(raw, kind: "room", among: rooms(in: room.home).map(\.name),
-                                      scope: "in \(home(id: room.home)?.name ?? room.home)", except: room.name)
+        let name = try Self.checkName(
+            raw, kind: "room", among: rooms(in: room.home).map(\.name),
+            scope: "in \(home(id: room.home)?.name ?? room.home)", except: room.name)
         guard name != room.name else { return }
         rooms[index].name = name
         record(.room, id, .renamed)
@@ -51,8 +52,9 @@ extension HomeStructure {
     public mutating func renameZone(_ id: String, to raw: String) throws(StructureError) {
         guard let index = zones.firstIndex(where: { $0.id == id }) else { throw .notFound(kind: "zone", id, suggestion: "") }
         let zone = zones[index]
-        let name = try Self.checkName(raw, kind: "zone", among: zones(in: zone.home).map(\.name),
-                                      scope: "in \(home(id: zone.home)?.name ?? zone.home)", except: zone.name)
+        let name = try Self.checkName(
+            raw, kind: "zone", among: zones(in: zone.home).map(\.name),
+            scope: "in \(home(id: zone.home)?.name ?? zone.home)", except: zone.name)
         guard name != zone.name else { return }
         zones[index].name = name
         record(.zone, id, .renamed)
@@ -87,7 +89,8 @@ extension HomeStructure {
     private func checkRoom(_ roomID: String, belongsTo home: Home, zone: String) throws(StructureError) {
         guard let room = room(id: roomID) else { throw .notFound(kind: "room", roomID, suggestion: didYouMean(roomID, rooms.map(\.id))) }
         guard room.home == home.id else {
-            throw .otherHome("room '\(room.name)' is in home '\(self.home(id: room.home)?.name ?? room.home)', zone '\(zone)' is in '\(home.name)'")
+            throw .otherHome(
+                "room '\(room.name)' is in home '\(self.home(id: room.home)?.name ?? room.home)', zone '\(zone)' is in '\(home.name)'")
         }
     }
 }

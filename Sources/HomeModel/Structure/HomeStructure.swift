@@ -70,8 +70,10 @@ public struct HomeStructure: Sendable, Hashable {
         let scope = home ?? primaryHome
         if let room = rooms.first(where: { $0.home == scope && Naming.same($0.name, reference) }) { return room }
         if let elsewhere = rooms.first(where: { Naming.same($0.name, reference) }), let other = self.home(id: elsewhere.home) {
-            throw .notFound(kind: "room", reference, suggestion: " in \(self.home(id: scope)?.name ?? scope); a room '\(elsewhere.name)' is in home "
-                + "'\(other.name)': add \"home\": \"\(other.id)\", or use its id '\(elsewhere.id)'")
+            throw .notFound(
+                kind: "room", reference,
+                suggestion: " in \(self.home(id: scope)?.name ?? scope); a room '\(elsewhere.name)' is in home "
+                    + "'\(other.name)': add \"home\": \"\(other.id)\", or use its id '\(elsewhere.id)'")
         }
         throw .notFound(kind: "room", reference, suggestion: didYouMean(reference, rooms.filter { $0.home == scope }.map(\.id)))
     }
@@ -89,8 +91,10 @@ public struct HomeStructure: Sendable, Hashable {
         homes.contains { $0.id == id } || rooms.contains { $0.id == id } || zones.contains { $0.id == id }
     }
 
-    static func checkName(_ raw: String, kind: String, among existing: some Sequence<String>, scope: String,
-                          except current: String? = nil) throws(StructureError) -> String {
+    static func checkName(
+        _ raw: String, kind: String, among existing: some Sequence<String>, scope: String,
+        except current: String? = nil
+    ) throws(StructureError) -> String {
         let name = try Naming.check(raw, for: kind).get()
         for other in existing where Naming.same(other, name) {
             if let current, Naming.same(current, other) { continue }

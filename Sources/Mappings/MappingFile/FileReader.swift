@@ -48,7 +48,8 @@ struct FileReader {
     }
 
     /// One of a fixed set of words, or an error naming them (with the closest).
-    mutating func choice<T: CaseIterable & RawRepresentable>(_ node: Node?, _ what: String, _ type: T.Type) -> T? where T.RawValue == String {
+    mutating func choice<T: CaseIterable & RawRepresentable>(_ node: Node?, _ what: String, _ type: T.Type) -> T?
+    where T.RawValue == String {
         guard let node, let text = string(node, what) else { return nil }
         if let value = T(rawValue: text) { return value }
         let choices = T.allCases.map(\.rawValue)

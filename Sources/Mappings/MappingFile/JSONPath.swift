@@ -23,7 +23,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 if !key.isEmpty { components.append(.key(String(key))) }
                 rest = rest[bracket...]
                 while rest.hasPrefix("[") {
-                    guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]), index >= 0 else { return nil }
+                    guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+                        index >= 0
+                    else { return nil }
                     components.append(.index(index))
                     rest = rest[rest.index(after: close)...]
                 }

@@ -1,5 +1,5 @@
-public import HomeModel
 import Foundation
+public import HomeModel
 import JSON
 
 extension MQTTBinding.StateSpec {
@@ -77,7 +77,9 @@ extension MQTTBinding {
             return .success(.float(d))
         default:
             if let i = value.intValue ?? value.stringValue.flatMap(Int.init) { return .success(.int(i)) }
-            if let d = value.doubleValue ?? value.stringValue.flatMap(Double.init), let i = Int(exactly: d.rounded()) { return .success(.int(i)) }
+            if let d = value.doubleValue ?? value.stringValue.flatMap(Double.init), let i = Int(exactly: d.rounded()) {
+                return .success(.int(i))
+            }
             return .failure(.init(description: "\(value.serialized()) is not a number"))
         }
     }

@@ -12,14 +12,18 @@ extension FileReader {
         let numeric = type.format != .bool && type.format != .string && type.format != .tlv8 && type.format != .data
         if !numeric {
             for key in ["scale", "round", "clamp", "unit"] {
-                if let entry = f[key] { error(entry.key, "\(what) \(key) needs a numeric characteristic; \(type.name) is \(type.format.rawValue)") }
+                if let entry = f[key] {
+                    error(entry.key, "\(what) \(key) needs a numeric characteristic; \(type.name) is \(type.format.rawValue)")
+                }
             }
         }
         if t.invert, let entry = f["invert"] {
             if type.format == .string || type.format == .tlv8 || type.format == .data {
                 error(entry.key, "\(what) invert works on bools and numbers; \(type.name) is \(type.format.rawValue)")
             } else if numeric, characteristic.range == nil {
-                error(entry.key, "\(what) invert needs a minimum and a maximum to mirror within; \(type.name) has none (give it 'min' and 'max')")
+                error(
+                    entry.key,
+                    "\(what) invert needs a minimum and a maximum to mirror within; \(type.name) has none (give it 'min' and 'max')")
             }
         }
         if t.unit != nil, numeric, type.unit != .celsius, let entry = f["unit"] {

@@ -6,7 +6,9 @@ extension FileReader {
     static let accessoryKeys = ["id", "name", "room", "manufacturer", "model", "category", "availability", "services"]
 
     /// `accessories:` plus every `instances:` entry expanded from `templates:`.
-    mutating func mqttAccessories(_ top: [String: (key: Node, value: Node)], file: String, taken: [String: String]) -> [MQTTAccessoryMapping] {
+    mutating func mqttAccessories(
+        _ top: [String: (key: Node, value: Node)], file: String, taken: [String: String]
+    ) -> [MQTTAccessoryMapping] {
         var nodes: [(Node, String)] = []
         if let list = top["accessories"]?.value {
             if let items = list.sequence { nodes += items.map { ($0, "") } } else { error(list, "accessories must be a list") }
@@ -19,7 +21,9 @@ extension FileReader {
             defer { self.context = "" }
             guard let accessory = accessory(node, file: file) else { continue }
             if let other = ids[accessory.accessory.id] {
-                error(node.mapping?["id"] ?? node, "accessory id '\(accessory.accessory.id)' is already used\(other == file ? " in this file" : " in \(other)")")
+                error(
+                    node.mapping?["id"] ?? node,
+                    "accessory id '\(accessory.accessory.id)' is already used\(other == file ? " in this file" : " in \(other)")")
                 continue
             }
             ids[accessory.accessory.id] = file
@@ -40,7 +44,9 @@ extension FileReader {
         accessory.model = string(f["model"]?.value, "model")
         if let node = f["category"]?.value, let text = string(node, "category") {
             let names = Accessory.Category.allCases.map(\.rawValue)
-            if let category = Accessory.Category(rawValue: text) { accessory.category = category } else {
+            if let category = Accessory.Category(rawValue: text) {
+                accessory.category = category
+            } else {
                 error(node, "category must be one of \(names.joined(separator: ", ")), not '\(text)'\(didYouMean(text, names))")
             }
         }
@@ -64,7 +70,8 @@ extension FileReader {
 
     mutating func availability(_ node: Node) -> MQTTAccessoryMapping.Availability? {
         guard let f = fields(node, "availability", allowed: ["topic", "path", "online", "offline"], required: ["topic"]),
-              let topic = topic(f["topic"]?.value, "availability topic") else { return nil }
+            let topic = topic(f["topic"]?.value, "availability topic")
+        else { return nil }
         return MQTTAccessoryMapping.Availability(
             topic: topic, path: path(f["path"]?.value),
             online: string(f["online"]?.value, "availability online") ?? "online",

@@ -4,8 +4,11 @@ import Yams
 
 extension FileReader {
     mutating func service(_ node: Node, in accessory: Accessory) -> (Service, [MQTTBinding])? {
-        guard let f = fields(node, "a service", allowed: ["type", "id", "name", "primary", "characteristics"], required: ["type", "characteristics"]),
-              let typeName = nonEmpty(f["type"]?.value, "service type") else { return nil }
+        guard
+            let f = fields(
+                node, "a service", allowed: ["type", "id", "name", "primary", "characteristics"], required: ["type", "characteristics"]),
+            let typeName = nonEmpty(f["type"]?.value, "service type")
+        else { return nil }
         guard let type = ServiceType.named(typeName) else {
             error(f["type"]?.value, "unknown service type '\(typeName)'\(didYouMean(typeName, ServiceType.all.map(\.name)))")
             return nil
@@ -26,11 +29,16 @@ extension FileReader {
             guard let name = key.string else { continue }
             guard let characteristicType = CharacteristicType.named(name) else {
                 let allowed = (type.required + type.optional).map(\.name)
-                error(key, "unknown characteristic '\(name)'\(didYouMean(name, allowed.isEmpty ? CharacteristicType.all.map(\.name) : allowed))")
+                error(
+                    key,
+                    "unknown characteristic '\(name)'\(didYouMean(name, allowed.isEmpty ? CharacteristicType.all.map(\.name) : allowed))")
                 continue
             }
             guard type.allows(characteristicType) else {
-                error(key, "\(type.name) has no characteristic '\(name)' (it has \((type.required + type.optional).map(\.name).joined(separator: ", ")))")
+                error(
+                    key,
+                    "\(type.name) has no characteristic '\(name)' (it has \((type.required + type.optional).map(\.name).joined(separator: ", ")))"
+                )
                 continue
             }
             guard let (characteristic, binding) = characteristic(value, characteristicType, service: id) else { continue }
@@ -41,21 +49,26 @@ extension FileReader {
         for required in type.required where !characteristics.contains(where: { $0.type == required }) {
             characteristics.append(Characteristic(required))
         }
-        let service = Service(id: id, type: type, name: string(f["name"]?.value, "service name"),
-                              isPrimary: bool(f["primary"]?.value, "primary") ?? false, characteristics: characteristics)
+        let service = Service(
+            id: id, type: type, name: string(f["name"]?.value, "service name"),
+            isPrimary: bool(f["primary"]?.value, "primary") ?? false, characteristics: characteristics)
         return (service, bindings)
     }
 
     mutating func characteristic(_ node: Node, _ type: CharacteristicType, service: String) -> (Characteristic, MQTTBinding?)? {
         let what = type.name
-        guard let f = fields(node, "characteristic '\(what)'", allowed: ["state", "set", "get", "value", "min", "max", "step"]) else { return nil }
+        guard let f = fields(node, "characteristic '\(what)'", allowed: ["state", "set", "get", "value", "min", "max", "step"]) else {
+            return nil
+        }
         var characteristic = Characteristic(type)
         if let node = f["min"]?.value, let v = number(node, "\(what) min") { characteristic.minValue = v }
         if let node = f["max"]?.value, let v = number(node, "\(what) max") { characteristic.maxValue = v }
         if let node = f["step"]?.value, let v = number(node, "\(what) step") { characteristic.minStep = v }
         if let node = f["value"]?.value {
             if let value = node.scalar.map({ MQTTBinding.scalar(Array($0.string.utf8)) }) {
-                switch MQTTBinding.coerce(value, to: type.format).flatMap({ characteristic.check($0).mapError { Transforms.Failure(description: $0.description) } }) {
+                switch MQTTBinding.coerce(value, to: type.format).flatMap({
+                    characteristic.check($0).mapError { Transforms.Failure(description: $0.description) }
+                }) {
                 case .success(let v): characteristic.value = v
                 case .failure(let failure): error(node, "\(what) value: \(failure)")
                 }
@@ -73,7 +86,8 @@ extension FileReader {
             }
         }
         if let node = f["get"]?.value, let g = fields(node, "\(what) get", allowed: ["topic", "payload"], required: ["topic"]),
-           let topic = topic(g["topic"]?.value, "\(what) get topic") {
+            let topic = topic(g["topic"]?.value, "\(what) get topic")
+        {
             binding.get = MQTTBinding.GetSpec(topic: topic, payload: string(g["payload"]?.value, "\(what) get payload") ?? "")
         }
         if f["state"] == nil, f["set"] == nil, f["value"] == nil {

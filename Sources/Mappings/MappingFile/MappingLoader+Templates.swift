@@ -1,5 +1,5 @@
-import HomeModel
 import Foundation
+import HomeModel
 import Yams
 
 extension FileReader {
@@ -25,7 +25,8 @@ extension FileReader {
         var result: [(Node, String)] = []
         for item in items {
             guard let f = fields(item, "an instance", allowed: ["template", "vars"], required: ["template"]),
-                  let name = nonEmpty(f["template"]?.value, "template") else { continue }
+                let name = nonEmpty(f["template"]?.value, "template")
+            else { continue }
             guard let template = named[name] else {
                 error(f["template"]?.value, "no template named '\(name)'\(didYouMean(name, named.keys))")
                 continue
@@ -37,7 +38,11 @@ extension FileReader {
                     continue
                 }
                 for (key, value) in entries {
-                    if let k = key.string, let v = value.scalar?.string { vars[k] = v } else { error(value, "vars: each entry maps a name to one value") }
+                    if let k = key.string, let v = value.scalar?.string {
+                        vars[k] = v
+                    } else {
+                        error(value, "vars: each entry maps a name to one value")
+                    }
                 }
             }
             let line = item.mark?.line ?? 0
@@ -45,7 +50,10 @@ extension FileReader {
             var used: Set<String> = []
             let expanded = substitute(template, vars, missing: &missing, used: &used)
             if !missing.isEmpty {
-                error(item, "template '\(name)' uses \(missing.sorted().map { "{{\($0)}}" }.joined(separator: ", ")) but this instance's vars do not give \(missing.count == 1 ? "it" : "them")")
+                error(
+                    item,
+                    "template '\(name)' uses \(missing.sorted().map { "{{\($0)}}" }.joined(separator: ", ")) but this instance's vars do not give \(missing.count == 1 ? "it" : "them")"
+                )
                 continue
             }
             for unused in Set(vars.keys).subtracting(used).sorted() {
@@ -62,10 +70,14 @@ extension FileReader {
             let text = fill(scalar.string, vars, missing: &missing, used: &used)
             return .scalar(Node.Scalar(text, scalar.tag, scalar.style, scalar.mark))
         case .mapping(let mapping):
-            let pairs = mapping.map { (substitute($0.key, vars, missing: &missing, used: &used), substitute($0.value, vars, missing: &missing, used: &used)) }
+            let pairs = mapping.map {
+                (substitute($0.key, vars, missing: &missing, used: &used), substitute($0.value, vars, missing: &missing, used: &used))
+            }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
-            return .sequence(Node.Sequence(sequence.map { substitute($0, vars, missing: &missing, used: &used) }, sequence.tag, sequence.style, sequence.mark))
+            return .sequence(
+                Node.Sequence(
+                    sequence.map { substitute($0, vars, missing: &missing, used: &used) }, sequence.tag, sequence.style, sequence.mark))
         case .alias:
             return node
         }

@@ -8,7 +8,8 @@ extension FileReader {
     mutating func stateSpec(_ node: Node, _ characteristic: Characteristic) -> MQTTBinding.StateSpec? {
         let what = "\(characteristic.name) state"
         guard let f = fields(node, what, allowed: ["topic", "path"] + Self.transformKeys, required: ["topic"]),
-              let topic = topic(f["topic"]?.value, "\(what) topic") else { return nil }
+            let topic = topic(f["topic"]?.value, "\(what) topic")
+        else { return nil }
         let transforms = transforms(f, what: what)
         checkTransforms(transforms, f, characteristic, what: what)
         // Map targets are HomeKit values: check them now, not at the first message.
@@ -19,7 +20,8 @@ extension FileReader {
     mutating func setSpec(_ node: Node, _ characteristic: Characteristic) -> MQTTBinding.SetSpec? {
         let what = "\(characteristic.name) set"
         guard let f = fields(node, what, allowed: ["topic", "template", "retain"] + Self.transformKeys, required: ["topic"]),
-              let topic = topic(f["topic"]?.value, "\(what) topic") else { return nil }
+            let topic = topic(f["topic"]?.value, "\(what) topic")
+        else { return nil }
         let template = string(f["template"]?.value, "\(what) template")
         if let template, !template.contains("{{value}}") {
             error(f["template"]?.value, "\(what) template must contain {{value}} where the value goes")
@@ -27,8 +29,9 @@ extension FileReader {
         let transforms = transforms(f, what: what)
         checkTransforms(transforms, f, characteristic, what: what)
         checkSetMap(transforms, f, characteristic, what: what)
-        return MQTTBinding.SetSpec(topic: topic, template: template, transforms: transforms,
-                                   retain: bool(f["retain"]?.value, "\(what) retain") ?? false)
+        return MQTTBinding.SetSpec(
+            topic: topic, template: template, transforms: transforms,
+            retain: bool(f["retain"]?.value, "\(what) retain") ?? false)
     }
 
     mutating func transforms(_ f: [String: (key: Node, value: Node)], what: String) -> Transforms {
@@ -53,14 +56,17 @@ extension FileReader {
             t.mapDefault = node.scalar.map { MQTTBinding.scalar(Array($0.string.utf8)) }
         }
         if let node = f["scale"]?.value, let s = fields(node, "\(what) scale", allowed: ["from", "to"], required: ["from", "to"]) {
-            let from = pair(s["from"]?.value, "\(what) scale 'from'"), to = pair(s["to"]?.value, "\(what) scale 'to'")
+            let from = pair(s["from"]?.value, "\(what) scale 'from'")
+            let to = pair(s["to"]?.value, "\(what) scale 'to'")
             if let from, let to { t.scale = (from, to) }
         }
         t.invert = bool(f["invert"]?.value, "\(what) invert") ?? false
         t.round = int(f["round"]?.value, "\(what) round", 0...6)
         t.clamp = range(f["clamp"]?.value, "\(what) clamp")
         if let node = f["unit"]?.value, let text = string(node, "\(what) unit") {
-            if let unit = Transforms.Unit(rawValue: text) { t.unit = unit } else {
+            if let unit = Transforms.Unit(rawValue: text) {
+                t.unit = unit
+            } else {
                 error(node, "\(what) unit must be celsius or fahrenheit, not '\(text)'")
             }
         }

@@ -89,12 +89,19 @@ extension MappingSet {
             return [Diagnostic(file: file, line: 1, column: 1, message: problem)]
         }
         if let keys = root.mapping?.compactMap(\.key.string), !keys.contains("source"), !keys.contains(where: Self.topLevelKeys.contains) {
-            return [Diagnostic(file: file, line: 1, column: 1, message: "not a mapping file: it has none of a mapping file's keys "
-                + "(\(Self.topLevelKeys.joined(separator: ", "))); a mapping file starts with 'source: zigbee2mqtt' or 'source: mqtt'. "
-                + "Move other files out of the mappings folder")]
+            return [
+                Diagnostic(
+                    file: file, line: 1, column: 1,
+                    message: "not a mapping file: it has none of a mapping file's keys "
+                        + "(\(Self.topLevelKeys.joined(separator: ", "))); a mapping file starts with 'source: zigbee2mqtt' or 'source: mqtt'. "
+                        + "Move other files out of the mappings folder")
+            ]
         }
-        guard let top = reader.fields(root, "a mapping file", allowed: ["source", "name", "base_topic", "devices", "accessories", "templates", "instances"],
-                                      required: ["source"]) else { return reader.diagnostics }
+        guard
+            let top = reader.fields(
+                root, "a mapping file", allowed: ["source", "name", "base_topic", "devices", "accessories", "templates", "instances"],
+                required: ["source"])
+        else { return reader.diagnostics }
         var copy = self
         switch reader.string(top["source"]?.value, "source") {
         case "zigbee2mqtt":
@@ -104,8 +111,9 @@ extension MappingSet {
             if let source = reader.zigbee2mqttSource(top, file: file) {
                 // Two files for one bridge would build every device twice.
                 if let other = zigbee2mqtt.first(where: { $0.baseTopic == source.baseTopic }) {
-                    reader.error(top["base_topic"]?.value ?? top["source"]?.value,
-                                 "base_topic '\(source.baseTopic)' is already used by \(other.file); one file per bridge")
+                    reader.error(
+                        top["base_topic"]?.value ?? top["source"]?.value,
+                        "base_topic '\(source.baseTopic)' is already used by \(other.file); one file per bridge")
                 }
                 copy.zigbee2mqtt.append(source)
             }
@@ -116,7 +124,8 @@ extension MappingSet {
             let taken = Dictionary(accessories.map { ($0.accessory.id, $0.file) }, uniquingKeysWith: { a, _ in a })
             copy.accessories += reader.mqttAccessories(top, file: file, taken: taken)
         case let other?:
-            reader.error(top["source"]?.value, "source must be zigbee2mqtt or mqtt, not '\(other)'\(didYouMean(other, ["zigbee2mqtt", "mqtt"]))")
+            reader.error(
+                top["source"]?.value, "source must be zigbee2mqtt or mqtt, not '\(other)'\(didYouMean(other, ["zigbee2mqtt", "mqtt"]))")
         case nil:
             break
         }
@@ -131,12 +140,13 @@ extension MappingSet {
     static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .composer(let context, let problem, let mark, _):
             let detail = context.map { "\($0.text) " } ?? ""
             return Diagnostic(file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(detail)\(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return Diagnostic(file: file, line: context.mark.line, column: context.mark.column,
-                              message: "duplicate key\(duplicates.count > 1 ? "s" : "") \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
+            return Diagnostic(
+                file: file, line: context.mark.line, column: context.mark.column,
+                message: "duplicate key\(duplicates.count > 1 ? "s" : "") \(duplicates.map { "'\($0)'" }.joined(separator: ", "))")
         default:
             return Diagnostic(file: file, line: 1, column: 1, message: "not valid YAML: \(error)")
         }
@@ -164,7 +174,14 @@ extension FileReader {
                 error(key, "'\(name)' looks like an IEEE address but is not 0x followed by 16 hex digits")
             }
             let what = "device '\(name)'"
-            guard let fields = fields(value, what, allowed: ["name", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "hide_members", "service", "settings"]) else { continue }
+            guard
+                let fields = fields(
+                    value, what,
+                    allowed: [
+                        "name", "room", "exclude", "exclude_properties", "include_properties", "invert_position", "hide_members", "service",
+                        "settings",
+                    ])
+            else { continue }
             var override = Zigbee2MQTTOverride()
             override.name = nonEmpty(fields["name"]?.value, "\(what) name")
             override.room = nonEmpty(fields["room"]?.value, "\(what) room")
@@ -174,13 +191,20 @@ extension FileReader {
             override.excludeProperties = Set(stringList(fields["exclude_properties"]?.value, "\(what) exclude_properties") ?? [])
             if let node = fields["include_properties"]?.value, let list = stringList(node, "\(what) include_properties") {
                 for name in list where !Zigbee2MQTTOverride.includable.contains(name) {
-                    error(node, "\(what) include_properties: '\(name)' is not an expose that is left out by default "
-                        + "(those are \(Zigbee2MQTTOverride.includable.sorted().joined(separator: ", ")))\(didYouMean(name, Zigbee2MQTTOverride.includable.sorted()))")
+                    error(
+                        node,
+                        "\(what) include_properties: '\(name)' is not an expose that is left out by default "
+                            + "(those are \(Zigbee2MQTTOverride.includable.sorted().joined(separator: ", ")))\(didYouMean(name, Zigbee2MQTTOverride.includable.sorted()))"
+                    )
                 }
                 override.includeProperties = Set(list)
             }
-            if let service = choice(fields["service"]?.value, "\(what) service", Zigbee2MQTTOverride.ServiceChoice.self) { override.service = service }
-            if let settings = choice(fields["settings"]?.value, "\(what) settings", Zigbee2MQTTOverride.SettingsChoice.self) { override.settings = settings }
+            if let service = choice(fields["service"]?.value, "\(what) service", Zigbee2MQTTOverride.ServiceChoice.self) {
+                override.service = service
+            }
+            if let settings = choice(fields["settings"]?.value, "\(what) settings", Zigbee2MQTTOverride.SettingsChoice.self) {
+                override.settings = settings
+            }
             source.devices[name] = override
         }
         return source

@@ -22,7 +22,8 @@ public struct Transforms: Sendable, Hashable {
     public init() {}
 
     public static func == (a: Transforms, b: Transforms) -> Bool {
-        a.map == b.map && a.mapDefault == b.mapDefault && a.scale?.from.0 == b.scale?.from.0 && a.scale?.from.1 == b.scale?.from.1 && a.scale?.to.0 == b.scale?.to.0 && a.scale?.to.1 == b.scale?.to.1
+        a.map == b.map && a.mapDefault == b.mapDefault && a.scale?.from.0 == b.scale?.from.0 && a.scale?.from.1 == b.scale?.from.1
+            && a.scale?.to.0 == b.scale?.to.0 && a.scale?.to.1 == b.scale?.to.1
             && a.invert == b.invert && a.round == b.round && a.clamp == b.clamp && a.unit == b.unit
     }
 
@@ -83,7 +84,8 @@ public struct Transforms: Sendable, Hashable {
     private func number(_ value: JSONValue, _ f: (Double) -> Double) -> JSONValue {
         guard let d = value.doubleValue ?? value.stringValue.flatMap(Double.init) else { return value }
         let result = f(d)
-        return result == result.rounded() && abs(result) < 1e15 && value.intValue != nil && round != nil ? .integer(Int(result)) : .double(result)
+        return result == result.rounded() && abs(result) < 1e15 && value.intValue != nil && round != nil
+            ? .integer(Int(result)) : .double(result)
     }
 
     private func inverted(_ value: JSONValue, range: ClosedRange<Double>?) -> JSONValue {

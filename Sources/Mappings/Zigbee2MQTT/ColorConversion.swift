@@ -21,19 +21,25 @@ public enum ColorConversion {
     /// cubic fit of the Planckian locus, good from 1,667 K to 25,000 K).
     public static func xy(mired: Double) -> (x: Double, y: Double) {
         let t = 1_000_000 / min(max(mired, 40), 600)
-        let x = t <= 4000
+        let x =
+            t <= 4000
             ? -0.2661239e9 / (t * t * t) - 0.2343589e6 / (t * t) + 0.8776956e3 / t + 0.179910
             : -3.0258469e9 / (t * t * t) + 2.1070379e6 / (t * t) + 0.2226347e3 / t + 0.240390
-        let y = t <= 2222 ? -1.1063814 * x * x * x - 1.34811020 * x * x + 2.18555832 * x - 0.20219683
-            : t <= 4000 ? -0.9549476 * x * x * x - 1.37418593 * x * x + 2.09137015 * x - 0.16748867
-            : 3.0817580 * x * x * x - 5.87338670 * x * x + 3.75112997 * x - 0.37001483
+        let y =
+            t <= 2222
+            ? -1.1063814 * x * x * x - 1.34811020 * x * x + 2.18555832 * x - 0.20219683
+            : t <= 4000
+                ? -0.9549476 * x * x * x - 1.37418593 * x * x + 2.09137015 * x - 0.16748867
+                : 3.0817580 * x * x * x - 5.87338670 * x * x + 3.75112997 * x - 0.37001483
         return (x, y)
     }
 
     /// x, y → hue 0–360, saturation 0–100. Colours outside the RGB triangle come back fully saturated.
     public static func hueSaturation(x: Double, y: Double) -> (hue: Double, saturation: Double) {
         guard y > 0 else { return (0, 0) }
-        let X = x / y, Y = 1.0, Z = (1 - x - y) / y
+        let X = x / y
+        let Y = 1.0
+        let Z = (1 - x - y) / y
         // The exact inverse of the matrix above (Philips' published inverse is rounded).
         var r = X * 1.656494 - Y * 0.354852 - Z * 0.255038
         var g = -X * 0.707196 + Y * 1.655399 + Z * 0.036153
@@ -42,13 +48,19 @@ public enum ColorConversion {
         let peak = max(r, g, b)
         guard peak > 0 else { return (0, 0) }
         (r, g, b) = (gamma(r / peak), gamma(g / peak), gamma(b / peak))
-        let high = max(r, g, b), low = min(r, g, b), delta = high - low
+        let high = max(r, g, b)
+        let low = min(r, g, b)
+        let delta = high - low
         let saturation = high > 0 ? delta / high : 0
         var hue = 0.0
         if delta > 0 {
-            if high == r { hue = 60 * ((g - b) / delta).truncatingRemainder(dividingBy: 6) }
-            else if high == g { hue = 60 * ((b - r) / delta + 2) }
-            else { hue = 60 * ((r - g) / delta + 4) }
+            if high == r {
+                hue = 60 * ((g - b) / delta).truncatingRemainder(dividingBy: 6)
+            } else if high == g {
+                hue = 60 * ((b - r) / delta + 2)
+            } else {
+                hue = 60 * ((r - g) / delta + 4)
+            }
         }
         if hue < 0 { hue += 360 }
         return (hue, saturation * 100)
@@ -56,7 +68,9 @@ public enum ColorConversion {
 
     private static func rgb(hue: Double, saturation s: Double) -> (Double, Double, Double) {
         let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
-        let c = s, x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1)), m = 1 - c
+        let c = s
+        let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+        let m = 1 - c
         let (r, g, b): (Double, Double, Double)
         switch h {
         case ..<1: (r, g, b) = (c, x, 0)

@@ -39,7 +39,8 @@ public struct Zigbee2MQTTCoverage: Sendable {
             for expose in device.exposes where expose.property != "linkquality" {
                 let kind = Self.kind(expose)
                 // A specific expose left out is reported under its state's key (a child lock's `child_lock`).
-                let reason = unmapped[expose.property ?? expose.name ?? expose.type]
+                let reason =
+                    unmapped[expose.property ?? expose.name ?? expose.type]
                     ?? expose.features.lazy.compactMap { $0.property.flatMap { unmapped[$0] } }.first
                 if reason != nil, expose.category == nil { primaryMissing = true }
                 shownByKind[kind] = (shownByKind[kind] ?? false) || reason == nil
@@ -66,7 +67,8 @@ public struct Zigbee2MQTTCoverage: Sendable {
         if !none.isEmpty { lines.append("") }
         lines += ["| expose | devices | shown | not shown, and why |", "| --- | --- | --- | --- |"]
         for row in rows.values.sorted(by: { ($0.devices, $1.expose) > ($1.devices, $0.expose) }) {
-            let why = row.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }.joined(separator: "; ")
+            let why = row.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }.joined(
+                separator: "; ")
             lines.append("| `\(row.expose)` | \(row.devices) | \(row.shown) | \(why) |")
         }
         return lines.joined(separator: "\n")

@@ -18,9 +18,10 @@ public struct Zigbee2MQTTGroup: Sendable, Hashable {
         guard let id = json["id"]?.intValue, let name = json["friendly_name"]?.stringValue else { return nil }
         self.id = id
         friendlyName = name
-        members = json["members"]?.arrayValue?.compactMap { member in
-            member["ieee_address"]?.stringValue.map { Member(ieeeAddress: $0, endpoint: member["endpoint"]?.intValue) }
-        } ?? []
+        members =
+            json["members"]?.arrayValue?.compactMap { member in
+                member["ieee_address"]?.stringValue.map { Member(ieeeAddress: $0, endpoint: member["endpoint"]?.intValue) }
+            } ?? []
         scenes = Zigbee2MQTTScene.list(json["scenes"])
     }
 

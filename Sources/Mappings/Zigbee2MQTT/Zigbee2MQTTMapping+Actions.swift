@@ -11,9 +11,12 @@ extension Builder {
         let buttons = Self.buttons(from: action.values)
         guard !buttons.isEmpty else { return }
         for (index, button) in buttons.enumerated() {
-            let characteristics = [Characteristic(.programmable_switch_event, validValues: Set(button.events.values).sorted()),
-                                   Characteristic(.service_label_index, value: .int(index + 1))]
-            let service = addService(.stateless_programmable_switch, endpoint: button.name, primary: index == 0 && category == nil, characteristics)
+            let characteristics = [
+                Characteristic(.programmable_switch_event, validValues: Set(button.events.values).sorted()),
+                Characteristic(.service_label_index, value: .int(index + 1)),
+            ]
+            let service = addService(
+                .stateless_programmable_switch, endpoint: button.name, primary: index == 0 && category == nil, characteristics)
             mapping.read(key, into: service, "programmable_switch_event", .action(button.events))
         }
         _ = addService(.service_label, [Characteristic(.service_label_namespace, value: .int(1))])

@@ -3,8 +3,10 @@ import HomeModel
 extension Zigbee2MQTTMapping {
     /// The accessory a HomeKit user would expect for `device`, or why there is none.
     /// `id` keeps an accessory's id when the device was renamed in Zigbee2MQTT.
-    public static func build(_ device: Zigbee2MQTTDevice, override: Zigbee2MQTTOverride = .init(), id: String? = nil,
-                             bridge: String = "zigbee2mqtt") -> Result<Zigbee2MQTTMapping, SkippedDevice> {
+    public static func build(
+        _ device: Zigbee2MQTTDevice, override: Zigbee2MQTTOverride = .init(), id: String? = nil,
+        bridge: String = "zigbee2mqtt"
+    ) -> Result<Zigbee2MQTTMapping, SkippedDevice> {
         if let reason = device.skipReason {
             return .failure(SkippedDevice(device: device.loggableName, reason: reason, needsAttention: device.nameProblem != nil))
         }
@@ -13,8 +15,9 @@ extension Zigbee2MQTTMapping {
             id: id ?? Accessory.topicSafeID(device.friendlyName, fallback: device.ieeeAddress), name: override.name ?? device.friendlyName,
             manufacturer: device.vendor, model: device.model, firmware: device.softwareBuildID,
             bridge: bridge, requestedRoom: override.room, services: [])
-        var builder = Builder(mapping: Zigbee2MQTTMapping(accessory: accessory, ieeeAddress: device.ieeeAddress, friendlyName: device.friendlyName),
-                              device: device, override: override)
+        var builder = Builder(
+            mapping: Zigbee2MQTTMapping(accessory: accessory, ieeeAddress: device.ieeeAddress, friendlyName: device.friendlyName),
+            device: device, override: override)
         builder.addAll()
         guard !builder.mapping.accessory.services.isEmpty else {
             return .failure(SkippedDevice(device: device.friendlyName, reason: "no exposes that map to HomeKit services"))
@@ -23,10 +26,14 @@ extension Zigbee2MQTTMapping {
     }
 
     /// Every device of a `bridge/devices` payload: the accessories, and the devices left out with why.
-    public static func build(_ devices: [Zigbee2MQTTDevice], bridge: String = "zigbee2mqtt",
-                             override: (Zigbee2MQTTDevice) -> Zigbee2MQTTOverride = { _ in .init() })
-        -> (mappings: [Zigbee2MQTTMapping], skipped: [SkippedDevice]) {
-        var mappings: [Zigbee2MQTTMapping] = [], skipped: [SkippedDevice] = []
+    public static func build(
+        _ devices: [Zigbee2MQTTDevice], bridge: String = "zigbee2mqtt",
+        override: (Zigbee2MQTTDevice) -> Zigbee2MQTTOverride = { _ in .init() }
+    )
+        -> (mappings: [Zigbee2MQTTMapping], skipped: [SkippedDevice])
+    {
+        var mappings: [Zigbee2MQTTMapping] = []
+        var skipped: [SkippedDevice] = []
         for device in devices {
             switch build(device, override: override(device), bridge: bridge) {
             case .success(let mapping): mappings.append(mapping)
@@ -103,7 +110,12 @@ struct Builder {
         addSettings()
         for expose in exposes where expose.type == "lock" {
             if let state = expose.feature("state"), let key = state.property, key.hasPrefix("child_lock"), !used.contains(key) {
-                mapping.unmapped.append(UnmappedExpose(property: key, reason: "a child lock: a setting of the device's own buttons, not a door lock; shown in settings unless settings: none"))
+                mapping.unmapped.append(
+                    UnmappedExpose(
+                        property: key,
+                        reason:
+                            "a child lock: a setting of the device's own buttons, not a door lock; shown in settings unless settings: none")
+                )
             }
         }
         for expose in exposes {
@@ -113,7 +125,8 @@ struct Builder {
                 }
             } else if !["light", "switch", "cover", "lock", "climate", "fan"].contains(expose.type) {
                 let name = expose.property ?? expose.name ?? expose.type
-                mapping.unmapped.append(UnmappedExpose(property: name, reason: "a '\(expose.type)' expose, which homegate does not map yet"))
+                mapping.unmapped.append(
+                    UnmappedExpose(property: name, reason: "a '\(expose.type)' expose, which homegate does not map yet"))
             }
         }
     }
@@ -129,7 +142,10 @@ struct Builder {
         case (_, "config"): "a device setting (config)"
         case (_, "diagnostic"): "a diagnostic reading"
         case ("action", _): "an action without any press HomeKit knows"
-        default: expose.isSettable ? "\(expose.type == "enum" ? "an" : "a") \(expose.type) setting with no HomeKit characteristic" : "no HomeKit characteristic for it"
+        default:
+            expose.isSettable
+                ? "\(expose.type == "enum" ? "an" : "a") \(expose.type) setting with no HomeKit characteristic"
+                : "no HomeKit characteristic for it"
         }
     }
 
@@ -153,10 +169,14 @@ struct Builder {
         return Naming.unique(id: base) { id in mapping.accessory.services.contains { $0.id == id } }
     }
 
-    mutating func addService(_ type: ServiceType, endpoint: String? = nil, primary: Bool = false, _ characteristics: [Characteristic]) -> String {
+    mutating func addService(
+        _ type: ServiceType, endpoint: String? = nil, primary: Bool = false, _ characteristics: [Characteristic]
+    ) -> String {
         let id = serviceID(type, endpoint: endpoint)
-        mapping.accessory.services.append(Service(id: id, type: type, name: endpoint.map { "\(mapping.accessory.name) \($0)" },
-                                                  isPrimary: primary, characteristics: characteristics))
+        mapping.accessory.services.append(
+            Service(
+                id: id, type: type, name: endpoint.map { "\(mapping.accessory.name) \($0)" },
+                isPrimary: primary, characteristics: characteristics))
         return id
     }
 

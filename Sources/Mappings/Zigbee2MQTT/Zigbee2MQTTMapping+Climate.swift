@@ -13,12 +13,14 @@ extension Builder {
         let demand = running == nil ? climate.feature("pi_heating_demand") : nil
         let targets = systemMode.map { $0.values.compactMap { Self.targetModes[$0] } } ?? []
         let offered = targets.isEmpty ? [1] : Array(Set(targets)).sorted()
-        let currents = running.map { Set([0] + $0.values.compactMap { Self.currentModes[$0] }).sorted() } ?? (demand != nil ? [0, 1] : [0, 1, 2])
+        let currents =
+            running.map { Set([0] + $0.values.compactMap { Self.currentModes[$0] }).sorted() } ?? (demand != nil ? [0, 1] : [0, 1, 2])
         let characteristics = [
             Characteristic(.current_heating_cooling_state, value: .int(0), validValues: currents),
             Characteristic(.target_heating_cooling_state, value: offered.count == 1 ? .int(offered[0]) : nil, validValues: offered),
             Characteristic(.current_temperature),
-            Characteristic(.target_temperature, minValue: setpoint?.valueMin, maxValue: setpoint?.valueMax, minStep: setpoint?.valueStep ?? 0.5),
+            Characteristic(
+                .target_temperature, minValue: setpoint?.valueMin, maxValue: setpoint?.valueMax, minStep: setpoint?.valueStep ?? 0.5),
             Characteristic(.temperature_display_units, value: .int(0)),
         ]
         let service = addService(.thermostat, endpoint: climate.endpoint, primary: true, characteristics)

@@ -18,8 +18,12 @@ extension Zigbee2MQTTMapping {
                 if mode == "xy" || mode == "hs", reader.target.characteristic == "color_temperature" { continue }
                 switch Self.decode(value, reader.rule) {
                 case .success(let decoded?):
-                    let update = CharacteristicUpdate(service: reader.target.service, characteristic: reader.target.characteristic, value: decoded)
-                    if case .level = reader.rule, let index = updates.firstIndex(where: { $0.service == update.service && $0.characteristic == update.characteristic }) {
+                    let update = CharacteristicUpdate(
+                        service: reader.target.service, characteristic: reader.target.characteristic, value: decoded)
+                    if case .level = reader.rule,
+                        let index = updates.firstIndex(where: { $0.service == update.service && $0.characteristic == update.characteristic }
+                        )
+                    {
                         if case .int(let new) = decoded, case .int(let old) = updates[index].value, new > old { updates[index] = update }
                         continue
                     }
@@ -41,11 +45,16 @@ extension Zigbee2MQTTMapping {
     func whiteAsColor(_ updates: [CharacteristicUpdate]) -> [CharacteristicUpdate] {
         updates.flatMap { update -> [CharacteristicUpdate] in
             guard update.characteristic == "color_temperature", writers[Target(service: update.service, characteristic: "hue")] != nil,
-                  let mired = update.value.doubleValue else { return [] }
+                let mired = update.value.doubleValue
+            else { return [] }
             let (x, y) = ColorConversion.xy(mired: mired)
             let hs = ColorConversion.hueSaturation(x: x, y: y)
-            return [CharacteristicUpdate(service: update.service, characteristic: "hue", value: .float(hs.hue.rounded().truncatingRemainder(dividingBy: 360))),
-                    CharacteristicUpdate(service: update.service, characteristic: "saturation", value: .float(min(100, hs.saturation.rounded())))]
+            return [
+                CharacteristicUpdate(
+                    service: update.service, characteristic: "hue", value: .float(hs.hue.rounded().truncatingRemainder(dividingBy: 360))),
+                CharacteristicUpdate(
+                    service: update.service, characteristic: "saturation", value: .float(min(100, hs.saturation.rounded()))),
+            ]
         }
     }
 
@@ -58,7 +67,11 @@ extension Zigbee2MQTTMapping {
         switch rule {
         case .onOff(let on, let off), .binary(let on, let off, _, _):
             let isOn: Bool
-            if value == on { isOn = true } else if value == off { isOn = false } else {
+            if value == on {
+                isOn = true
+            } else if value == off {
+                isOn = false
+            } else {
                 return .failure(Problem("is not \(on.serialized()) or \(off.serialized())"))
             }
             if case .binary(_, _, let whenOn, let whenOff) = rule { return .success(isOn ? whenOn : whenOff) }
@@ -126,7 +139,9 @@ extension Zigbee2MQTTMapping {
     static func colorComponent(_ color: [String: JSONValue], hue: Bool) -> Result<CharacteristicValue?, Problem> {
         let direct = hue ? (color["hue"] ?? color["h"]) : (color["saturation"] ?? color["s"])
         if let direct {
-            guard let number = direct.doubleValue else { return .failure(Problem("has a \(hue ? "hue" : "saturation") that is not a number")) }
+            guard let number = direct.doubleValue else {
+                return .failure(Problem("has a \(hue ? "hue" : "saturation") that is not a number"))
+            }
             return .success(.float(hue ? number.rounded().truncatingRemainder(dividingBy: 360) : min(100, max(0, number.rounded()))))
         }
         guard let x = color["x"]?.doubleValue, let y = color["y"]?.doubleValue else { return .success(nil) }

@@ -37,8 +37,9 @@ extension Builder {
         for name in ["vibration", "moving"] {
             for e in generics(name, type: "binary") {
                 let existing = mapping.accessory.services.contains { $0.type == .motion_sensor }
-                addReading(e, .motion_sensor, .motion_detected, .onOff(on: e.valueOn ?? true, off: e.valueOff ?? false),
-                           endpoint: existing ? (e.endpoint.map { "\(name)_\($0)" } ?? name) : e.endpoint)
+                addReading(
+                    e, .motion_sensor, .motion_detected, .onOff(on: e.valueOn ?? true, off: e.valueOff ?? false),
+                    endpoint: existing ? (e.endpoint.map { "\(name)_\($0)" } ?? name) : e.endpoint)
             }
         }
         for e in generics("water_leak", type: "binary") { addReading(e, .leak_sensor, .leak_detected, Self.detected(e)) }
@@ -79,8 +80,10 @@ extension Builder {
         "ppb": [65, 220, 660, 2200], "ppm": [0.065, 0.22, 0.66, 2.2], "µg/m³": [300, 1000, 3000, 10000], "mg/m³": [0.3, 1, 3, 10],
     ]
     /// Zigbee2MQTT's `air_quality` words as HAP's levels.
-    static let airQualityWords = ["excellent": 1, "good": 2, "moderate": 3, "fair": 3, "poor": 4, "inferior": 4, "unhealthy": 5,
-                                  "very_unhealthy": 5, "hazardous": 5, "out_of_range": 0, "unknown": 0]
+    static let airQualityWords = [
+        "excellent": 1, "good": 2, "moderate": 3, "fair": 3, "poor": 4, "inferior": 4, "unhealthy": 5,
+        "very_unhealthy": 5, "hazardous": 5, "out_of_range": 0, "unknown": 0,
+    ]
     /// Above this many ppm of CO2 HomeKit shows the level as abnormal.
     static let carbonDioxideAbnormal = 1200.0
 
@@ -95,7 +98,8 @@ extension Builder {
             readings.append((voc, bounds))
         }
         guard word != nil || !readings.isEmpty else { return }
-        let densities: [(String, CharacteristicType)] = [("pm25", .pm2_5_density), ("pm10", .pm10_density)]
+        let densities: [(String, CharacteristicType)] =
+            [("pm25", .pm2_5_density), ("pm10", .pm10_density)]
             + (Self.normalizedUnit(generics("voc", type: "numeric").first?.unit) == "µg/m³" ? [("voc", .voc_density)] : [])
         var characteristics = [Characteristic(.air_quality, value: .int(0))]
         for (name, type) in densities where readings.contains(where: { $0.0.name == name }) { characteristics.append(Characteristic(type)) }
@@ -115,7 +119,8 @@ extension Builder {
             use(e)
         }
         if let co2 = readings.first(where: { $0.0.name == "co2" })?.0, let key = co2.property {
-            let sensor = addService(.carbon_dioxide_sensor, [Characteristic(.carbon_dioxide_detected), Characteristic(.carbon_dioxide_level)])
+            let sensor = addService(
+                .carbon_dioxide_sensor, [Characteristic(.carbon_dioxide_detected), Characteristic(.carbon_dioxide_level)])
             mapping.read(key, into: sensor, "carbon_dioxide_detected", .above(Self.carbonDioxideAbnormal))
             mapping.read(key, into: sensor, "carbon_dioxide_level", .within(0, 100_000))
         }
@@ -135,8 +140,10 @@ extension Builder {
         .binary(on: e.valueOn ?? true, off: e.valueOff ?? false, whenOn: .int(1), whenOff: .int(0))
     }
 
-    private mutating func addReading(_ e: Expose, _ type: ServiceType, _ characteristic: CharacteristicType, _ rule: Rule,
-                                     endpoint: String?? = nil) {
+    private mutating func addReading(
+        _ e: Expose, _ type: ServiceType, _ characteristic: CharacteristicType, _ rule: Rule,
+        endpoint: String?? = nil
+    ) {
         guard let key = e.property else { return }
         let service = addService(type, endpoint: endpoint ?? e.endpoint, [Characteristic(characteristic)])
         mapping.read(key, into: service, characteristic.name, rule)
@@ -159,9 +166,11 @@ extension Builder {
         let low = generic("battery_low").flatMap { $0.type == "binary" ? $0 : nil }
         guard level != nil || low != nil else { return }
         // battery_level is required even when only battery_low is known; it stays without a value then.
-        let service = addService(.battery_service, [
-            Characteristic(.battery_level), Characteristic(.charging_state, value: .int(2)), Characteristic(.status_low_battery),
-        ])
+        let service = addService(
+            .battery_service,
+            [
+                Characteristic(.battery_level), Characteristic(.charging_state, value: .int(2)), Characteristic(.status_low_battery),
+            ])
         if let level, let key = level.property {
             mapping.read(key, into: service, "battery_level", .whole)
             if low == nil { mapping.read(key, into: service, "status_low_battery", .lowBelow(20)) }
@@ -174,7 +183,8 @@ extension Builder {
         // Low battery is also a status of each sensor, where HomeKit shows it on the sensor's tile.
         let (key, rule): (String?, Rule) = low.map { ($0.property, Self.detected($0)) } ?? (level?.property, .lowBelow(20))
         guard let key else { return }
-        for index in mapping.accessory.services.indices where mapping.accessory.services[index].type.optional.contains(.status_low_battery) {
+        for index in mapping.accessory.services.indices where mapping.accessory.services[index].type.optional.contains(.status_low_battery)
+        {
             mapping.accessory.services[index].characteristics.append(Characteristic(.status_low_battery))
             mapping.read(key, into: mapping.accessory.services[index].id, "status_low_battery", rule)
         }

@@ -13,14 +13,17 @@ extension Builder {
         var rules: [(key: String, name: String, Rule?, Zigbee2MQTTMapping.Writer)] = []
         for expose in exposes {
             // A thermostat's child lock comes as a `lock` expose with a `child_lock` state.
-            let e = expose.type == "lock" ? expose.feature("state").flatMap { $0.property?.hasPrefix("child_lock") == true ? $0 : nil } : expose
+            let e =
+                expose.type == "lock" ? expose.feature("state").flatMap { $0.property?.hasPrefix("child_lock") == true ? $0 : nil } : expose
             guard let e, e.features.isEmpty, let key = e.property, !used.contains(key), e.isSettable,
-                  e.category == nil || (override.settings == .all && e.category == "config") else { continue }
+                e.category == nil || (override.settings == .all && e.category == "config")
+            else { continue }
             let name = Accessory.topicSafeID(key, fallback: "setting")
             guard !characteristics.contains(where: { $0.name == name }), name != "name" else { continue }
             switch e.type {
             case "binary":
-                let on = e.valueOn ?? true, off = e.valueOff ?? false
+                let on = e.valueOn ?? true
+                let off = e.valueOff ?? false
                 characteristics.append(Characteristic(.custom(name, format: .bool, readable: e.isPublished, writable: true)))
                 rules.append((key, name, e.isPublished ? .onOff(on: on, off: off) : nil, .onOff(key: key, on: on, off: off)))
             case "numeric":
@@ -35,13 +38,16 @@ extension Builder {
                 // A step is kept only where the bounds are on its grid: a device that steps 10 from 10 up to 65534 reports 65534.
                 var step = e.valueStep.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
                 if let s = step, let l = low, let h = high, abs(((h - l) / s).rounded() * s - (h - l)) > 1e-9 { step = nil }
-                let type = CharacteristicType.custom(name, format: whole ? .int : .float, unit: Self.unit(e.unit), minValue: low, maxValue: high,
-                                                     minStep: step, readable: e.isPublished, writable: true)
+                let type = CharacteristicType.custom(
+                    name, format: whole ? .int : .float, unit: Self.unit(e.unit), minValue: low, maxValue: high,
+                    minStep: step, readable: e.isPublished, writable: true)
                 characteristics.append(Characteristic(type))
-                let rule: Rule = whole ? .wholeWithin(low!, high!) : .within(low ?? -.greatestFiniteMagnitude, high ?? .greatestFiniteMagnitude)
+                let rule: Rule =
+                    whole ? .wholeWithin(low!, high!) : .within(low ?? -.greatestFiniteMagnitude, high ?? .greatestFiniteMagnitude)
                 rules.append((key, name, e.isPublished ? rule : nil, .number(key: key)))
             case "enum" where !e.values.isEmpty:
-                characteristics.append(Characteristic(.custom(name, format: .string, readable: e.isPublished, writable: true), choices: e.values))
+                characteristics.append(
+                    Characteristic(.custom(name, format: .string, readable: e.isPublished, writable: true), choices: e.values))
                 rules.append((key, name, e.isPublished ? .text : nil, .text(key: key)))
             default:
                 continue

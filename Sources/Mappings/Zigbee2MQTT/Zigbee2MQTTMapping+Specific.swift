@@ -72,14 +72,19 @@ extension Builder {
     /// angle (-90° to 90°); a blind that only tilts shows its tilt as its position too.
     mutating func addCover(_ cover: Expose) {
         let tilt = cover.feature("tilt").flatMap { $0.property == nil ? nil : $0 }
-        let position = cover.feature("position").flatMap { $0.property == nil ? nil : $0 } ?? tilt, state = cover.feature("state")
+        let position = cover.feature("position").flatMap { $0.property == nil ? nil : $0 } ?? tilt
+        let state = cover.feature("state")
         guard position?.property != nil || state?.property != nil else { return }
         let stops = state?.values.contains("STOP") == true
         let step: Double? = position?.property == nil ? 100 : nil
-        var characteristics = [Characteristic(.current_position, minStep: step), Characteristic(.target_position, minStep: step),
-                               Characteristic(.position_state, value: .int(2))]
+        var characteristics = [
+            Characteristic(.current_position, minStep: step), Characteristic(.target_position, minStep: step),
+            Characteristic(.position_state, value: .int(2)),
+        ]
         if stops { characteristics.append(Characteristic(.hold_position)) }
-        if tilt != nil { characteristics += [Characteristic(.current_horizontal_tilt_angle), Characteristic(.target_horizontal_tilt_angle)] }
+        if tilt != nil {
+            characteristics += [Characteristic(.current_horizontal_tilt_angle), Characteristic(.target_horizontal_tilt_angle)]
+        }
         let service = addService(.window_covering, endpoint: cover.endpoint, primary: true, characteristics)
         if let tilt, let key = tilt.property {
             mapping.read(key, into: service, "current_horizontal_tilt_angle", .tiltAngle)
@@ -112,14 +117,16 @@ extension Builder {
 
     mutating func addLock(_ lock: Expose) {
         guard let state = lock.feature("state"), let key = state.property else { return }
-        let service = addService(.lock_mechanism, endpoint: lock.endpoint, primary: true,
-                                 [Characteristic(.lock_current_state, value: .int(3)), Characteristic(.lock_target_state)])
+        let service = addService(
+            .lock_mechanism, endpoint: lock.endpoint, primary: true,
+            [Characteristic(.lock_current_state, value: .int(3)), Characteristic(.lock_target_state)])
         let (on, off) = (state.valueOn ?? "LOCK", state.valueOff ?? "UNLOCK")
         mapping.read(key, into: service, "lock_target_state", .binary(on: on, off: off, whenOn: .int(1), whenOff: .int(0)))
         mapping.write(service, "lock_target_state", .enumeration(key: key, [1: on.stringValue ?? "LOCK", 0: off.stringValue ?? "UNLOCK"]))
         if let current = lock.feature("lock_state"), let property = current.property {
-            mapping.read(property, into: service, "lock_current_state",
-                         .enumeration(["unlocked": 0, "locked": 1, "not_fully_locked": 2, "jammed": 2, "unknown": 3]))
+            mapping.read(
+                property, into: service, "lock_current_state",
+                .enumeration(["unlocked": 0, "locked": 1, "not_fully_locked": 2, "jammed": 2, "unknown": 3]))
             use(current)
         } else {
             // Without lock_state the confirmed state is all there is.
@@ -167,7 +174,9 @@ extension Builder {
             }
             if auto {
                 let manual = speeds.last?.mode ?? (mode.values.contains("on") ? "on" : "auto")
-                mapping.read(key, into: service, "target_fan_state", .enumeration(Dictionary(uniqueKeysWithValues: mode.values.map { ($0, $0 == "auto" ? 1 : 0) })))
+                mapping.read(
+                    key, into: service, "target_fan_state",
+                    .enumeration(Dictionary(uniqueKeysWithValues: mode.values.map { ($0, $0 == "auto" ? 1 : 0) })))
                 mapping.write(service, "target_fan_state", .enumeration(key: key, [1: "auto", 0: manual]))
             }
             use(mode)

@@ -30,8 +30,10 @@ public struct Zigbee2MQTTOverride: Sendable, Hashable {
     /// What `include_properties` may name.
     public static let includable: Set<String> = ["device_temperature"]
 
-    public init(name: String? = nil, room: String? = nil, exclude: Bool = false, excludeProperties: Set<String> = [], service: ServiceChoice? = nil,
-                includeProperties: Set<String> = []) {
+    public init(
+        name: String? = nil, room: String? = nil, exclude: Bool = false, excludeProperties: Set<String> = [], service: ServiceChoice? = nil,
+        includeProperties: Set<String> = []
+    ) {
         self.includeProperties = includeProperties
         self.name = name
         self.room = room
