@@ -60,7 +60,7 @@ struct ActionSetAndTriggerAPITests {
         #expect(
             try await r.wait(for: "homegate/event/bulb/lightbulb/brightness", after: mark) { $0["value"] == 20 }["source"]
                 == "action_set:movie_night")
-        try await Task.sleep(for: .milliseconds(200))
+        try await house.barrier()
         #expect(r.since(mark).filter { $0.topic == "zigbee2mqtt/bulb/set" }.count == 1)
         #expect(try await house.ok("action_set/list")["action_sets"]?[0]?["last_executed"]?.stringValue != nil)
 

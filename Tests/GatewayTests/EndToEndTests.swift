@@ -33,7 +33,7 @@ struct EndToEndTests {
         let again = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/simulator/report", #"{"id":"weather_sensor","state":{"temperature":23.4}}"#)
         try await r.wait(for: "zigbee2mqtt/weather_sensor", after: again)
-        try await Task.sleep(for: .milliseconds(300))
+        try await house.barrier()
         #expect(r.since(again).filter { $0.topic.hasPrefix("homegate/event/weather_sensor") }.isEmpty, "the same value again is no event")
     }
 
@@ -47,7 +47,7 @@ struct EndToEndTests {
         try await r.wait(for: "zigbee2mqtt/bulb", after: mark) { $0["state"] == "ON" }
         let event = try await r.wait(for: "homegate/event/bulb/lightbulb/on", after: mark) { $0["value"] == true }
         #expect(event["source"] == "api")
-        try await Task.sleep(for: .milliseconds(400))
+        try await house.barrier()  // a second write would have gone out with the echo's event
         #expect(r.since(mark).filter { $0.topic == "zigbee2mqtt/bulb/set" }.count == 1)
         #expect(r.since(mark).filter { $0.topic == "homegate/event/bulb/lightbulb/on" }.count == 1)
     }
@@ -107,7 +107,7 @@ struct EndToEndTests {
             $0["error"]?.stringValue?.contains("not JSON") == true
         }
         #expect(bad["status"] == "error")
-        try await Task.sleep(for: .milliseconds(300))
+        try await house.barrier()
         #expect(r.since(mark).filter { $0.topic == "zigbee2mqtt/bulb/set" }.isEmpty)
     }
 

@@ -141,6 +141,13 @@ final class House: @unchecked Sendable {
         return try await recorder.wait(for: "homegate/response/\(command)", after: mark) { $0["transaction"] == .string(transaction) }
     }
 
+    /// Returns once the gateway has handled everything published before this call: its answer to a
+    /// request comes after whatever it did about earlier messages (the broker keeps their order and
+    /// the gateway handles them in order), so "nothing happened" is then an observation, not a wait.
+    func barrier() async throws {
+        try await request("home/list")
+    }
+
     /// A request that must succeed: its `data`.
     @discardableResult
     func ok(_ command: String, _ body: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {

@@ -18,7 +18,7 @@ struct LiveChangesTests {
         let mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/device/rename", #"{"from":"weather_sensor","to":"garden_sensor"}"#)
         try await r.wait(for: "zigbee2mqtt/bridge/response/device/rename", after: mark)
-        try await Task.sleep(for: .milliseconds(300))
+        try await house.barrier()  // the new device list came before the answer: it is handled
         try await r.publish("zigbee2mqtt/bridge/request/simulator/report", #"{"id":"garden_sensor","state":{"temperature":12.5}}"#)
         let event = try await r.wait(for: "homegate/event/weather_sensor/temperature_sensor/current_temperature", after: mark) {
             $0["value"] == 12.5
@@ -26,7 +26,8 @@ struct LiveChangesTests {
         #expect(event["accessory"] == "weather_sensor")
         let write = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/device/rename", #"{"from":"bulb","to":"desk_lamp"}"#)
-        try await Task.sleep(for: .milliseconds(300))
+        try await r.wait(for: "zigbee2mqtt/bridge/response/device/rename", after: write)
+        try await house.barrier()
         try await r.publish("homegate/set/bulb/lightbulb/on", "true")
         try await r.wait(for: "zigbee2mqtt/desk_lamp/set", after: write)
     }
@@ -59,7 +60,7 @@ struct LiveChangesTests {
         try await r.wait(for: "homegate/state/curtain", after: mark) { $0["reachable"] == false }
         mark = r.mark
         try await r.publish("homegate/set/bulb/lightbulb/on", "true")
-        try await Task.sleep(for: .milliseconds(300))
+        try await house.barrier()
         #expect(r.since(mark).filter { $0.topic == "zigbee2mqtt/bulb/set" }.isEmpty, "no writes to an unreachable device")
 
         mark = r.mark
@@ -68,7 +69,7 @@ struct LiveChangesTests {
         mark = r.mark
         try await r.publish("zigbee2mqtt/bridge/request/simulator/bridge_state", #"{"state":"online"}"#)
         try await r.wait(for: "homegate/state/weather_sensor", after: mark) { $0["reachable"] == true }
-        try await Task.sleep(for: .milliseconds(200))
+        try await house.barrier()
         let bulbStates = r.since(mark).filter { $0.topic == "homegate/state/bulb" }
         #expect(bulbStates.allSatisfy { $0.payloadString.contains(#""reachable":false"#) }, "the bulb itself is still offline")
     }
