@@ -38,8 +38,8 @@ extension GatewayConfiguration {
             boolean("mqtt.tls_insecure") { $0.mqtt.tlsInsecure = $1 },
             integer("mqtt.keepalive", 5...3600) { $0.mqtt.keepAlive = $1 },
             Key(name: "mqtt.protocol", kind: .string) { config, value in
-                guard ["5", "3.1.1"].contains(value) else { return "expected 5 or 3.1.1, got '\(value)'" }
-                config.mqtt.protocolVersion = value
+                guard let version = MQTTConfiguration.ProtocolVersion(rawValue: value) else { return "expected 5 or 3.1.1, got '\(value)'" }
+                config.mqtt.protocolVersion = version
                 return nil
             },
             boolean("mqtt.clean_session") { $0.mqtt.cleanSession = $1 },
@@ -63,11 +63,9 @@ extension GatewayConfiguration {
                 return nil
             },
             Key(name: "log_level", kind: .string) { config, value in
-                guard let problem = levelProblem(value) else {
-                    config.logLevel = value
-                    return nil
-                }
-                return problem
+                guard let level = Logger.Level(rawValue: value) else { return levelProblem(value) }
+                config.logLevel = level
+                return nil
             },
             Key(name: "log_format", kind: .string) { config, value in
                 guard let format = LogFormat(rawValue: value) else { return "expected text or json, got '\(value)'" }
@@ -77,11 +75,9 @@ extension GatewayConfiguration {
         ]
         + LogComponent.allCases.map { component in
             Key(name: "log_levels.\(component.rawValue)", kind: .string) { config, value in
-                guard let problem = levelProblem(value) else {
-                    config.componentLogLevels[component] = value
-                    return nil
-                }
-                return problem
+                guard let level = Logger.Level(rawValue: value) else { return levelProblem(value) }
+                config.componentLogLevels[component] = level
+                return nil
             }
         } + [
             integer("max_payload_bytes", 1...(16 << 20)) { $0.maxPayloadBytes = $1 },
@@ -94,9 +90,8 @@ extension GatewayConfiguration {
             },
         ]
 
-    private static func levelProblem(_ value: String) -> String? {
-        let levels = Logger.Level.allCases.map(\.rawValue)
-        return levels.contains(value) ? nil : "expected one of \(levels.joined(separator: ", ")), got '\(value)'"
+    private static func levelProblem(_ value: String) -> String {
+        "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'"
     }
 
     private static func text(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, String) -> Void) -> Key {

@@ -21,7 +21,7 @@ extension GatewayConfiguration {
             password: mqtt.password,
             tls: tls,
             keepAlive: Int32(mqtt.keepAlive),
-            protocolVersion: mqtt.protocolVersion == "3.1.1" ? .v311 : .v5,
+            protocolVersion: mqtt.protocolVersion,
             cleanSession: mqtt.cleanSession,
             will: bridgeStatus("offline"),
             birth: bridgeStatus("online")

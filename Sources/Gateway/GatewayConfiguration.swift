@@ -1,5 +1,6 @@
 public import Automation
 public import Foundation
+public import Logging
 public import Mosquitto
 
 /// What `homegate run` needs, from `homegate.yaml` with `HOMEGATE_*` environment overrides.
@@ -16,7 +17,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var tlsInsecure = false
         public var keepAlive = 30
         /// `5` or `3.1.1`.
-        public var protocolVersion = "5"
+        public var protocolVersion = MQTTConfiguration.ProtocolVersion.v5
         public var cleanSession = true
 
         public init(password: Secret? = nil) { self.password = password }
@@ -35,11 +36,11 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var httpListen: String?
     public var location = Location()
     /// trace, debug, info, notice, warning, error, critical.
-    public var logLevel = "info"
+    public var logLevel = Logger.Level.info
     /// `text` (one line each) or `json` (one JSON object per line).
     public var logFormat = LogFormat.text
     /// A level for one part of the gateway, over `logLevel` (`log_levels.mqtt: debug`).
-    public var componentLogLevels: [LogComponent: String] = [:]
+    public var componentLogLevels: [LogComponent: Logger.Level] = [:]
     /// Device payloads larger than this are dropped and counted.
     public var maxPayloadBytes = 256 * 1024
     /// How late a timer or sun event missed while the gateway was down may still fire at start.

@@ -34,8 +34,7 @@ extension Logger {
     public func component(_ component: LogComponent, in configuration: GatewayConfiguration) -> Logger {
         var logger = self
         logger[metadataKey: "component"] = .string(component.rawValue)
-        let level = configuration.componentLogLevels[component] ?? configuration.logLevel
-        logger.logLevel = Logger.Level(rawValue: level) ?? .info
+        logger.logLevel = configuration.componentLogLevels[component] ?? configuration.logLevel
         return logger
     }
 }

@@ -1,7 +1,9 @@
 /// Everything needed to open and keep a broker connection.
 public struct MQTTConfiguration: Sendable {
-    public enum ProtocolVersion: Sendable, Equatable {
-        case v5, v311
+    /// As `mqtt.protocol` spells it: `5` or `3.1.1`.
+    public enum ProtocolVersion: String, Sendable, Equatable, CaseIterable {
+        case v5 = "5"
+        case v311 = "3.1.1"
     }
 
     public struct TLS: Sendable, Equatable {

@@ -108,7 +108,8 @@ struct Doctor: AsyncParsableCommand {
         let user = settings.mqtt.username.map { "as \($0)" } ?? "without a user name"
         report.pass(
             "broker",
-            "connected to \(address) \(user) (MQTT \(settings.mqtt.protocolVersion)\(settings.mqtt.url.hasPrefix("mqtts") ? ", TLS" : ""))")
+            "connected to \(address) \(user) (MQTT \(settings.mqtt.protocolVersion.rawValue)\(settings.mqtt.url.hasPrefix("mqtts") ? ", TLS" : ""))"
+        )
 
         let base = settings.baseTopic
         var watched = ["\(base)/response/health"]

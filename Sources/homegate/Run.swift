@@ -18,7 +18,7 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config, forRun: true)
-        let level = Logger.Level(rawValue: settings.logLevel) ?? .info
+        let level = settings.logLevel
         LoggingSystem.bootstrap { _ in GatewayLogHandler(format: settings.logFormat, level: level) }
         let logger = Logger(label: "homegate").component(.gateway, in: settings)
         for warning in settings.warnings { logger.warning("\(warning)") }

@@ -222,4 +222,67 @@ struct HomeCoreTests {
         #expect(home.stored.values[TestHome.path("occupancy_sensor/motion_sensor/motion_detected")] == .bool(true))
         #expect(!home.stored.actionSets.contains("light_on"), "a run stores when it ran, not the action set again")
     }
+
+    @Test("a timer made over the API fires on the minute in the home's time zone, once, and again the next day")
+    func timer() throws {
+        var home = try TestHome()
+        _ = try home.ok(.addActionSet(name: "Good night", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(false))]))
+        _ = try home.ok(
+            try HomeCommand.parse(
+                "trigger/add",
+                [
+                    "name": "Good night", "action_sets": ["good_night"],
+                    "timer": ["recurrence": ["at": "22:30"]],
+                ], timeZone: home.core.timeZone))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Amsterdam")!
+        let due = try #require(calendar.date(bySettingHour: 22, minute: 30, second: 0, of: TestHome.start))
+        home.advance(due.timeIntervalSince(home.now) - 1)
+        #expect(home.sets.isEmpty, "not a second early")
+        home.advance(1)
+        #expect(home.sets.map(\.payload) == [["state": "OFF"]])
+        let fired = home.events.filter { if case .trigger("good_night", let event) = $0 { event.change == .fired } else { false } }
+        #expect(fired.count == 1)
+        home.advance(60)
+        #expect(home.sets.isEmpty, "once")
+        home.advance(86_400 - 61)
+        #expect(home.sets.isEmpty)
+        home.advance(1)
+        #expect(home.sets.map(\.payload) == [["state": "OFF"]], "the next day at 22:30")
+    }
+
+    @Test("devices in the bridge's list: one renamed keeps its accessory and is written at its new name, one removed is gone with an event")
+    func liveDevices() throws {
+        var home = try TestHome()
+        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
+        guard case .array(var devices) = try JSONValue(parsing: Array(data)) else { Issue.record("no device list"); return }
+        for i in devices.indices where devices[i]["friendly_name"] == "bulb" {
+            guard var fields = devices[i].objectValue else { continue }
+            fields["friendly_name"] = "desk_lamp"
+            devices[i] = .object(fields)
+        }
+        devices.removeAll { $0["friendly_name"] == "curtain" }
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        #expect(home.core.accessory("bulb")?.name != nil && home.core.accessory("curtain") == nil)
+        let gone = home.events.contains { if case .accessory("curtain", .removed, _) = $0 { true } else { false } }
+        #expect(gone, "the removed device is announced")
+        _ = home.run(.write([TestHome.write("bulb/lightbulb/on", true)]))
+        #expect(home.sets.map(\.topic) == ["zigbee2mqtt/desk_lamp/set"])
+        home.device("zigbee2mqtt/desk_lamp", ["state": "ON"])
+        #expect(home.value("bulb/lightbulb/on") == .bool(true), "reports under the new name reach the same accessory")
+    }
+
+    @Test("the bridge offline makes every accessory unreachable and refuses writes as unreachable; online, each is as its device says")
+    func bridgeOffline() throws {
+        var home = try TestHome()
+        home.device("zigbee2mqtt/power_plug/availability", ["state": "offline"])
+        home.device("zigbee2mqtt/bridge/state", ["state": "offline"])
+        #expect(home.core.accessories.allSatisfy { !$0.reachable })
+        guard case .writes(let outcomes)? = home.run(.write([TestHome.write("bulb/lightbulb/on", true)]))?.result,
+            case .failure(let error)? = outcomes.first
+        else { Issue.record("the write was not refused"); return }
+        #expect(error.kind == .unreachable && home.sets.isEmpty)
+        home.device("zigbee2mqtt/bridge/state", ["state": "online"])
+        #expect(home.core.accessory("bulb")?.reachable == true && home.core.accessory("power_plug")?.reachable == false)
+    }
 }

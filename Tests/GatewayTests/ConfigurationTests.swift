@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Logging
 import Mosquitto
 import MosquittoTesting
 import Testing
@@ -39,7 +40,7 @@ struct ConfigurationTests {
         #expect(configuration.mqtt.url == "mqtt://broker.lan:1884")
         #expect(configuration.mqtt.clientID == "gw1")
         #expect(configuration.mqtt.keepAlive == 60)
-        #expect(configuration.mqtt.protocolVersion == "3.1.1")
+        #expect(configuration.mqtt.protocolVersion == .v311)
         #expect(configuration.baseTopic == "home2")
         #expect(configuration.httpListen == "0.0.0.0:8080")
         #expect(configuration.location.timeZone == "Europe/Amsterdam")
@@ -81,7 +82,7 @@ struct ConfigurationTests {
             """)
         let configuration = try GatewayConfiguration.load(path: good, environment: ["HOMEGATE_LOG_LEVELS_STORE": "error"])
         #expect(configuration.logFormat == .json)
-        #expect(configuration.componentLogLevels == [.mqtt: "debug", .automation: "info", .store: "error"])
+        #expect(configuration.componentLogLevels == [.mqtt: .debug, .automation: .info, .store: .error])
         let bad = try write(
             """
             log_format: yaml
