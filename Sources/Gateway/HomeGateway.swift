@@ -69,10 +69,11 @@ public struct HomeGateway: Sendable {
                 "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
             ])
         mappingReport.report(loaded, before: [:])
+        let writerDone = Latch()
         services = [
-            DatabaseService(store: store, log: log[.gateway]),
+            DatabaseService(store: store, writerDone: writerDone, log: log[.gateway]),
             BrokerService(client: client, runtime: runtime, health: health, offline: configuration.bridgeStatus("offline"), log: log),
-            StoreWriterService(writer: writer, runtime: runtime),
+            StoreWriterService(writer: writer, runtime: runtime, done: writerDone),
             TickerService(runtime: runtime, clock: clock),
             RequestPacerService(runtime: runtime),
             MappingWatcherService(directory: configuration.mappings, loaded: loaded, runtime: runtime, report: mappingReport, clock: clock),

@@ -5,10 +5,10 @@ import JSON
 public import Mappings
 public import Persistence
 
-/// The home as the gateway keeps it: every accessory, where its messages come from, the structure,
-/// action sets and triggers. Pure: device messages and typed commands in; typed events, replies,
-/// device messages and store changes out. Front ends (`MQTTFrontEnd`) turn those into their own
-/// protocol; the service does the I/O. One owner calls it at a time.
+/// The home as the gateway keeps it: every accessory and which device it is, the structure,
+/// action sets and triggers. Pure: device inputs (from `DeviceSources`) and typed commands in;
+/// typed events, replies, device commands and store changes out. Front ends (`MQTTFrontEnd`) turn
+/// those into their own protocol; the services do the I/O. One owner calls it at a time.
 public struct HomeCore: Sendable {
     struct Entry: Sendable {
         enum Source: Sendable {

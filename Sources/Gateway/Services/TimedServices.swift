@@ -4,6 +4,7 @@ import Mappings
 import Mosquitto
 import Persistence
 import ServiceLifecycle
+import Synchronization
 
 /// Timers, held-for deadlines and sun events: the runtime is ticked when the next one is due,
 /// and at least four times a second.
@@ -69,6 +70,8 @@ struct DropReporterService: Service {
 struct StoreWriterService: Service {
     let writer: StoreWriter
     let runtime: GatewayRuntime
+    /// Opened once the writer has written its last.
+    let done: Latch
 
     func run() async {
         await withGracefulShutdownHandler {
@@ -76,17 +79,50 @@ struct StoreWriterService: Service {
         } onGracefulShutdown: { [writer] in
             writer.close()
         }
+        done.open()
     }
 }
 
-/// Holds the database open while the gateway runs and closes it last, after the writer is done.
+/// Holds the database open while the gateway runs and closes it last, once the writer is done:
+/// after a graceful stop it already is; if the group is cancelled instead, it still waits for it.
 struct DatabaseService: Service {
     let store: SQLiteHomeStore
+    let writerDone: Latch
     let log: Logger
 
     func run() async {
         try? await gracefulShutdown()
+        await writerDone.wait()
         store.close()
         log.info("stopped")
+    }
+}
+
+/// Opens once; waiting for it is not cut short by cancellation.
+final class Latch: Sendable {
+    private struct State {
+        var open = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if isOpen { continuation.resume() }
+        }
     }
 }
