@@ -44,7 +44,6 @@ actor GatewayRuntime {
 
     /// Sends the next paced state requests to devices.
     func pace() {
-        guard api.core.hasPacedRequests else { return }
         Self.publish(api.pace(), with: client, logger: log[.mqtt])
     }
 

@@ -1,5 +1,5 @@
 import Automation
-public import Foundation
+import Foundation
 import HomeModel
 import JSON
 public import Logging

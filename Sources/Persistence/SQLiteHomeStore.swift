@@ -1,5 +1,5 @@
 import Automation
-public import Foundation
+import Foundation
 import GRDB
 import HomeModel
 import JSON

@@ -1,3 +1,4 @@
+import Automation
 import Foundation
 import HomeModel
 import JSON

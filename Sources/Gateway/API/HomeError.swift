@@ -1,4 +1,4 @@
-public import Automation
+import Automation
 import HomeModel
 
 /// Why a command was refused, with a kind a front end maps to its own codes (HTTP 400, 404, 409,

@@ -1,5 +1,5 @@
 public import Automation
-public import Foundation
+import Foundation
 public import HomeModel
 
 /// Everything that happens to the home, as values: the MQTT API publishes each on its event topic,

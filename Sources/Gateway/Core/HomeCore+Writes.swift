@@ -1,6 +1,6 @@
 import Foundation
 import HomeModel
-public import JSON
+import JSON
 import Mappings
 
 extension HomeCore {

@@ -199,9 +199,6 @@ public struct HomeCore: Sendable {
         return Array(paced)
     }
 
-    /// Whether state requests wait to be paced out.
-    public var hasPacedRequests: Bool { !refreshQueue.isEmpty }
-
     /// When the next timer, sun event or deadline is due, for the service to wake up on time.
     public mutating func nextDue() -> Date? { engine.nextDue() }
 

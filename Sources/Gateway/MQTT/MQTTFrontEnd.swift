@@ -1,7 +1,7 @@
 import Automation
 public import Foundation
 import HomeModel
-public import JSON
+import JSON
 public import Mappings
 
 /// The MQTT API over the home: `<base>/set/…` and `<base>/request/<command>` become typed
@@ -125,26 +125,23 @@ public struct MQTTFrontEnd: Sendable {
     mutating func setCommand(_ message: Incoming) -> CoreInput? {
         let path = message.topic.dropFirst(topics.setPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard path.count == 3, path.allSatisfy({ !$0.isEmpty }) else {
-            refused.invalid += 1
-            notices.append(
-                .init(
-                    level: .warning, component: .api,
-                    message: "\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>"))
-            return nil
+            return refuseSet("\(message.topic): expected \(topics.setPrefix)<accessory>/<service>/<characteristic>")
         }
         let value: JSONValue
         do {
             value = try JSONValue(parsing: message.payload)
         } catch {
-            refused.invalid += 1
-            notices.append(
-                .init(
-                    level: .warning, component: .api,
-                    message: "\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\""))
-            return nil
+            return refuseSet("\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\"")
         }
         let write = WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)
         return .command(.write([write]), ticket(for: .set(topic: message.topic)))
+    }
+
+    /// A `set/` message that is not a write: counted and logged (a set has no answer).
+    private mutating func refuseSet(_ why: String) -> CoreInput? {
+        refused.invalid += 1
+        notices.append(.init(level: .warning, component: .api, message: why))
+        return nil
     }
 
     /// `homegate/request/<command>`: the command, or the answer that refuses it.

@@ -17,7 +17,7 @@ struct MessageService: Service {
     func run() async {
         let healthTopic = "\(baseTopic)/request/health"
         // Cancelled at shutdown between batches: a batch taken is handled whole.
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             var iterator = client.messages.makeAsyncIterator()
             while var batch = await iterator.nextBatch() {
                 if batch.contains(where: { $0.topic == healthTopic }) {
