@@ -6,9 +6,10 @@ import JSON
 enum Read {
     static func object(_ json: JSONValue, at path: String, allowed: [String]) throws(AutomationError) -> [String: JSONValue] {
         guard case .object(let fields) = json else { throw AutomationError(at: path, "expected an object, got \(json.kindDescription)") }
-        for key in fields.keys.sorted() where !allowed.contains(key) {
+        let keys = ObjectKeys(sorted: fields, allowed: allowed)
+        if let first = keys.unknown.first {
             throw AutomationError(
-                at: join(path, key), "unknown key\(didYouMean(key, allowed)); expected one of \(allowed.joined(separator: ", "))")
+                at: join(path, first.key), "unknown key\(first.suggestion); expected one of \(allowed.joined(separator: ", "))")
         }
         return fields
     }

@@ -24,7 +24,7 @@ extension GatewayConfiguration {
         // Platforms set HOMEGATE_* variables of their own (Kubernetes: HOMEGATE_PORT for a service
         // named homegate): a warning, not a refusal. Unknown keys in the file stay errors.
         for name in environment.keys.sorted() where name.hasPrefix("HOMEGATE_") && !known.contains(name) {
-            configuration.warnings.append("\(name) is not a setting and is ignored\(suggestion(for: name, among: known))")
+            configuration.warnings.append("\(name) is not a setting and is ignored\(didYouMean(name, known))")
         }
         if errors.isEmpty, let file = configuration.mqtt.passwordFile {
             do {
@@ -100,10 +100,24 @@ extension GatewayConfiguration {
         }
         let byName = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0.name, $0) })
         let sections = Set(Self.keys.compactMap { $0.name.split(separator: ".").dropLast().first.map(String.init) })
-        for (keyNode, value) in mapping {
-            let name = prefix + (keyNode.string ?? "")
+        // What this level takes: at the top, the plain keys and the sections; in a section, its keys.
+        let level = Self.keys.map(\.name).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains(".") }
+        let allowed = level + (prefix.isEmpty ? sections.sorted() : [])
+        let entries: [(key: String, value: (key: Node, value: Node))] = mapping.map {
+            (key: prefix + ($0.key.string ?? ""), value: (key: $0.key, value: $0.value))
+        }
+        let checked = ObjectKeys(entries, allowed: allowed, suggestions: Self.keys.map(\.name) + sections.sorted())
+        let suggestions = Dictionary(
+            checked.unknown.map { ($0.key, $0.suggestion) }, uniquingKeysWith: { (first: String, _: String) in first })
+        for (name, (keyNode, value)) in entries {
             let at = "\(file):\(keyNode.mark.map { "\($0.line):\($0.column)" } ?? "?")"
-            if prefix.isEmpty, sections.contains(name) {
+            if let suggestion = suggestions[name] {
+                let message =
+                    prefix == "log_levels."
+                    ? "unknown component (expected one of \(LogComponent.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    : "unknown key\(suggestion)"
+                errors.append(ConfigurationError(location: at, key: name, message: message))
+            } else if prefix.isEmpty, sections.contains(name) {
                 walk(value, prefix: name + ".", file: file, errors: &errors)
             } else if let key = byName[name] {
                 guard let scalar = value.scalar else {
@@ -114,19 +128,8 @@ extension GatewayConfiguration {
                 if let problem = key.apply(&self, scalar.string) {
                     errors.append(ConfigurationError(location: at, key: name, message: problem))
                 }
-            } else if prefix == "log_levels." {
-                let components = LogComponent.allCases.map(\.rawValue).joined(separator: ", ")
-                errors.append(ConfigurationError(location: at, key: name, message: "unknown component (expected one of \(components))"))
-            } else {
-                let candidates = Set(Self.keys.map(\.name)).union(sections)
-                errors.append(
-                    ConfigurationError(location: at, key: name, message: "unknown key\(Self.suggestion(for: name, among: candidates))"))
             }
         }
-    }
-
-    static func suggestion(for name: String, among candidates: Set<String>) -> String {
-        didYouMean(name, candidates)
     }
 }
 

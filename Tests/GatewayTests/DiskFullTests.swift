@@ -26,7 +26,7 @@ final class SmallDisk {
 
     /// Writes until the disk says it is full.
     func fill() {
-        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
         guard let handle = try? FileHandle(forWritingTo: filler) else { return }
         let chunk = Data(repeating: 0x55, count: 16 * 1024)
         while (try? handle.write(contentsOf: chunk)) != nil {}

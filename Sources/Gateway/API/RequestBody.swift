@@ -51,11 +51,12 @@ struct RequestBody {
 
     /// Refuses keys the command does not take, so a typo is not silently ignored.
     func only(_ allowed: [String]) throws(HomeError) {
-        for key in (body.objectValue ?? [:]).keys.sorted() where key != "transaction" && !allowed.contains(key) {
+        let keys = ObjectKeys(sorted: body.objectValue ?? [:], allowed: allowed, ignoring: ["transaction"])
+        if let first = keys.unknown.first {
             let takes =
                 allowed.isEmpty
                 ? "this command takes no fields" : "this command takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))"
-            throw HomeError.invalid("unknown field \"\(key)\"\(didYouMean(key, allowed)); \(takes)", field: key)
+            throw HomeError.invalid("unknown field \"\(first.key)\"\(first.suggestion); \(takes)", field: first.key)
         }
     }
 

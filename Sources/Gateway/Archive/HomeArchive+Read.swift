@@ -63,10 +63,9 @@ struct ArchiveReader {
             problem(path, "expected a mapping with \(required.joined(separator: ", "))")
             return nil
         }
-        for key in fields.keys.sorted() where !allowed.contains(key) {
-            problem("\(path).\(key)", "unknown key\(didYouMean(key, allowed))")
-        }
-        for key in required where fields[key] == nil { problem(path, "missing \(key)") }
+        let keys = ObjectKeys(sorted: fields, allowed: allowed, required: required)
+        for unknown in keys.unknown { problem("\(path).\(unknown.key)", "unknown key\(unknown.suggestion)") }
+        for key in keys.missing { problem(path, "missing \(key)") }
         return fields
     }
 

@@ -21,22 +21,20 @@ struct FileReader {
             error(node, "\(what) must be a mapping of keys (one of \(allowed.joined(separator: ", ")))")
             return nil
         }
-        var fields: [String: (key: Node, value: Node)] = [:]
+        var named: [(key: String, value: (key: Node, value: Node))] = []
         for (key, value) in mapping {
             guard let name = key.string else {
                 error(key, "\(what): keys must be plain words")
                 continue
             }
-            if allowed.contains(name) {
-                fields[name] = (key, value)
-            } else {
-                error(key, "unknown key '\(Self.shown(name))' in \(what)\(didYouMean(name, allowed))")
-            }
+            named.append((name, (key, value)))
         }
-        for name in required where fields[name] == nil {
-            error(node, "\(what) needs '\(name)'")
+        let keys = ObjectKeys(named, allowed: allowed, required: required)
+        for unknown in keys.unknown {
+            error(unknown.value.key, "unknown key '\(Self.shown(unknown.key))' in \(what)\(unknown.suggestion)")
         }
-        return fields
+        for name in keys.missing { error(node, "\(what) needs '\(name)'") }
+        return keys.fields
     }
 
     /// Text from the file as an error message may quote it: a short prefix, control characters
