@@ -143,8 +143,11 @@ enum Write {
 }
 
 extension LocalTime {
+    /// `2026-11-23T22:30:00`: the wall time as requests, exports and the database write it.
+    public var text: String { Write.localTime(self) }
+
     /// `2026-11-23T22:30`, with optional seconds; an offset or `Z` (returned separately) pins the moment.
-    static func parse(_ text: String) -> (LocalTime, offset: Int?)? {
+    public static func parse(_ text: String) -> (LocalTime, offset: Int?)? {
         var body = Substring(text)
         var offset: Int?
         if body.hasSuffix("Z") {

@@ -53,7 +53,7 @@ extension SQLiteHomeStore {
             var recall: SceneRecall?
             if let text = row["zigbee2mqtt_scene"] as String? {
                 do {
-                    recall = try SceneRecall(json: try JSONValue(parsing: text), at: "zigbee2mqtt_scene")
+                    recall = try StoredDefinition.decodeRecall(text)
                 } catch {
                     stored.skipped.append("action set \(row["id"] as String): its Zigbee2MQTT scene cannot be read (\(error))")
                     return nil
@@ -70,15 +70,11 @@ extension SQLiteHomeStore {
         for row in try Row.fetchAll(db, sql: "SELECT * FROM triggers ORDER BY position") {
             let id: String = row["id"]
             do {
-                guard case .object(let definition) = try JSONValue(parsing: row["definition"] as String) else {
-                    throw AutomationError("not an object")
-                }
-                let kind = try Trigger.kind(from: definition, defaultTimeZone: TimeZone(identifier: "UTC")!)
+                let definition = try StoredDefinition.decodeTrigger(row["definition"])
                 stored.triggers.append(
                     Trigger(
                         id: id, name: row["name"], home: row["home_id"], enabled: row["enabled"], actionSets: links[id] ?? [],
-                        kind: kind, conditions: try Trigger.conditions(from: definition["conditions"]),
-                        executeOnce: definition["execute_once"]?.boolValue ?? false))
+                        kind: definition.kind, conditions: definition.conditions, executeOnce: definition.executeOnce))
             } catch {
                 stored.skipped.append("trigger \(id): its definition cannot be read (\(error))")
             }

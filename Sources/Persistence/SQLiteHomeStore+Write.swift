@@ -68,7 +68,7 @@ extension SQLiteHomeStore {
                     VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM action_sets))
                     ON CONFLICT(id) DO UPDATE SET home_id = excluded.home_id, name = excluded.name, last_executed = excluded.last_executed,
                         zigbee2mqtt_scene = excluded.zigbee2mqtt_scene
-                    """, arguments: [id, set.home, set.name, set.lastExecuted?.timeIntervalSince1970, set.recall?.json.serialized()])
+                    """, arguments: [id, set.home, set.name, set.lastExecuted?.timeIntervalSince1970, set.recall.map(StoredDefinition.encode)])
             try db.execute(sql: "DELETE FROM actions WHERE action_set_id = ?", arguments: [id])
             for (position, action) in set.actions.enumerated() {
                 try db.execute(
@@ -90,7 +90,7 @@ extension SQLiteHomeStore {
                     ON CONFLICT(id) DO UPDATE SET home_id = excluded.home_id, name = excluded.name, enabled = excluded.enabled,
                         definition = excluded.definition
                     """,
-                arguments: [id, trigger.home, trigger.name, trigger.enabled, JSONValue.object(trigger.definitionJSON).serialized()])
+                arguments: [id, trigger.home, trigger.name, trigger.enabled, StoredDefinition.encode(trigger)])
             try db.execute(sql: "DELETE FROM trigger_action_sets WHERE trigger_id = ?", arguments: [id])
             for (position, set) in trigger.actionSets.enumerated() {
                 try db.execute(

@@ -232,6 +232,6 @@ struct StoreTests {
         }
         let loaded = try #require(try store.load())
         #expect(loaded.triggers.map(\.id) == ["idle"])
-        #expect(loaded.skipped == ["trigger night: its definition cannot be read (timer.recurrence.at: expected a clock time like 22:30)"])
+        #expect(loaded.skipped == ["trigger night: its definition cannot be read (timer.recurrence.at: not a clock time)"])
     }
 }
