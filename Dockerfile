@@ -22,6 +22,7 @@ COPY --from=build /out/ /usr/local/bin/
 COPY docker/homegate.yaml /etc/homegate/homegate.yaml
 COPY mappings /etc/homegate/mappings
 COPY demo /etc/homegate/demo
+COPY web /usr/local/share/homegate/web
 USER homegate
 WORKDIR /data
 VOLUME /data

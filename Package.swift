@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         // The C library, seen through a module map.
@@ -78,10 +79,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The HTTP API, the event stream and the web page: a front end over the same commands and
+        // events as MQTT, its own module so the fuzzed parsers do not build a web server.
+        .target(
+            name: "HTTPAPI",
+            dependencies: [
+                "Gateway", "JSON", "HomeModel", "Mosquitto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "homegate",
             dependencies: [
-                "Gateway", "Mappings", "Persistence", "HomeModel", "Automation",
+                "Gateway", "HTTPAPI", "Mappings", "Persistence", "HomeModel", "Automation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

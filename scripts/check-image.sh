@@ -7,10 +7,16 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 
 for file in compose.yaml compose.existing-broker.yaml; do
-  docker-compose -f "$file" config -q
-  docker-compose -f "$file" --profile demo config -q
+  HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" config -q
+  HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" --profile demo config -q
   echo "$file: valid (docker-compose config)"
 done
+# compose.yaml publishes the web page, so it must not start without a token.
+if env -u HOMEGATE_HTTP_TOKEN docker-compose -f compose.yaml config -q 2>/dev/null; then
+  echo "compose.yaml starts without HOMEGATE_HTTP_TOKEN, but its web page listens beyond loopback" >&2
+  exit 1
+fi
+echo "compose.yaml: refuses to start without HOMEGATE_HTTP_TOKEN"
 
 swift package resolve >/dev/null
 python3 scripts/check-image.py toolchain .build/checkouts

@@ -209,6 +209,8 @@ def demo(smoke):
     print("compose.yaml --profile demo:")
     env = {k: v for k, v in os.environ.items() if not k.startswith("HOMEGATE_")}
     env.update({"TZ": "Europe/Amsterdam", "HOMEGATE_LOCATION_LATITUDE": "52.37", "HOMEGATE_LOCATION_LONGITUDE": "4.9"})
+    # The container listens on 0.0.0.0:8080 with the .env's token; natively, any free loopback port.
+    env.update({"HOMEGATE_HTTP_TOKEN": "smoke-token", "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0"})
     port, (homegate_env, homegate_argv) = run(smoke, ["compose.yaml"], "demo", env)
     config = homegate_argv[homegate_argv.index("--config") + 1]
     doctor = subprocess.run([homegate_argv[0], "doctor", "--config", config], env=homegate_env, capture_output=True, text=True, timeout=60)
@@ -235,7 +237,7 @@ def existing(smoke):
     secret = os.path.join(smoke.scratch, "mqtt_password")
     open(secret, "w").write(password + "\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("HOMEGATE_")}
-    env.update({"MQTT_URL": f"mqtt://127.0.0.1:{port}", "MQTT_PASSWORD_FILE": secret})
+    env.update({"MQTT_URL": f"mqtt://127.0.0.1:{port}", "MQTT_PASSWORD_FILE": secret, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0"})
     run(smoke, ["compose.existing-broker.yaml"], None, env, broker={"port": port})
     answer = rr(port, "homegate/request/home/list", "homegate/response/home/list", "{}", ["-u", "homegate", "-P", password])
     if answer.get("status") != "ok":

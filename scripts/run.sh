@@ -25,6 +25,15 @@ port=${DEMO_PORT:-1883}
 if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 fi
+# The web page and HTTP API: 8080, or a free port when that is taken (HOMEGATE_HTTP_LISTEN to choose).
+if [ -z "${HOMEGATE_HTTP_LISTEN:-}" ]; then
+  http_port=8080
+  if (exec 3<>/dev/tcp/127.0.0.1/$http_port) 2>/dev/null; then
+    http_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  fi
+  export HOMEGATE_HTTP_LISTEN="127.0.0.1:$http_port"
+fi
+page="http://${HOMEGATE_HTTP_LISTEN/0.0.0.0/127.0.0.1}/"
 run_dir=$(mktemp -d)
 printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nuser %s\n' "$port" "$(id -un)" > "$run_dir/mosquitto.conf"
 mosquitto -c "$run_dir/mosquitto.conf" > "$run_dir/mosquitto.log" 2>&1 &
@@ -37,6 +46,8 @@ if [ "$devices" != demo ]; then
     --sensor-interval "${DEMO_SENSOR_INTERVAL:-30}" 2> "$run_dir/simulator.log" &
   pids+=($!)
   cat >&2 <<MSG
+
+The home in a browser: $page (the HTTP API is under ${page}api/, docs/http-api.md)
 
 mosquitto is on 127.0.0.1:$port with a simulated Zigbee2MQTT bridge serving $devices_file. Watch the house:
   mosquitto_sub -h 127.0.0.1 -p $port -t 'homegate/#' -v
@@ -58,6 +69,8 @@ fi
 pids+=($!)
 
 cat >&2 <<MSG
+
+The home in a browser: $page (the HTTP API is under ${page}api/, docs/http-api.md)
 
 mosquitto is on 127.0.0.1:$port with a simulated Zigbee2MQTT bridge. Watch the house:
   mosquitto_sub -h 127.0.0.1 -p $port -t 'homegate/#' -v

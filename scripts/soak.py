@@ -133,7 +133,7 @@ def main():
             sys.exit(f"soak: mosquitto did not listen on {port}")
         start("simulator", [os.path.join(args.bin, "homegate-simulator"), "--url", f"mqtt://127.0.0.1:{port}",
                             "--devices", "demo/devices.json", "--generate", str(args.devices), "--rate", str(args.rate)])
-        env = dict(os.environ, HOMEGATE_MQTT_URL=f"mqtt://127.0.0.1:{port}", HOMEGATE_MAPPINGS=os.path.join(run, "mappings"),
+        env = dict(os.environ, HOMEGATE_MQTT_URL=f"mqtt://127.0.0.1:{port}", HOMEGATE_HTTP_LISTEN="127.0.0.1:0", HOMEGATE_MAPPINGS=os.path.join(run, "mappings"),
                    HOMEGATE_DATABASE=database, HOMEGATE_LOG_LEVEL="info")
         gateway = start("homegate", [os.path.join(args.bin, "homegate"), "run"], env)
 

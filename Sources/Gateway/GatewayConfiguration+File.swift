@@ -35,6 +35,29 @@ extension GatewayConfiguration {
                     ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
             }
         }
+        if errors.isEmpty, let file = configuration.http.tokenFile {
+            do {
+                let token = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                if token.isEmpty {
+                    errors.append(
+                        ConfigurationError(location: path ?? "environment", key: "http.token_file", message: "'\(file)' is empty"))
+                } else {
+                    configuration.http.token = Secret(token)
+                }
+            } catch {
+                errors.append(ConfigurationError(location: path ?? "environment", key: "http.token_file", message: "cannot read '\(file)'"))
+            }
+        }
+        if let listen = configuration.http.listen, !listen.isLoopback, configuration.http.token == nil,
+            !errors.contains(where: { $0.key.hasPrefix("http.") })
+        {
+            errors.append(
+                ConfigurationError(
+                    location: path ?? "environment", key: "http.listen",
+                    message:
+                        "\(listen) can be reached from other machines: set http.token (or http.token_file) so that only who has it can run the home, or listen on 127.0.0.1"
+                ))
+        }
         let placeRefused = errors.contains { $0.key == "location.latitude" || $0.key == "location.longitude" }
         if !placeRefused, (configuration.location.latitude == nil) != (configuration.location.longitude == nil) {
             errors.append(

@@ -52,7 +52,28 @@ extension GatewayConfiguration {
             },
             text("mappings") { $0.mappings = $1 },
             text("database") { $0.database = $1 },
-            text("http.listen") { $0.httpListen = $1 },
+            Key(name: "http.listen", kind: .string) { config, value in
+                if value == "off" {
+                    config.http.listen = nil
+                    return nil
+                }
+                guard let address = HTTPAddress(value) else {
+                    return "expected host:port like 127.0.0.1:8080, [::1]:8080 or 0.0.0.0:8080, or off; got '\(value)'"
+                }
+                config.http.listen = address
+                return nil
+            },
+            text("http.token") { $0.http.token = Secret($1) },
+            text("http.token_file") { $0.http.tokenFile = $1 },
+            Key(name: "http.cors_origin", kind: .string) { config, value in
+                guard value == "*" || value.hasPrefix("http://") || value.hasPrefix("https://"), !value.hasSuffix("/") else {
+                    return "expected an origin like https://home.example.com (no path, no trailing /), or *; got '\(value)'"
+                }
+                config.http.corsOrigin = value
+                return nil
+            },
+            integer("http.max_body_bytes", 1024...(16 << 20)) { $0.http.maxBodyBytes = $1 },
+            text("http.web_root") { $0.http.webRoot = $1 },
             decimal("location.latitude", -90...90) { $0.location.latitude = $1 },
             decimal("location.longitude", -180...180) { $0.location.longitude = $1 },
             Key(name: "location.time_zone", kind: .string) { config, value in

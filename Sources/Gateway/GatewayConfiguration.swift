@@ -23,6 +23,21 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public init(password: Secret? = nil) { self.password = password }
     }
 
+    /// The HTTP API, its event stream and the web page.
+    public struct HTTP: Sendable, Equatable {
+        /// Where it listens: `host:port` (port 0: any free one), or nil (`off`).
+        public var listen: HTTPAddress? = HTTPAddress(host: "127.0.0.1", port: 8080)
+        /// Required of every request (`Authorization: Bearer …`) when set.
+        public var token: Secret?
+        public var tokenFile: String?
+        /// The one origin whose pages may call the API from a browser (CORS); none by default.
+        public var corsOrigin: String?
+        /// Request bodies larger than this are refused (413).
+        public var maxBodyBytes = 64 * 1024
+        /// The web page's files; by default `../share/homegate/web` beside the executable, else `./web`.
+        public var webRoot: String?
+    }
+
     public struct Location: Sendable, Equatable {
         public var latitude: Double?
         public var longitude: Double?
@@ -33,7 +48,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var baseTopic = "homegate"
     public var mappings = "./mappings"
     public var database = "./data/homegate.sqlite"
-    public var httpListen: String?
+    public var http = HTTP()
     public var location = Location()
     /// trace, debug, info, notice, warning, error, critical.
     public var logLevel = Logger.Level.info
@@ -70,4 +85,34 @@ extension GatewayConfiguration {
         }
         return ClockContext(timeZone: zone, location: Automation.Location(latitude: latitude, longitude: longitude, timeZone: zone))
     }
+}
+
+/// `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`, `localhost:8080`.
+public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port`, with an IPv6 host in brackets; nil when it is not one.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+        } else if host.contains(":") {
+            return nil  // an IPv6 address goes in brackets
+        }
+        guard !host.isEmpty else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    /// Only this machine can reach it.
+    public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

@@ -20,6 +20,8 @@ public enum LogComponent: String, Sendable, CaseIterable, Hashable {
     case automation
     /// The database: failed writes, recovery, what could not be stored.
     case store
+    /// The HTTP API and the web page: where it listens, each request (at debug).
+    case http
 }
 
 public enum LogFormat: String, Sendable {

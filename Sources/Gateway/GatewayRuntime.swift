@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Logging
 import Mappings
 import Mosquitto
@@ -13,13 +14,21 @@ actor GatewayRuntime {
     private var warningWindow: (start: Duration?, count: Int, suppressed: Int) = (nil, 0, 0)
     private let writer: StoreWriter
     private let clock: any GatewayClock
+    /// Answers to commands from inside the process, and the live streams' events.
+    let pending: PendingAnswers
+    let events: EventHub
 
-    init(api: MQTTFrontEnd, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock) {
+    init(
+        api: MQTTFrontEnd, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock,
+        pending: PendingAnswers, events: EventHub
+    ) {
         self.api = api
         self.client = client
         self.writer = writer
         self.log = log
         self.clock = clock
+        self.pending = pending
+        self.events = events
     }
 
     private func now() -> Date { clock.now }
@@ -38,13 +47,18 @@ actor GatewayRuntime {
         #endif
     }
 
+    /// A command from inside the process (the HTTP API); its answer goes to `pending` under `id`.
+    func perform(_ name: String, _ body: JSONValue, id: UInt64) {
+        publish(api.perform(name, body, id: id, now: now()))
+    }
+
     func tick() {
         if publish(api.tick(now: now())) { releaseMemory() }
     }
 
     /// Sends the next paced state requests to devices.
     func pace() {
-        Self.publish(api.pace(), with: client, logger: log[.mqtt])
+        Self.publish(api.pace(), with: client, events: events, logger: log[.mqtt])
     }
 
     /// The whole home in place of the writer's queued changes, after one of them failed.
@@ -98,8 +112,9 @@ actor GatewayRuntime {
     /// or more, for the caller to give the memory back once the output is let go.
     @discardableResult
     private func publish(_ output: GatewayOutput) -> Bool {
-        Self.publish(output.messages, with: client, logger: log[.mqtt])
-        writer.enqueue(output.store, then: output.afterCommit)
+        Self.publish(output.messages, with: client, events: events, logger: log[.mqtt])
+        pending.deliver(output.answers)
+        writer.enqueue(output.store, then: output.afterCommit, answers: output.answersAfterCommit)
         drainNotices()
         return output.messages.reduce(0) { $0 + $1.payload.count } >= 1 << 20
     }
@@ -113,7 +128,9 @@ actor GatewayRuntime {
         }
     }
 
-    static func publish(_ messages: [Outgoing], with client: MQTTClient, logger: Logger) {
+    /// To the broker, and the events among them to the live streams.
+    static func publish(_ messages: [Outgoing], with client: MQTTClient, events: EventHub, logger: Logger) {
+        events.publish(messages)
         for message in messages {
             do {
                 try client.publish(

@@ -14,6 +14,7 @@ public import UnixSignals
 /// long-running part is a `Service`; run them with `serviceGroup`, or add `services` to a group of
 /// your own. They start together and stop one after another in the reverse order of `services`:
 ///
+/// 0. the front ends given as `adapters` (the HTTP API) stop taking requests, and answer those under way,
 /// 1. `MessageService` stops taking device messages and requests,
 /// 2. `DropReporterService`, `MappingWatcherService`, `RequestPacerService` and `TickerService` stop (no more input),
 /// 3. `StoreWriterService` writes what is queued and publishes the answers and events that waited for it,
@@ -23,12 +24,19 @@ public struct HomeGateway: Sendable {
     public let configuration: GatewayConfiguration
     /// In start order; a group stops them in the reverse order.
     public let services: [any ServiceLifecycle.Service]
+    /// The commands, events and health for front ends other than MQTT.
+    public let access: GatewayAccess
+
+    /// Makes a front end's service from the gateway's access (the HTTP API does so).
+    public typealias Adapter = @Sendable (GatewayAccess) throws -> any ServiceLifecycle.Service
 
     /// Fails when the broker settings cannot be used, the mappings folder cannot be read, or the
     /// database cannot be opened or read (or another homegate holds it). A mapping file with errors
     /// does not stop it: it runs with the others and says which is broken. `clock` is the time
     /// triggers, timers and every wait in the gateway run on.
-    public init(configuration: GatewayConfiguration, logger: Logger, clock: any GatewayClock = SystemClock()) throws(GatewayStartError) {
+    public init(
+        configuration: GatewayConfiguration, logger: Logger, clock: any GatewayClock = SystemClock(), adapters: [Adapter] = []
+    ) throws(GatewayStartError) {
         self.configuration = configuration
         let log = ComponentLoggers(logger, configuration: configuration)
         let loaded = MappingSet.load(directory: configuration.mappings, previous: [:])
@@ -51,13 +59,15 @@ public struct HomeGateway: Sendable {
             throw .mqtt(error)
         }
         let health = GatewayHealth()
-        let writer = StoreWriter(store: store, logger: log[.store], clock: clock) { [client, log] messages in
-            GatewayRuntime.publish(messages, with: client, logger: log[.mqtt])
+        let events = EventHub(baseTopic: configuration.baseTopic)
+        let pending = PendingAnswers()
+        let writer = StoreWriter(store: store, logger: log[.store], clock: clock, answer: pending.deliver) { [client, log] messages in
+            GatewayRuntime.publish(messages, with: client, events: events, logger: log[.mqtt])
         }
         let api = MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
         let runtime = GatewayRuntime(
             api: api, client: client,
-            writer: writer, log: log, clock: clock)
+            writer: writer, log: log, clock: clock, pending: pending, events: events)
         let mappingReport = MappingReport(
             baseTopic: configuration.baseTopic, client: client, health: health, log: log[.mappings], clock: clock)
         log[.gateway].info(
@@ -70,16 +80,31 @@ public struct HomeGateway: Sendable {
             ])
         mappingReport.report(loaded, before: [:])
         let writerDone = Latch()
-        services = [
-            DatabaseService(store: store, writerDone: writerDone, log: log[.gateway]),
-            BrokerService(client: client, runtime: runtime, health: health, offline: configuration.bridgeStatus("offline"), log: log),
-            StoreWriterService(writer: writer, runtime: runtime, done: writerDone),
-            TickerService(runtime: runtime, clock: clock),
-            RequestPacerService(runtime: runtime),
-            MappingWatcherService(directory: configuration.mappings, loaded: loaded, runtime: runtime, report: mappingReport, clock: clock),
-            DropReporterService(client: client, runtime: runtime, log: log[.gateway], clock: clock),
-            MessageService(client: client, runtime: runtime, writer: writer, health: health, baseTopic: configuration.baseTopic),
-        ]
+        access = GatewayAccess(runtime: runtime, pending: pending, events: events) { [runtime, writer, client, health] in
+            health.report(
+                store: writer.failing, counters: await runtime.counters,
+                dropped: (client.droppedIncoming, client.droppedWhileDisconnected))
+        }
+        var adapted: [any ServiceLifecycle.Service] = []
+        for adapter in adapters {
+            do {
+                adapted.append(try adapter(access))
+            } catch {
+                throw .adapter(error)
+            }
+        }
+        services =
+            [
+                DatabaseService(store: store, writerDone: writerDone, log: log[.gateway]),
+                BrokerService(client: client, runtime: runtime, health: health, offline: configuration.bridgeStatus("offline"), log: log),
+                StoreWriterService(writer: writer, runtime: runtime, done: writerDone),
+                TickerService(runtime: runtime, clock: clock),
+                RequestPacerService(runtime: runtime),
+                MappingWatcherService(
+                    directory: configuration.mappings, loaded: loaded, runtime: runtime, report: mappingReport, clock: clock),
+                DropReporterService(client: client, runtime: runtime, log: log[.gateway], clock: clock),
+                MessageService(client: client, runtime: runtime, writer: writer, health: health, baseTopic: configuration.baseTopic),
+            ] + adapted
     }
 
     /// A group running the gateway's services. One that ends or throws stops the others in order;
@@ -101,12 +126,15 @@ public enum GatewayStartError: Error, CustomStringConvertible {
     case mappings([Diagnostic])
     case mqtt(MQTTError)
     case database(PersistenceError)
+    /// A front end could not be set up (the HTTP API's address or token, say).
+    case adapter(any Error)
 
     public var description: String {
         switch self {
         case .mappings(let diagnostics): "the mapping files have errors:\n" + diagnostics.map(\.description).joined(separator: "\n")
         case .mqtt(let error): "\(error)"
         case .database(let error): "\(error)"
+        case .adapter(let error): "\(error)"
         }
     }
 }

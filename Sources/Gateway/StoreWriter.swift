@@ -11,13 +11,16 @@ final class StoreWriter: Sendable {
     private struct Queue {
         var batch = StoreBatch()
         var messages: [Outgoing] = []
+        /// Answers to commands from inside the process (HTTP) that changed the home.
+        var answers: [LocalAnswer] = []
         /// Values alone have waited their second.
         var valuesDue = false
         var closed = false
 
         /// Whether to write now: anything but values, or values that have waited, or the end.
         var ready: Bool {
-            !(batch.isEmpty && messages.isEmpty) && (batch.hasStructure || !messages.isEmpty || valuesDue || closed)
+            let waiting = !messages.isEmpty || !answers.isEmpty
+            return !(batch.isEmpty && !waiting) && (batch.hasStructure || waiting || valuesDue || closed)
         }
     }
 
@@ -39,6 +42,7 @@ final class StoreWriter: Sendable {
     private let wake: AsyncStream<Void>.Continuation
     private let store: any HomeStore
     private let publish: @Sendable ([Outgoing]) -> Void
+    private let answer: @Sendable ([LocalAnswer]) -> Void
     private let logger: Logger
     /// How long values alone may wait for company.
     private let valuesDelay: Duration
@@ -48,8 +52,10 @@ final class StoreWriter: Sendable {
 
     init(
         store: any HomeStore, logger: Logger, clock: any GatewayClock = SystemClock(), valuesDelay: Duration = .seconds(1),
-        patience: Duration = .seconds(5), publish: @escaping @Sendable ([Outgoing]) -> Void
+        patience: Duration = .seconds(5), answer: @escaping @Sendable ([LocalAnswer]) -> Void = { _ in },
+        publish: @escaping @Sendable ([Outgoing]) -> Void
     ) {
+        self.answer = answer
         self.store = store
         self.clock = clock
         self.valuesDelay = valuesDelay
@@ -60,11 +66,12 @@ final class StoreWriter: Sendable {
     }
 
     /// Queues a batch; the writer is woken only when it has something that must not wait.
-    func enqueue(_ batch: StoreBatch, then messages: [Outgoing]) {
-        guard !batch.isEmpty || !messages.isEmpty else { return }
+    func enqueue(_ batch: StoreBatch, then messages: [Outgoing], answers: [LocalAnswer] = []) {
+        guard !batch.isEmpty || !messages.isEmpty || !answers.isEmpty else { return }
         let ready = queue.withLock { state in
             state.batch.merge(batch)
             state.messages += messages
+            state.answers += answers
             return state.ready
         }
         if ready { wake.yield() }
@@ -126,6 +133,7 @@ final class StoreWriter: Sendable {
             if let reason = recentFailure(), !queue.withLock({ $0.closed }) {
                 // The disk failed under a second ago: answer now, and leave the next try to the ticker.
                 publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: reason) })
+                answer(work.answers.map { $0.unstored(because: reason) })
                 let others = work.messages.filter { !$0.isAnswer }
                 let failing = failing?.duration ?? .zero
                 if failing >= patience { publish(others) }
@@ -141,10 +149,12 @@ final class StoreWriter: Sendable {
                 try await store.write(work.batch)
                 noteSuccess()
                 publish(work.messages)
+                answer(work.answers)
             } catch {
                 let failing = noteFailure(error)
                 let closed = queue.withLock { $0.closed }
                 publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: "\(error)") })
+                answer(work.answers.map { $0.unstored(because: "\(error)") })
                 let others = work.messages.filter { !$0.isAnswer }
                 if failing >= patience || closed {
                     if !others.isEmpty {
@@ -174,11 +184,13 @@ final class StoreWriter: Sendable {
                 try await store.write(work.batch)
                 noteSuccess()
                 publish(work.messages)
+                answer(work.answers)
             } catch {
                 guard clock.uptime < deadline else {
                     logger.critical(
                         "stopping with changes that could not be stored; they are lost: \(work.batch.summary)",
                         metadata: ["error": "\(error)"])
+                    answer(work.answers.map { $0.unstored(because: "\(error)") })
                     return publish(work.messages.map { $0.isAnswer ? $0.unstored(because: "\(error)") : $0 })
                 }
                 queue.withLock { pending in
@@ -186,6 +198,7 @@ final class StoreWriter: Sendable {
                     batch.merge(pending.batch)
                     pending.batch = batch
                     pending.messages = work.messages + pending.messages
+                    pending.answers = work.answers + pending.answers
                 }
                 try? await clock.sleep(for: .seconds(1))
             }

@@ -67,7 +67,7 @@ final class House: @unchecked Sendable {
         gateway = try spawn(
             [executable, "run"], output: log.path,
             environment: [
-                "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)",
+                "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_HTTP_LISTEN": "off",
                 "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
                 "HOMEGATE_LOG_LEVEL": logLevel, "HOMEGATE_DATABASE": database.path,
             ])

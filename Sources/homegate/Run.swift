@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import HTTPAPI
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -24,7 +25,12 @@ struct Run: AsyncParsableCommand {
         for warning in settings.warnings { logger.warning("\(warning)") }
         let gateway: HomeGateway
         do {
-            gateway = try HomeGateway(configuration: settings, logger: logger)
+            var adapters: [HomeGateway.Adapter] = []
+            if let address = settings.http.listen {
+                let http = logger.component(.http, in: settings)
+                adapters.append { access in HTTPService(access: access, configuration: settings.http, address: address, logger: http) }
+            }
+            gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)
         } catch {
             printError("homegate: \(error)")
             throw ExitCode(78)

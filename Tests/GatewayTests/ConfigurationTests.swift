@@ -32,7 +32,7 @@ struct ConfigurationTests {
               keepalive: 15
               protocol: 3.1.1
             base_topic: house
-            http: { listen: 0.0.0.0:8080 }
+            http: { listen: "[::1]:8081" }
             location: { latitude: 52.37, longitude: 4.9, time_zone: Europe/Amsterdam }
             """)
         let configuration = try GatewayConfiguration.load(
@@ -42,7 +42,7 @@ struct ConfigurationTests {
         #expect(configuration.mqtt.keepAlive == 60)
         #expect(configuration.mqtt.protocolVersion == .v311)
         #expect(configuration.baseTopic == "home2")
-        #expect(configuration.httpListen == "0.0.0.0:8080")
+        #expect(configuration.http.listen == HTTPAddress(host: "::1", port: 8081))
         #expect(configuration.location.timeZone == "Europe/Amsterdam")
     }
 
@@ -95,7 +95,7 @@ struct ConfigurationTests {
             return lines == [
                 "\(bad):1:1: log_format: expected text or json, got 'yaml'",
                 "\(bad):2:15: log_levels.mqtt: expected one of trace, debug, info, notice, warning, error, critical, got 'loud'",
-                "\(bad):2:27: log_levels.radio: unknown component (expected one of gateway, mqtt, mappings, devices, api, automation, store)",
+                "\(bad):2:27: log_levels.radio: unknown component (expected one of gateway, mqtt, mappings, devices, api, automation, store, http)",
             ]
         }
     }

@@ -121,7 +121,8 @@ struct DiskFullTests {
         let refused = try await homegate(
             ["run"],
             environment: [
-                "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": database,
+                "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_MAPPINGS": house.mappings.path,
+                "HOMEGATE_DATABASE": database,
             ])
         #expect(refused.status == 78, "\(refused.output)")
         #expect(

@@ -256,7 +256,8 @@ struct FaultTests {
             let second = try await homegate(
                 ["run"],
                 environment: [
-                    "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_MAPPINGS": house.mappings.path, "HOMEGATE_DATABASE": database,
+                    "HOMEGATE_MQTT_URL": house.broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_MAPPINGS": house.mappings.path,
+                    "HOMEGATE_DATABASE": database,
                     "HOMEGATE_MQTT_CLIENT_ID": "second-\(UUID().uuidString)",
                 ])
             #expect(second.status != 0, "\(second.output)")

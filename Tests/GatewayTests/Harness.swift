@@ -171,7 +171,8 @@ final class House: @unchecked Sendable {
 
     func startGateway(_ environment: [String: String] = [:]) throws {
         var env = [
-            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_LOG_LEVEL": "debug",
+            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_MAPPINGS": mappings.path,
+            "HOMEGATE_LOG_LEVEL": "debug",
             "HOMEGATE_DATABASE": broker.database,
         ]
         for (k, v) in environment { env[k] = v }

@@ -12,7 +12,7 @@ struct RunTests {
         let watch = try await watcher(broker, "homegate/bridge/state")
         let pid = try spawn(
             [homegateExecutable, "run"], output: broker.directory.appendingPathComponent("homegate.out").path,
-            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
+            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_DATABASE": broker.database])
         let online = await awaitMessages(watch) { $0.contains { $0.payloadString == #"{"state":"online"}"# } }
         #expect(online.last?.payloadString == #"{"state":"online"}"#)
         kill(pid, SIGTERM)
@@ -31,7 +31,7 @@ struct RunTests {
         let watch = try await watcher(broker, "homegate/bridge/state")
         let pid = try spawn(
             [homegateExecutable, "run"], output: "/dev/null",
-            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database])
+            environment: ["HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_DATABASE": broker.database])
         _ = await awaitMessages(watch) { $0.contains { $0.payloadString == #"{"state":"online"}"# } }
         kill(pid, SIGKILL)
         var status: Int32 = 0
@@ -54,7 +54,8 @@ struct RunTests {
         let pid = try spawn(
             [homegateExecutable, "run"], output: output,
             environment: [
-                "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_DATABASE": broker.database, "HOMEGATE_MQTT_USERNAME": "homegate",
+                "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_DATABASE": broker.database,
+                "HOMEGATE_MQTT_USERNAME": "homegate",
                 "HOMEGATE_MQTT_PASSWORD": "wrong",
             ])
         var status: Int32 = 0

@@ -25,7 +25,8 @@ struct SecretTests {
         try "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n".write(
             to: mappings.appendingPathComponent("zigbee2mqtt.yaml"), atomically: true, encoding: .utf8)
         let base = [
-            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_MAPPINGS": mappings.path, "HOMEGATE_DATABASE": broker.database,
+            "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_MAPPINGS": mappings.path,
+            "HOMEGATE_DATABASE": broker.database,
             "HOMEGATE_LOG_LEVEL": "trace", "HOMEGATE_MQTT_USERNAME": "homegate",
         ]
 

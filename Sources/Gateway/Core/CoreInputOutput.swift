@@ -10,6 +10,8 @@ public struct Outgoing: Sendable, Equatable, CustomStringConvertible {
     public var qos: Int
     /// An answer on `response/<command>`: when what it answers cannot be stored, it says so.
     public var isAnswer = false
+    /// An event on `<base>/event/…`: the live streams carry it too.
+    public var isEvent = false
 
     public init(_ topic: String, _ payload: [UInt8], retain: Bool = false, qos: Int = 0) {
         self.topic = topic

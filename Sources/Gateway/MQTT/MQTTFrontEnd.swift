@@ -34,6 +34,8 @@ public struct MQTTFrontEnd: Sendable {
         case request(command: String, transaction: JSONValue?, writes: WriteBatch?)
         /// `set/<accessory>/<service>/<characteristic>`: no answer, a failure is logged.
         case set(topic: String)
+        /// A command from inside the process (the HTTP API), answered with a `LocalAnswer`.
+        case local(id: UInt64, writes: WriteBatch?)
     }
 
     public init(baseTopic: String, core: HomeCore, maxPayloadBytes: Int = 256 * 1024) {
@@ -159,17 +161,35 @@ public struct MQTTFrontEnd: Sendable {
         }
         let transaction = body["transaction"]
         do throws(HomeError) {
-            var writes: WriteBatch?
-            if name == "characteristic/write", case .object = body {
-                try RequestBody(body: body).only(["writes"])
-                writes = try WriteBatch(body)
-            }
-            let command =
-                if let writes { HomeCommand.write(writes.requests) } else { try HomeCommand.parse(name, body, timeZone: core.timeZone) }
+            let (command, writes) = try parseRequest(name, body)
             return .success(.command(command, ticket(for: .request(command: name, transaction: transaction, writes: writes))))
         } catch {
             if name != "characteristic/write" && name != "characteristic/read" { refused.invalid += 1 }
             return .failure(Refused(answer: answer(name, transaction, ["status": "error", "error": .string(error.message)])))
+        }
+    }
+
+    /// A request's command; a `characteristic/write` also keeps its entries, so that a malformed
+    /// one fails alone and each is answered.
+    func parseRequest(_ name: String, _ body: JSONValue) throws(HomeError) -> (HomeCommand, WriteBatch?) {
+        if name == "characteristic/write", case .object = body {
+            try RequestBody(body: body).only(["writes"])
+            let writes = try WriteBatch(body)
+            return (.write(writes.requests), writes)
+        }
+        return (try HomeCommand.parse(name, body, timeZone: core.timeZone), nil)
+    }
+
+    /// A command from inside the process (the HTTP API), by its request name and JSON body: its
+    /// answer comes back as a `LocalAnswer` with `id`, now or once what it changed is stored.
+    mutating func perform(_ name: String, _ body: JSONValue, id: UInt64, now: Date = Date()) -> GatewayOutput {
+        do throws(HomeError) {
+            let (command, writes) = try parseRequest(name, body)
+            return render(core.handle([.command(command, ticket(for: .local(id: id, writes: writes)))], now: now))
+        } catch {
+            var output = GatewayOutput()
+            output.answers = [LocalAnswer(id: id, error: error)]
+            return output
         }
     }
 
@@ -202,11 +222,32 @@ public struct MQTTFrontEnd: Sendable {
         var time: String?
         var rendered = GatewayOutput(store: output.store)
         rendered.messages.reserveCapacity(output.now.count)
-        for effect in output.now { if let message = render(effect, at: output.time, &time) { rendered.messages.append(message) } }
+        for effect in output.now {
+            if case .reply(let reply) = effect, let answer = localAnswer(reply) {
+                rendered.answers.append(answer)
+            } else if let message = render(effect, at: output.time, &time) {
+                rendered.messages.append(message)
+            }
+        }
         for effect in output.afterCommit {
-            if let message = render(effect, at: output.time, &time) { rendered.afterCommit.append(message) }
+            if case .reply(let reply) = effect, let answer = localAnswer(reply) {
+                rendered.answersAfterCommit.append(answer)
+            } else if let message = render(effect, at: output.time, &time) {
+                rendered.afterCommit.append(message)
+            }
         }
         return rendered
+    }
+
+    /// The answer to a command from inside the process, or nil when the reply is for MQTT.
+    private mutating func localAnswer(_ reply: Reply) -> LocalAnswer? {
+        guard case .local(let id, let writes)? = waiting[reply.ticket] else { return nil }
+        waiting[reply.ticket] = nil
+        if let writes, case .writes(let outcomes) = reply.result {
+            let (data, error) = writes.results(outcomes)
+            return LocalAnswer(id: id, data: data, error: error)
+        }
+        return LocalAnswer(id: id, data: reply.result.map(HomeJSON.json), error: reply.error)
     }
 
     private mutating func render(_ effect: CoreEffect, at date: Date, _ time: inout String?) -> Outgoing? {
@@ -216,7 +257,9 @@ public struct MQTTFrontEnd: Sendable {
         case .event(let event):
             let formatted = time ?? instantText(date)
             time = formatted
-            return Outgoing(topic(of: event), HomeJSON.json(event, time: formatted).serializedBytes())
+            var message = Outgoing(topic(of: event), HomeJSON.json(event, time: formatted).serializedBytes())
+            message.isEvent = true
+            return message
         case .reply(let reply):
             return answer(reply)
         case .stateChanged(let id):
@@ -252,6 +295,8 @@ public struct MQTTFrontEnd: Sendable {
     private mutating func answer(_ reply: Reply) -> Outgoing? {
         guard let origin = waiting.removeValue(forKey: reply.ticket) else { return nil }
         switch origin {
+        case .local:
+            return nil  // answered by `localAnswer`
         case .set(let topic):
             if case .writes(let outcomes) = reply.result, case .failure(let problem) = outcomes.first {
                 refused.invalid += 1

@@ -79,6 +79,9 @@ struct StoreWriterService: Service {
         } onGracefulShutdown: { [writer] in
             writer.close()
         }
+        // Every change is stored and answered; what still waits (a read no device answered) is told the gateway stops.
+        runtime.pending.close()
+        runtime.events.close()
         done.open()
     }
 }

@@ -1,0 +1,138 @@
+import JSON
+import Synchronization
+
+/// An event as a stream carries it: the same JSON as its MQTT message, with what a client filters on.
+public struct StreamEvent: Sendable {
+    /// `characteristic` for a value change, else the event's `type` (accessory, home, room, zone, action_set, trigger).
+    public var type: String
+    /// The accessory of a value change or of an accessory event; the service and characteristic of a value change.
+    public var accessory: String?
+    public var service: String?
+    public var characteristic: String?
+    /// The JSON, exactly as published on `<base>/event/…`.
+    public var payload: [UInt8]
+}
+
+/// What a client wants: each list empty means any.
+public struct EventFilter: Sendable, Hashable {
+    public var types: Set<String> = []
+    public var accessories: Set<String> = []
+    public var services: Set<String> = []
+    public var characteristics: Set<String> = []
+
+    public init(types: Set<String> = [], accessories: Set<String> = [], services: Set<String> = [], characteristics: Set<String> = []) {
+        self.types = types
+        self.accessories = accessories
+        self.services = services
+        self.characteristics = characteristics
+    }
+
+    public func matches(_ event: StreamEvent) -> Bool {
+        func allows(_ wanted: Set<String>, _ value: String?) -> Bool { wanted.isEmpty || value.map(wanted.contains) == true }
+        return allows(types, event.type) && allows(accessories, event.accessory) && allows(services, event.service)
+            && allows(characteristics, event.characteristic)
+    }
+}
+
+/// Hands every published event to the clients of the live streams (HTTP's SSE and WebSocket).
+/// Each client has a buffer of its own; one that falls `capacity` events behind is cut off (its
+/// stream ends) rather than slowing the gateway or the other clients. Publishing with no client
+/// costs one lock and a count.
+public final class EventHub: Sendable {
+    private struct Client {
+        var filter: EventFilter
+        var continuation: AsyncStream<StreamEvent>.Continuation
+    }
+
+    private struct State {
+        var clients: [UInt64: Client] = [:]
+        var next: UInt64 = 0
+        var closed = false
+        /// Clients cut off for falling behind, since the start.
+        var dropped = 0
+        var delivered = 0
+    }
+
+    private let state = Mutex(State())
+    public let capacity: Int
+    /// `<base>/event/`
+    private let prefix: String
+
+    public init(baseTopic: String, capacity: Int = 1_000) {
+        self.capacity = capacity
+        prefix = baseTopic + "/event/"
+    }
+
+    /// A stream of the events that match `filter`, until the client stops reading it, falls
+    /// behind, or the hub closes.
+    public func subscribe(_ filter: EventFilter) -> AsyncStream<StreamEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StreamEvent.self, bufferingPolicy: .bufferingOldest(capacity))
+        let id = state.withLock { state -> UInt64? in
+            guard !state.closed else { return nil }
+            state.next += 1
+            state.clients[state.next] = Client(filter: filter, continuation: continuation)
+            return state.next
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        return stream
+    }
+
+    private func remove(_ id: UInt64) { _ = state.withLock { $0.clients.removeValue(forKey: id) } }
+
+    /// Clients now, clients cut off for falling behind, and events delivered, since the start.
+    public var counts: (clients: Int, dropped: Int, delivered: Int) {
+        state.withLock { ($0.clients.count, $0.dropped, $0.delivered) }
+    }
+
+    /// The events among `messages`, to every client that wants them.
+    func publish(_ messages: [Outgoing]) {
+        // Streams are ended outside the lock: ending one runs its `onTermination`, which takes it.
+        let behind = state.withLock { state -> [Client] in
+            guard !state.clients.isEmpty else { return [] }
+            var behind: Set<UInt64> = []
+            for message in messages where message.isEvent {
+                guard let event = streamed(message) else { continue }
+                for (id, client) in state.clients where client.filter.matches(event) && !behind.contains(id) {
+                    switch client.continuation.yield(event) {
+                    case .enqueued: state.delivered += 1
+                    case .dropped: behind.insert(id)
+                    case .terminated: break  // it has gone; its `onTermination` removes it
+                    @unknown default: break
+                    }
+                }
+            }
+            state.dropped += behind.count
+            return behind.compactMap { state.clients.removeValue(forKey: $0) }
+        }
+        for client in behind { client.continuation.finish() }
+    }
+
+    /// The event a message on `<base>/event/…` carries: `<accessory>/<service>/<characteristic>` is
+    /// a value change, `<type>/<id>` anything else (ids never hold a `/`).
+    private func streamed(_ message: Outgoing) -> StreamEvent? {
+        guard message.topic.hasPrefix(prefix) else { return nil }
+        let parts = message.topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch parts.count {
+        case 3:
+            return StreamEvent(
+                type: "characteristic", accessory: parts[0], service: parts[1], characteristic: parts[2], payload: message.payload)
+        case 2:
+            return StreamEvent(type: parts[0], accessory: parts[0] == "accessory" ? parts[1] : nil, payload: message.payload)
+        default: return nil
+        }
+    }
+
+    /// Ends every stream (the gateway is stopping); later subscriptions end at once.
+    public func close() {
+        let clients = state.withLock { state in
+            state.closed = true
+            defer { state.clients = [:] }
+            return Array(state.clients.values)
+        }
+        for client in clients { client.continuation.finish() }
+    }
+}

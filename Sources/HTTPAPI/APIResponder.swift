@@ -1,0 +1,275 @@
+import Foundation
+import Gateway
+import HTTPTypes
+import HomeModel
+import Hummingbird
+import JSON
+import Logging
+import NIOCore
+
+/// Answers every HTTP request: the token, CORS, the REST routes (each one MQTT request command),
+/// the event stream, the OpenAPI document, health, and the web page's files. Errors are JSON
+/// everywhere: `{"error": "…", "kind": "…", "field": "…"}`.
+struct APIResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let access: GatewayAccess
+    let settings: HTTPSettings
+    let files: StaticFiles
+    let logger: Logger
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        var response = await answer(request)
+        if let origin = settings.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
+        logger.debug(
+            "\(request.method) \(request.uri.path) \(response.status.code)",
+            metadata: ["ms": "\(Double((ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000) / 1000)"])
+        return response
+    }
+
+    private func answer(_ request: Request) async -> Response {
+        let path = request.uri.path
+        if request.method == .options, settings.corsOrigin != nil { return preflight() }
+        // The page's own files, the API's document and liveness are open; everything that reads or
+        // runs the home needs the token.
+        let isAPI = path == "/api" || path.hasPrefix("/api/") || path == "/readyz" || path == "/metrics"
+        if isAPI, path != "/api/openapi.yaml", let refusal = checkToken(request) { return refusal }
+        switch path {
+        case "/healthz":
+            return Self.json(.ok, ["status": "ok"])
+        case "/readyz":
+            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
+            let report = await access.health()
+            return Self.json(report["ready"] == .bool(true) ? .ok : .serviceUnavailable, report)
+        case "/api/openapi.yaml":
+            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
+            return files.document()
+        case "/api/events":
+            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
+            return EventStream.response(request, hub: access.events)
+        default:
+            break
+        }
+        guard isAPI else {
+            guard request.method == .get || request.method == .head else { return Self.methodNotAllowed([.get, .head]) }
+            return files.page(path)
+        }
+        return await command(request)
+    }
+
+    // MARK: Commands
+
+    private func command(_ request: Request) async -> Response {
+        guard let parts = Self.pathParts(request.uri.path) else {
+            return Self.error(.badRequest, "invalid", "the path is not valid percent-encoded UTF-8")
+        }
+        var allowed: [HTTPRequest.Method] = []
+        for route in Route.all {
+            guard let fields = route.match(parts) else { continue }
+            guard route.method == request.method else {
+                allowed.append(route.method)
+                continue
+            }
+            return await run(route, fields, request)
+        }
+        guard allowed.isEmpty else { return Self.methodNotAllowed(allowed) }
+        return Self.error(
+            .notFound, "not_found", "no route \(request.uri.path) (docs/http-api.md lists them; /api/openapi.yaml describes them)")
+    }
+
+    private func run(_ route: Route, _ pathFields: [String: String], _ request: Request) async -> Response {
+        var fields: [String: JSONValue] = pathFields.mapValues { .string($0) }
+        for (key, value) in request.uri.queryParameters {
+            let name = String(key)
+            if name == "access_token" { continue }
+            guard fields[name] == nil else { return Self.error(.badRequest, "invalid", "\"\(name)\" is given twice", field: name) }
+            fields[name] = Self.queryValue(name, String(value))
+        }
+        var request = request
+        let body: JSONValue?
+        switch await readBody(&request) {
+        case .failure(let refusal): return refusal.response
+        case .success(let parsed): body = parsed
+        }
+        switch route.body {
+        case .fields:
+            if let body {
+                guard case .object(let given) = body else {
+                    return Self.error(.badRequest, "invalid", "the body must be a JSON object, not \(body.kindDescription)")
+                }
+                for (key, value) in given {
+                    guard fields[key] == nil else {
+                        return Self.error(
+                            .badRequest, "invalid", "\"\(key)\" is given twice (in the path or query and in the body)", field: key)
+                    }
+                    fields[key] = value
+                }
+            }
+        case .value:
+            guard case .object(let given)? = body, let value = given["value"] else {
+                return Self.error(.badRequest, "invalid", "expected a body like {\"value\": true}", field: "value")
+            }
+            if let extra = given.keys.sorted().first(where: { $0 != "value" }) {
+                return Self.error(.badRequest, "invalid", "unknown field \"\(extra)\"; this route takes \"value\"", field: extra)
+            }
+            var write = fields
+            write["value"] = value
+            fields = ["writes": [.object(write)]]
+        }
+        var answer = await access.perform(route.command, .object(fields))
+        // One write: its own reason, not "1 of 1 writes failed".
+        if route.body == .value, var error = answer.error, let reason = answer.data?["results"]?[0]?["error"]?.stringValue {
+            error.message = reason
+            if error.kind == .invalid { error.field = "value" }
+            answer.error = error
+        }
+        return Self.response(answer, created: route.creates)
+    }
+
+    /// The body as JSON, nil when there is none; or the refusal (too large, not JSON).
+    private func readBody(_ request: inout Request) async -> Result<JSONValue?, Refusal> {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: settings.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            return .failure(
+                Refusal(Self.error(.contentTooLarge, "too_large", "the body is over http.max_body_bytes (\(settings.maxBodyBytes) bytes)")))
+        } catch {
+            return .failure(Refusal(Self.error(.badRequest, "invalid", "the body could not be read: \(error)")))
+        }
+        guard buffer.readableBytes > 0 else { return .success(JSONValue?.none) }
+        if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
+            return .failure(
+                Refusal(Self.error(.unsupportedMediaType, "unsupported_media_type", "send the body as application/json, not \(type)")))
+        }
+        do {
+            return .success(try JSONValue(parsing: Array(buffer.readableBytesView)))
+        } catch {
+            return .failure(Refusal(Self.error(.badRequest, "invalid", "the body is not JSON: \(error)")))
+        }
+    }
+
+    /// `offset` and `limit` are numbers and `enabled` a flag when they come in a query; the rest is text.
+    static func queryValue(_ name: String, _ text: String) -> JSONValue {
+        switch name {
+        case "offset", "limit": Int(text).map { .integer($0) } ?? .string(text)
+        case "enabled": text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
+        default: .string(text)
+        }
+    }
+
+    /// `/api/rooms/Living%20Room` → `["api", "rooms", "Living Room"]`; nil when it does not decode.
+    static func pathParts(_ path: String) -> [String]? {
+        var parts: [String] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = String(part).removingPercentEncoding else { return nil }
+            parts.append(decoded)
+        }
+        return parts
+    }
+
+    // MARK: Answers
+
+    /// An answer as a response: its data with 200 or 201; an error with the status of its kind.
+    static func response(_ answer: LocalAnswer, created: Bool) -> Response {
+        if let reason = answer.unstored {
+            var body: [String: JSONValue] = [
+                "kind": "storage",
+                "error": .string(
+                    "the change is made but could not be stored (\(reason)); it is kept and stored as soon as the database can be "
+                        + "written, and lost if homegate stops before then"),
+            ]
+            body["data"] = answer.data
+            return json(.internalServerError, .object(body))
+        }
+        guard let error = answer.error else { return json(created ? .created : .ok, answer.data ?? [:]) }
+        var body: [String: JSONValue] = ["error": .string(error.message), "kind": .string(error.kind.rawValue)]
+        body["field"] = error.field.map { .string($0) }
+        body["data"] = answer.data
+        return json(status(of: error.kind), .object(body))
+    }
+
+    static func status(of kind: HomeError.Kind) -> HTTPResponse.Status {
+        switch kind {
+        case .invalid: .badRequest
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .unreachable, .busy: .serviceUnavailable
+        }
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        var bytes = value.serializedBytes()
+        bytes.append(UInt8(ascii: "\n"))
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ kind: String, _ message: String, field: String? = nil) -> Response {
+        var body: [String: JSONValue] = ["error": .string(message), "kind": .string(kind)]
+        body["field"] = field.map { .string($0) }
+        return json(status, .object(body))
+    }
+
+    static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> Response {
+        let names = Array(Set(allowed.map(\.rawValue))).sorted()
+        var response = error(.methodNotAllowed, "method_not_allowed", "this path takes \(names.joined(separator: ", "))")
+        response.headers[.allow] = names.joined(separator: ", ")
+        return response
+    }
+
+    // MARK: Token and CORS
+
+    /// nil when the request may go on: no token is set, or it carries the token.
+    private func checkToken(_ request: Request) -> Response? {
+        guard let token = settings.token else { return nil }
+        var given: String?
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+            given = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+        } else if request.uri.path == "/api/events" {
+            // Browsers cannot set headers on EventSource or WebSocket.
+            given = request.uri.queryParameters["access_token"].map(String.init)
+        }
+        guard let given, Self.same(given, token) else {
+            var response = Self.error(
+                .unauthorized, "unauthorized",
+                given == nil ? "this gateway needs a token: send Authorization: Bearer <http.token>" : "the token is not this gateway's")
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+        return nil
+    }
+
+    /// Compares in time that does not depend on where they differ.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) { difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0) }
+        return difference == 0
+    }
+
+    private func preflight() -> Response {
+        Response(
+            status: .noContent,
+            headers: [
+                .accessControlAllowMethods: "GET, POST, PUT, PATCH, DELETE", .accessControlAllowHeaders: "Authorization, Content-Type",
+                .accessControlMaxAge: "600",
+            ])
+    }
+}
+
+/// A request refused before it reached a command, with its answer.
+struct Refusal: Error {
+    let response: Response
+    init(_ response: Response) { self.response = response }
+}
+
+/// The HTTP settings the responder needs, the token revealed once here.
+struct HTTPSettings: Sendable {
+    var token: String?
+    var corsOrigin: String?
+    var maxBodyBytes: Int
+}

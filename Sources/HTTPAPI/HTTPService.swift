@@ -1,0 +1,104 @@
+public import Gateway
+import HTTPTypes
+import Hummingbird
+public import Logging
+import Mosquitto
+import NIOCore
+public import ServiceLifecycle
+import Synchronization
+
+/// The HTTP API, its event stream and the web page, as one service of the gateway's group. It
+/// stops first: no new requests, the ones under way answered, the streams ended.
+public struct HTTPService: Service {
+    let application: Application<APIResponder>
+    let access: GatewayAccess
+    let address: HTTPAddress
+    let logger: Logger
+    /// The port it listens on, once it does (the configured one, or the one given for port 0).
+    public let listening: Listening
+
+    public init(access: GatewayAccess, configuration: GatewayConfiguration.HTTP, address: HTTPAddress, logger: Logger) {
+        self.access = access
+        self.address = address
+        self.logger = logger
+        let files = StaticFiles(configured: configuration.webRoot)
+        let responder = APIResponder(
+            access: access,
+            settings: HTTPSettings(
+                token: configuration.token?.reveal, corsOrigin: configuration.corsOrigin, maxBodyBytes: configuration.maxBodyBytes),
+            files: files, logger: logger)
+        let listening = Listening()
+        self.listening = listening
+        if files.root == nil {
+            logger.warning("no web page: its files are not in \(files.searched.joined(separator: " or ")); set http.web_root")
+        }
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own lines; ours say what happened
+        application = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
+            onServerRunning: { [logger, address] channel in
+                let port = channel.localAddress?.port ?? address.port
+                listening.set(port)
+                let shown = HTTPAddress(host: address.host, port: port)
+                logger.info("listening on http://\(shown)/ (the web page; the API under /api)")
+            },
+            logger: quiet)
+    }
+
+    public func run() async throws {
+        do {
+            try await withGracefulShutdownHandler {
+                try await application.run()
+            } onGracefulShutdown: { [access] in
+                // Streams never end on their own: end them, so the server can finish its requests.
+                access.events.close()
+            }
+        } catch {
+            throw HTTPStartError(address: address, underlying: error)
+        }
+    }
+}
+
+/// The port the server listens on, once it does.
+public final class Listening: Sendable {
+    private let port = Mutex<Int?>(nil)
+    private let waiters = Mutex<[CheckedContinuation<Int, Never>]>([])
+
+    func set(_ value: Int) {
+        port.withLock { $0 = value }
+        for waiter in waiters.withLock({ w in
+            defer { w = [] }; return w
+        }) { waiter.resume(returning: value) }
+    }
+
+    /// Waits until the server listens.
+    public func port() async -> Int {
+        await withCheckedContinuation { continuation in
+            let known = port.withLock { $0 }
+            if let known { return continuation.resume(returning: known) }
+            waiters.withLock { $0.append(continuation) }
+            if let late = port.withLock({ $0 }) {
+                // Set between the two looks: take ours back and answer.
+                let mine = waiters.withLock { w in
+                    defer { w = [] }; return w
+                }
+                for waiter in mine { waiter.resume(returning: late) }
+            }
+        }
+    }
+}
+
+/// The server could not start or failed.
+public struct HTTPStartError: Error, CustomStringConvertible {
+    let address: HTTPAddress
+    let underlying: any Error
+
+    public var description: String {
+        let text = "\(underlying)"
+        if text.contains("Address already in use") || text.contains("EADDRINUSE") {
+            return "http.listen \(address): the address is in use (another program listens there); set http.listen to another port, or off"
+        }
+        return "http.listen \(address): \(text)"
+    }
+}

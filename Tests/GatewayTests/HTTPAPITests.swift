@@ -1,0 +1,190 @@
+import Foundation
+import Gateway
+import JSON
+import MosquittoTesting
+import Testing
+
+@Suite(
+    "The HTTP API: the MQTT request commands as routes, JSON errors with status codes, the live event stream, the token",
+    .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))
+struct HTTPAPITests {
+    @Test("rooms over HTTP: created (201, and the same event as over MQTT), renamed, refused with the field, removed")
+    func rooms() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let homes = try await http.get("/api/homes")
+        #expect(homes.status == 200 && homes.json["primary"] == "home")
+        #expect(homes.header("Content-Type") == "application/json")
+
+        let mark = house.recorder.mark
+        let added = try await http.send("POST", "/api/rooms", ["name": "Attic"])
+        #expect(added.status == 201 && added.json == ["id": "attic", "name": "Attic", "home": "home", "accessories": []])
+        let event = try await house.recorder.wait(for: "homegate/event/room/attic", after: mark)
+        #expect(event["change"] == "added")
+
+        let typo = try await http.send("POST", "/api/rooms", ["nmae": "Loft"])
+        #expect(typo.status == 400 && typo.json["kind"] == "invalid" && typo.json["field"] == "nmae")
+        #expect(typo.json["error"]?.stringValue?.hasPrefix("unknown field \"nmae\" (did you mean 'name'?)") == true, "\(typo.text)")
+        let taken = try await http.send("POST", "/api/rooms", ["name": "ATTIC"])
+        #expect(taken.status == 409 && taken.json["kind"] == "conflict", "\(taken.text)")
+
+        // A name with a space, percent-encoded in the path.
+        let renamed = try await http.send("PATCH", "/api/rooms/Attic", ["name": "Top Floor"])
+        #expect(renamed.status == 200 && renamed.json["name"] == "Top Floor", "\(renamed.text)")
+        let twice = try await http.send("PATCH", "/api/rooms/attic", ["room": "attic", "name": "X"])
+        #expect(twice.status == 400 && twice.json["field"] == "room", "\(twice.text)")
+        let removed = try await http.send("DELETE", "/api/rooms/Top%20Floor")
+        #expect(removed.status == 200, "\(removed.text)")
+        let gone = try await http.send("DELETE", "/api/rooms/attic")
+        #expect(gone.status == 404 && gone.json["kind"] == "not_found", "\(gone.text)")
+        #expect(try await house.ok("room/list")["rooms"]?.arrayValue?.contains { $0["id"] == "attic" } == false)
+    }
+
+    @Test("a write over HTTP reaches the device's /set; a value out of range is refused naming it; a read answers the value")
+    func characteristics() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let mark = house.recorder.mark
+        let written = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 30])
+        #expect(written.status == 200 && written.json["results"]?[0]?["status"] == "ok", "\(written.text)")
+        try await house.recorder.wait(for: "zigbee2mqtt/bulb/set", after: mark) { $0["brightness"] != nil }
+        try await house.recorder.wait(for: "homegate/state/bulb", after: mark) { $0["services"]?["lightbulb"]?["brightness"] == 30 }
+
+        let tooBright = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 300])
+        #expect(tooBright.status == 400 && tooBright.json["field"] == "value", "\(tooBright.text)")
+        #expect(tooBright.json["error"] == "bulb/lightbulb/brightness: 300 is above the maximum 100", "\(tooBright.text)")
+        let nobody = try await http.send("PUT", "/api/accessories/nobody/lightbulb/on", ["value": true])
+        #expect(nobody.status == 404, "\(nobody.text)")
+
+        let read = try await http.get("/api/accessories/bulb/lightbulb/brightness")
+        #expect(read.status == 200 && read.json["value"] == 30, "\(read.text)")
+        let batch = try await http.send(
+            "POST", "/api/characteristics/write",
+            ["writes": [["characteristic": "bulb/lightbulb/on", "value": true], ["characteristic": "bulb/lightbulb/nope", "value": 1]]])
+        #expect(batch.status == 404 && batch.json["data"]?["results"]?[0]?["status"] == "ok", "\(batch.text)")
+    }
+
+    @Test("bad requests get JSON errors: unknown route 404, wrong method 405, too large 413, not JSON 415 or 400")
+    func badRequests() async throws {
+        let house = try await House(environment: ["HOMEGATE_HTTP_MAX_BODY_BYTES": "2048"])
+        defer { house.stop() }
+        let http = try await house.http()
+        let unknown = try await http.get("/api/nope")
+        #expect(unknown.status == 404 && unknown.json["kind"] == "not_found")
+        let method = try await http.send("DELETE", "/api/homes")
+        #expect(method.status == 405 && method.header("Allow") == "GET, POST", "\(method.text)")
+        let large = try await http.send("POST", "/api/rooms", ["name": .string(String(repeating: "x", count: 4096))])
+        #expect(large.status == 413 && large.json["kind"] == "too_large", "\(large.text)")
+        let text = try await http.send("POST", "/api/rooms", raw: Data("name=Attic".utf8), contentType: "text/plain")
+        #expect(text.status == 415, "\(text.text)")
+        let broken = try await http.send("POST", "/api/rooms", raw: Data("{\"name\":".utf8))
+        #expect(broken.status == 400 && broken.json["error"]?.stringValue?.hasPrefix("the body is not JSON") == true, "\(broken.text)")
+        let list = try await http.send("POST", "/api/rooms", ["x", "y"])
+        #expect(list.status == 400, "\(list.text)")
+        #expect(house.gatewayIsRunning)
+    }
+
+    @Test("the event stream carries the MQTT events, filtered by accessory; other accessories' changes are left out")
+    func eventStream() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let stream = try EventStreamReader("\(http.base)/api/events?accessory=bulb")
+        try await stream.waitOpen()
+        // The other bulb changes first (its event is on MQTT before the bulb is written), then the bulb:
+        // the stream keeps the gateway's order, so if the first event it carries is the bulb's, the
+        // other bulb's was filtered out.
+        let mark = house.recorder.mark
+        _ = try await http.send("PUT", "/api/accessories/bulb_color_2/lightbulb/brightness", ["value": 37])
+        try await house.recorder.wait(for: "homegate/event/bulb_color_2/lightbulb/brightness", after: mark) { $0["value"] == 37 }
+        _ = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 40])
+        try await stream.waitFor("the bulb's event") { !$0.events.isEmpty }
+        let first = try #require(stream.events.first)
+        #expect(first.type == "characteristic" && first.json["accessory"] == "bulb" && first.json["value"] == 40, "\(stream.text)")
+        #expect(first.json["source"] == "api" && first.json["time"] != nil)
+
+        let rooms = try EventStreamReader("\(http.base)/api/events?type=room")
+        try await rooms.waitOpen()
+        _ = try await http.send("POST", "/api/rooms", ["name": "Loft"])
+        try await rooms.waitFor("the room's event") { !$0.events.isEmpty }
+        #expect(rooms.events.first?.type == "room" && rooms.events.first?.json["id"] == "loft", "\(rooms.text)")
+    }
+
+    @Test("with a token every API route needs it (401 without, with a wrong one); health is open; the token is never logged")
+    func token() async throws {
+        let secret = "s3cret-token-8841"
+        let house = try await House(environment: ["HOMEGATE_HTTP_TOKEN": secret])
+        defer { house.stop() }
+        let open = try await house.http()
+        let refused = try await open.get("/api/accessories")
+        #expect(refused.status == 401 && refused.json["kind"] == "unauthorized" && refused.header("WWW-Authenticate") == "Bearer")
+        #expect(try await open.get("/readyz").status == 401)
+        #expect(try await HTTPClient(base: open.base, token: "wrong").get("/api/homes").status == 401)
+        #expect(try await open.get("/healthz").status == 200)
+        let allowed = try await house.http(token: secret)
+        #expect(try await allowed.get("/api/homes").status == 200)
+        let ready = try await allowed.get("/readyz")
+        #expect(ready.status == 200 && ready.json["ready"] == true, "\(ready.text)")
+        // Browsers cannot set a header on an event stream: it takes the token in the query.
+        let stream = try EventStreamReader("\(open.base)/api/events?access_token=\(secret)")
+        try await stream.waitOpen()
+        #expect(stream.text.hasPrefix(": homegate events"))
+        #expect(!house.gatewayLog.contains(secret))
+    }
+
+    @Test("listening beyond this machine without a token is refused at start, naming the setting")
+    func exposedWithoutToken() throws {
+        #expect {
+            try GatewayConfiguration.load(path: nil, environment: ["HOMEGATE_HTTP_LISTEN": "0.0.0.0:8080"])
+        } throws: { error in
+            "\(error)".contains("http.listen: 0.0.0.0:8080 can be reached from other machines: set http.token")
+        }
+        let configuration = try GatewayConfiguration.load(
+            path: nil, environment: ["HOMEGATE_HTTP_LISTEN": "0.0.0.0:8080", "HOMEGATE_HTTP_TOKEN": "t"])
+        #expect(configuration.http.listen == HTTPAddress(host: "0.0.0.0", port: 8080))
+        #expect(try GatewayConfiguration.load(path: nil, environment: ["HOMEGATE_HTTP_LISTEN": "off"]).http.listen == nil)
+    }
+
+    @Test("a port another program holds stops homegate with a clear message instead of running without its API")
+    func portInUse() async throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) } }
+        listen(holder, 1)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let house = try await House(startGateway: false)
+        defer { house.stop() }
+        try house.startGateway(["HOMEGATE_HTTP_LISTEN": "127.0.0.1:\(port)"])
+        var status: Int32 = 0
+        waitpid(house.gateway, &status, 0)
+        house.gateway = 0
+        #expect(status != 0)
+        #expect(house.gatewayLog.contains("http.listen 127.0.0.1:\(port): the address is in use"), "\(house.gatewayLog)")
+    }
+
+    @Test("SIGTERM with a stream open: the stream ends and homegate exits cleanly")
+    func stopWithStreamOpen() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let stream = try EventStreamReader("\(http.base)/api/events")
+        try await stream.waitOpen()
+        kill(house.gateway, SIGTERM)
+        var status: Int32 = 0
+        waitpid(house.gateway, &status, 0)
+        house.gateway = 0
+        #expect(status == 0)
+        try await stream.waitFor("curl to see the stream end") { $0.ended }
+        #expect(house.gatewayLog.contains("shutting down: publishing offline and disconnecting"))
+    }
+}
