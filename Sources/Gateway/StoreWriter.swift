@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Persistence
 import Synchronization
 
@@ -146,7 +147,9 @@ final class StoreWriter: Sendable {
                 return
             }
             do {
+                let started = ContinuousClock.now
                 try await store.write(work.batch)
+                Self.writeTime.record(duration: ContinuousClock.now - started)
                 noteSuccess()
                 publish(work.messages)
                 answer(work.answers)
@@ -205,6 +208,10 @@ final class StoreWriter: Sendable {
         }
     }
 
+    /// Each transaction's time, and the failed ones (for /metrics; nothing is recorded without a metrics backend).
+    private static let writeTime = Metrics.Timer(label: "homegate_store_write_seconds", preferredDisplayUnit: .seconds)
+    private static let writeFailures = Counter(label: "homegate_store_write_failures_total")
+
     private func noteSuccess() {
         let recovered = failures.withLock { state in
             defer { state.count = 0 }
@@ -215,6 +222,7 @@ final class StoreWriter: Sendable {
 
     /// Counts a failed write, logs it at most once a minute; how long writes have been failing.
     private func noteFailure(_ error: any Error) -> Duration {
+        Self.writeFailures.increment()
         let now = clock.uptime
         let (count, failing, shouldLog) = failures.withLock { state -> (Int, Duration, Bool) in
             if state.count == 0 { state.since = now }

@@ -16,6 +16,7 @@ struct APIResponder: HTTPResponder {
     let access: GatewayAccess
     let settings: HTTPSettings
     let files: StaticFiles
+    let metrics: MetricsExporter
     let logger: Logger
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -42,6 +43,12 @@ struct APIResponder: HTTPResponder {
             guard request.method == .get else { return Self.methodNotAllowed([.get]) }
             let report = await access.health()
             return Self.json(report["ready"] == .bool(true) ? .ok : .serviceUnavailable, report)
+        case "/metrics":
+            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
+            let text = await metrics.scrape(access)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         case "/api/openapi.yaml":
             guard request.method == .get else { return Self.methodNotAllowed([.get]) }
             return files.document()

@@ -17,7 +17,11 @@ public struct HTTPService: Service {
     /// The port it listens on, once it does (the configured one, or the one given for port 0).
     public let listening: Listening
 
-    public init(access: GatewayAccess, configuration: GatewayConfiguration.HTTP, address: HTTPAddress, logger: Logger) {
+    /// `metrics`: the registry `/metrics` shows (`MetricsExporter.bootstrap()` gives the process's one).
+    public init(
+        access: GatewayAccess, configuration: GatewayConfiguration.HTTP, address: HTTPAddress, metrics: MetricsExporter = MetricsExporter(),
+        logger: Logger
+    ) {
         self.access = access
         self.address = address
         self.logger = logger
@@ -26,7 +30,7 @@ public struct HTTPService: Service {
             access: access,
             settings: HTTPSettings(
                 token: configuration.token?.reveal, corsOrigin: configuration.corsOrigin, maxBodyBytes: configuration.maxBodyBytes),
-            files: files, logger: logger)
+            files: files, metrics: metrics, logger: logger)
         let listening = Listening()
         self.listening = listening
         if files.root == nil {

@@ -28,7 +28,10 @@ struct Run: AsyncParsableCommand {
             var adapters: [HomeGateway.Adapter] = []
             if let address = settings.http.listen {
                 let http = logger.component(.http, in: settings)
-                adapters.append { access in HTTPService(access: access, configuration: settings.http, address: address, logger: http) }
+                let metrics = MetricsExporter.bootstrap()
+                adapters.append { access in
+                    HTTPService(access: access, configuration: settings.http, address: address, metrics: metrics, logger: http)
+                }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)
         } catch {

@@ -112,6 +112,33 @@ struct HTTPAPITests {
         #expect(rooms.events.first?.type == "room" && rooms.events.first?.json["id"] == "loft", "\(rooms.text)")
     }
 
+    @Test("/metrics: the gateway's counters in the Prometheus text format, and each store transaction's time")
+    func metrics() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        _ = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 21])
+        _ = try await http.send("POST", "/api/rooms", ["name": "Attic"])  // stored before it is answered
+        let scrape = try await http.get("/metrics")
+        #expect(scrape.status == 200 && scrape.header("Content-Type")?.hasPrefix("text/plain") == true)
+        func value(_ name: String) -> Double? {
+            scrape.text.split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+                .flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        #expect((value("homegate_device_writes_total") ?? 0) >= 1, "\(scrape.text)")
+        #expect((value("homegate_events_total") ?? 0) >= 1)
+        #expect((value("homegate_messages_received_total") ?? 0) >= 1)
+        #expect(value("homegate_broker_connections_total") == 1)
+        #expect(value("homegate_ready") == 1 && value("homegate_broker_connected") == 1)
+        #expect((value("homegate_store_write_seconds_count") ?? 0) >= 1, "\(scrape.text)")
+        #expect(scrape.text.contains("# HELP homegate_trigger_fires_total Triggers fired"))
+        // Counters only grow: a second scrape adds what happened since, not everything again.
+        let before = value("homegate_device_writes_total") ?? 0
+        let again = try await http.get("/metrics")
+        let after = again.text.split(separator: "\n").first { $0.hasPrefix("homegate_device_writes_total ") }
+        #expect(after.flatMap { Double($0.split(separator: " ").last ?? "") } == before, "\(again.text)")
+    }
+
     @Test("with a token every API route needs it (401 without, with a wrong one); health is open; the token is never logged")
     func token() async throws {
         let secret = "s3cret-token-8841"

@@ -80,4 +80,6 @@ public struct GatewayCounters: Sendable, Equatable {
     public var deviceWrites = 0
     /// Retained messages on `set/` and `request/` topics, refused.
     public var retainedCommands = 0
+    public var triggerFires = 0
+    public var actionSetRuns = 0
 }

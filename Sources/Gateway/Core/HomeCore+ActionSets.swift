@@ -147,6 +147,7 @@ extension HomeCore {
                     "action set '\(set.name)' ran (\(initiator)): \(run.steps.count - run.failures) of \(run.steps.count) "
                         + (set.recall == nil ? "writes sent" : "scene recalls sent"))
             }
+            counters.actionSetRuns += 1
             emit(.event(.actionSet(set.id, ActionSetEvent(change: .executed, name: set.name, home: set.home, run: (initiator, run)))))
             runs.append(run)
         }

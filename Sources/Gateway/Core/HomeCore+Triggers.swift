@@ -227,6 +227,7 @@ extension HomeCore {
                         because: "\(path) was written by automations more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
                 }
             }
+            counters.triggerFires += 1
             emit(.event(.trigger(trigger.id, TriggerEvent(change: .fired, name: trigger.name, home: trigger.home, fired: (firing, runs)))))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Mosquitto
 import ServiceLifecycle
 
@@ -21,6 +22,7 @@ struct BrokerService: Service {
         for await state in client.connectionEvents.cancelOnGracefulShutdown() {
             switch state {
             case .connected:
+                Counter(label: "homegate_broker_connections_total").increment()
                 health.connected()
                 if repeated.count == 0 { log[.mqtt].info("connected", metadata: ["broker": "\(client.configuration.broker)"]) }
                 await runtime.connected(first: first)
