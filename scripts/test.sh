@@ -11,3 +11,5 @@ python3 scripts/compose-smoke.py "$(swift build --show-bin-path)"
 # One test at a time: the suites start brokers, simulators and gateways, and on a 2-core machine
 # in parallel they starve each other's timers (a gateway in one test would wait on another's stop).
 swift test --skip-build --no-parallel "$@"
+# The HTTP API against its OpenAPI document, with schemathesis (about 15 s).
+scripts/api-contract.sh "$(swift build --show-bin-path)"

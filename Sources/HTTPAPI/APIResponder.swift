@@ -38,6 +38,7 @@ struct APIResponder: HTTPResponder {
         if isAPI, path != "/api/openapi.yaml", let refusal = checkToken(request) { return refusal }
         switch path {
         case "/healthz":
+            guard request.method == .get || request.method == .head else { return Self.methodNotAllowed([.get, .head]) }
             return Self.json(.ok, ["status": "ok"])
         case "/readyz":
             guard request.method == .get else { return Self.methodNotAllowed([.get]) }
