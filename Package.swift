@@ -155,6 +155,13 @@ let testTargets: [Target] = [
     ),
     .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "Gateway"], swiftSettings: swiftSettings),
     .testTarget(
+        name: "HTTPAPITests",
+        dependencies: [
+            "HTTPAPI", "Gateway", "HomeModel", .product(name: "Yams", package: "Yams"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ],
+        swiftSettings: swiftSettings),
+    .testTarget(
         name: "MappingsTests",
         dependencies: ["Mappings", "HomeModel", "JSON"],
         resources: [.copy("Fixtures")],

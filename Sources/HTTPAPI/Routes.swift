@@ -84,6 +84,6 @@ struct Route: Sendable {
 
     /// The routes that are not commands: the stream, the document, health, metrics.
     static let others: [(HTTPRequest.Method, String)] = [
-        (.get, "/api/events"), (.get, "/api/openapi.yaml"), (.get, "/healthz"), (.get, "/readyz"),
+        (.get, "/api/events"), (.get, "/api/openapi.yaml"), (.get, "/healthz"), (.get, "/readyz"), (.get, "/metrics"),
     ]
 }
