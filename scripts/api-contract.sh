@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTTP API against its own contract: starts a private mosquitto, the simulated Zigbee2MQTT house
+# The HTTP API against its own contract, and the event stream as a WebSocket: starts a private mosquitto, the simulated Zigbee2MQTT house
 # and `homegate run` (with a token, on a free port), then lets schemathesis (PyPI, in a venv made
 # here) send every route of web/openapi.yaml generated requests, good and bad, and check every answer:
 # no server error, only declared status codes, content types and headers, bodies that match their
@@ -60,3 +60,5 @@ if [ $status -ne 0 ] || ! kill -0 "${pids[2]}" 2>/dev/null; then
 fi
 sed -n '/SUMMARY/,$p' "$run_dir/schemathesis.out" | grep -E "Tested|generated|passed|Selected" || true
 echo "api-contract: every route of web/openapi.yaml answered as the contract says"
+# The stream as a WebSocket (schemathesis does not speak it).
+"$venv/bin/python" Tests/contract/websocket_check.py "$url" "$token" || { tail -20 "$run_dir/homegate.log"; exit 1; }

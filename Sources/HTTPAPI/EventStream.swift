@@ -1,15 +1,19 @@
+import Foundation
 import Gateway
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import NIOCore
+import NIOWebSocket
 
 /// `GET /api/events`: Server-Sent Events, one per home event, the same JSON as on MQTT. Filters
 /// in the query (`accessory`, `service`, `characteristic`, `type`, each may repeat). A client that
 /// falls `EventHub.capacity` events behind is cut off; the gateway never waits for one.
 enum EventStream {
-    static func filter(_ request: Request) -> EventFilter {
+    static func filter(_ uri: URI) -> EventFilter {
         var filter = EventFilter()
-        for (key, value) in request.uri.queryParameters {
+        for (key, value) in uri.queryParameters {
             let text = String(value)
             switch key {
             case "accessory": filter.accessories.insert(text)
@@ -23,7 +27,7 @@ enum EventStream {
     }
 
     static func response(_ request: Request, hub: EventHub) -> Response {
-        let events = hub.subscribe(filter(request))
+        let events = hub.subscribe(filter(request.uri))
         let capacity = hub.capacity
         let body = ResponseBody { writer in
             // A comment first, so a client sees the stream open before the first event; one every
@@ -67,4 +71,51 @@ enum EventStream {
 private enum Item: Sendable {
     case event(StreamEvent)
     case tick
+}
+
+/// `GET /api/events` upgraded to a WebSocket: one text message per event,
+/// `{"event": "<type>", "data": <the MQTT event's JSON>}`, with the same filters as the
+/// Server-Sent Events; what the client sends is read and ignored. Ends when the client leaves,
+/// falls behind, or the gateway stops.
+enum EventSocket {
+    static func upgrade(
+        _ request: HTTPRequest, hub: EventHub, token: String?
+    ) -> ShouldUpgradeResult<
+        WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+    > {
+        let uri = URI(request.path ?? "/")
+        guard uri.path == "/api/events" else { return .dontUpgrade }
+        if let token {
+            var given = uri.queryParameters["access_token"].map(String.init)
+            if let header = request.headerFields[.authorization], header.lowercased().hasPrefix("bearer ") {
+                given = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+            }
+            guard let given, APIResponder.same(given, token) else {
+                // A refused handshake tells a browser nothing; a close with a reason does, and no event is sent.
+                let reason = given == nil ? "this gateway needs a token: ?access_token=" : "the token is not this gateway's"
+                return .upgrade([:]) { _, outbound, _ in try await outbound.close(.policyViolation, reason: reason) }
+            }
+        }
+        let filter = EventStream.filter(uri)
+        return .upgrade([:]) { inbound, outbound, _ in
+            let events = hub.subscribe(filter)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await _ in inbound {}  // until the client closes
+                }
+                group.addTask {
+                    for await event in events {
+                        var text = #"{"event":""#
+                        text += event.type
+                        text += #"","data":"#
+                        text += String(decoding: event.payload, as: UTF8.self)
+                        text += "}"
+                        try await outbound.write(.text(text))
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 public import Gateway
 import HTTPTypes
 import Hummingbird
+import HummingbirdWebSocket
 public import Logging
 import Mosquitto
 import NIOCore
@@ -38,8 +39,12 @@ public struct HTTPService: Service {
         }
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own lines; ours say what happened
+        let token = configuration.token?.reveal
         application = Application(
             responder: responder,
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 * 1024))) { [access] request, _, _ in
+                EventSocket.upgrade(request, hub: access.events, token: token)
+            },
             configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { [logger, address] channel in
                 let port = channel.localAddress?.port ?? address.port
