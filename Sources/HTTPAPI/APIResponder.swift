@@ -23,9 +23,11 @@ struct APIResponder: HTTPResponder {
         let started = ContinuousClock.now
         var response = await answer(request)
         if let origin = settings.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
+        let elapsed = (ContinuousClock.now - started).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         logger.debug(
             "\(request.method) \(request.uri.path) \(response.status.code)",
-            metadata: ["ms": "\(Double((ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000) / 1000)"])
+            metadata: ["ms": "\((milliseconds * 1000).rounded() / 1000)"])
         return response
     }
 
