@@ -9,6 +9,7 @@ struct ExportTests {
     @Test("a stored trigger that cannot be read is named, the rest is written, and the exit status is 1")
     func leftOutFails() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("homegate.sqlite").path
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("home.yaml")
@@ -41,6 +42,7 @@ struct ExportTests {
     func yaml11Readers() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("homegate.sqlite").path
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("home.yaml")

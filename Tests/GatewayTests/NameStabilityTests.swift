@@ -36,6 +36,7 @@ struct NameStabilityTests {
     @Test("homegate import refuses two accessory names equal but for case in one home")
     func importRefusesDuplicates() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-names-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("home.yaml")
         try """

@@ -68,6 +68,7 @@ struct RunTests {
     @Test("a broken configuration exits 78 naming each problem")
     func badConfiguration() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
         let pid = try spawn(
             [homegateExecutable, "run"], output: output, environment: ["HOMEGATE_MQTT_URL": "http://x", "HOMEGATE_MQTT_KEEPALIVE": "0"])
         var status: Int32 = 0

@@ -9,6 +9,7 @@ struct ValidateCommandTests {
 
     func run(_ arguments: String...) throws -> (status: Int32, output: String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
         let pid = try spawn([homegateExecutable, "validate"] + arguments, output: output)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -47,6 +48,7 @@ struct ValidateCommandTests {
     @Test("a broken folder lists every problem with file, line and column, and exits 1")
     func broken() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mappings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try "source: zigbee2mqtt\nbase_topik: z2m\n".write(
             to: directory.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
@@ -68,6 +70,7 @@ struct ValidateCommandTests {
             good.output.contains("zigbee2mqtt.yaml: 1 file valid: 1 Zigbee2MQTT bridge (7 device overrides), 0 MQTT accessories"),
             "\(good.output)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("single-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
         try "source: zigbee2mqtt\nbase_topik: z2m\n".write(to: file, atomically: true, encoding: .utf8)
         let bad = try run(file.path)
         #expect(bad.status == 1)
