@@ -54,6 +54,7 @@ public final class EventHub: Sendable {
     }
 
     private let state = Mutex(State())
+    private let publishing = Mutex(())
     public let capacity: Int
     /// `<base>/event/`
     private let prefix: String
@@ -88,27 +89,35 @@ public final class EventHub: Sendable {
         state.withLock { ($0.clients.count, $0.dropped, $0.delivered) }
     }
 
-    /// The events among `messages`, to every client that wants them.
+    /// The events among `messages`, to every client that wants them. Never calls into a client's
+    /// stream while holding `state`: a stream that ends (its reader cancelled) runs `onTermination`
+    /// under its own lock, which takes `state`, so holding `state` while yielding would deadlock
+    /// (two threads, each holding the lock the other wants). `publishing` keeps one call's events
+    /// together and in order for every client; `onTermination` never takes it.
     func publish(_ messages: [Outgoing]) {
-        // Streams are ended outside the lock: ending one runs its `onTermination`, which takes it.
-        let behind = state.withLock { state -> [Client] in
-            guard !state.clients.isEmpty else { return [] }
+        publishing.withLock { _ in
+            let clients = state.withLock { $0.clients }
+            guard !clients.isEmpty else { return }
+            var delivered = 0
             var behind: Set<UInt64> = []
             for message in messages where message.isEvent {
                 guard let event = streamed(message) else { continue }
-                for (id, client) in state.clients where client.filter.matches(event) && !behind.contains(id) {
+                for (id, client) in clients where !behind.contains(id) && client.filter.matches(event) {
                     switch client.continuation.yield(event) {
-                    case .enqueued: state.delivered += 1
+                    case .enqueued: delivered += 1
                     case .dropped: behind.insert(id)
                     case .terminated: break  // it has gone; its `onTermination` removes it
                     @unknown default: break
                     }
                 }
             }
-            state.dropped += behind.count
-            return behind.compactMap { state.clients.removeValue(forKey: $0) }
+            let cut = state.withLock { state -> [Client] in
+                state.delivered += delivered
+                state.dropped += behind.count
+                return behind.compactMap { state.clients.removeValue(forKey: $0) }
+            }
+            for client in cut { client.continuation.finish() }
         }
-        for client in behind { client.continuation.finish() }
     }
 
     /// The event a message on `<base>/event/…` carries: `<accessory>/<service>/<characteristic>` is

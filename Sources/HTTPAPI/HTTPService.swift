@@ -57,12 +57,24 @@ public struct HTTPService: Service {
 
     public func run() async throws {
         do {
-            try await withGracefulShutdownHandler {
-                try await application.run()
-            } onGracefulShutdown: { [access] in
-                // Streams never end on their own: end them, so the server can finish its requests.
-                access.events.close()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // Stops taking connections at the stop and waits for the requests under way.
+                group.addTask { try await application.run() }
+                group.addTask { [access, logger] in
+                    try await gracefulShutdown()
+                    // Streams never end on their own: end them, so the server can finish.
+                    access.events.close()
+                    // A browser may hold a connection it has sent nothing on (Chromium opens
+                    // them ahead of need); the server would wait for it. Three seconds, then go.
+                    try await Task.sleep(for: .seconds(3))
+                    logger.notice("closing HTTP connections still open 3 s after the stop")
+                    throw CancellationError()
+                }
+                try await group.next()
+                group.cancelAll()
             }
+        } catch is CancellationError {
+            return
         } catch {
             throw HTTPStartError(address: address, underlying: error)
         }
