@@ -13,3 +13,5 @@ python3 scripts/compose-smoke.py "$(swift build --show-bin-path)"
 swift test --skip-build --no-parallel "$@"
 # The HTTP API against its OpenAPI document, with schemathesis (about 15 s).
 scripts/api-contract.sh "$(swift build --show-bin-path)"
+# The web page in headless Chromium, driven by Selenium (about 15 s; screenshots in .build/browser-artifacts/).
+scripts/browser-test.sh "$(swift build --show-bin-path)"

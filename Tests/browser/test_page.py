@@ -1,0 +1,785 @@
+"""Browser tests of homegate's web page (web/), in headless Chromium driven by Selenium.
+
+The fixture runs a whole house: its own mosquitto on a free port, the Zigbee2MQTT simulator with the
+demo devices, and `homegate run` on HTTP port 0 with a fresh database. Every test waits for what
+it expects with an explicit deadline; none sleeps and hopes.
+
+Run with scripts/browser-test.sh, or: pytest Tests/browser --bin-path "$(swift build --show-bin-path)"
+Screenshots go to .build/browser-artifacts/.
+"""
+
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / ".build" / "browser-artifacts"
+WAIT = 15  # seconds for anything the page or the house should do
+START = 45  # seconds for processes to start
+
+DESKTOP = (1280, 900)
+PHONE = (360, 780)
+
+
+# MARK: processes
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(condition, timeout, what):
+    """Polls `condition` until it returns something truthy; fails with `what` at the deadline."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            result = condition()
+            if result:
+                return result
+        except Exception as error:  # noqa: BLE001 - kept for the failure message
+            last_error = error
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}" + (f" (last error: {last_error})" if last_error else ""))
+
+
+def stop(process, name):
+    """Ends a process this fixture started, by its PID: SIGTERM, then SIGKILL after 10 s."""
+    if process is None or process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        print(f"{name} (pid {process.pid}) did not stop on SIGTERM; killing it")
+        keep_backtrace(process.pid, name)
+        process.kill()
+        process.wait(timeout=5)
+
+
+def keep_backtrace(pid, name):
+    """Where a process that will not stop is stuck: every thread's stack, beside the screenshots."""
+    if not shutil.which("gdb"):
+        return
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / f"{name}-{pid}-stuck.txt", "w") as out:
+        subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 30"],
+                       stdout=out, stderr=subprocess.STDOUT, timeout=60, check=False)
+
+
+def tail(path, lines=40):
+    try:
+        return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+class House:
+    """mosquitto + simulator + homegate, and ways to poke them."""
+
+    def __init__(self, bin_path, workdir):
+        self.bin_path = bin_path
+        self.workdir = workdir
+        self.processes = []  # (name, Popen), stopped in reverse order
+        self.mqtt_port = None
+        self.http_port = None
+
+    # -- starting
+
+    def start_mosquitto(self):
+        for attempt in range(3):
+            port = free_port()
+            conf = self.workdir / "mosquitto.conf"
+            conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+            log = open(self.workdir / "mosquitto.log", "ab")
+            process = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and process.poll() is None:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                        self.processes.append(("mosquitto", process))
+                        self.mqtt_port = port
+                        return
+                except OSError:
+                    time.sleep(0.05)
+            stop(process, "mosquitto")  # the port was taken meanwhile, or it did not start: try another
+        raise AssertionError(f"mosquitto did not start:\n{tail(self.workdir / 'mosquitto.log')}")
+
+    def start_simulator(self):
+        log = open(self.workdir / "simulator.log", "ab")
+        process = subprocess.Popen(
+            [
+                str(self.bin_path / "homegate-simulator"),
+                "--url", f"mqtt://127.0.0.1:{self.mqtt_port}",
+                "--devices", str(ROOT / "demo" / "devices.json"),
+                "--groups", str(ROOT / "demo" / "groups.json"),
+                # No readings of its own by default: the tests make every change they look for.
+                # BROWSER_TEST_SENSOR_INTERVAL=5 adds the demo's background readings (a stress run).
+                "--sensor-interval", os.environ.get("BROWSER_TEST_SENSOR_INTERVAL", "0"),
+            ],
+            cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        self.processes.append(("simulator", process))
+
+    def start_gateway(self, name="homegate", extra_env=None):
+        """Starts `homegate run` on HTTP port 0 and reads the port it got from its log."""
+        data = self.workdir / name
+        data.mkdir(exist_ok=True)
+        log_path = self.workdir / f"{name}.log"
+        env = dict(os.environ)
+        for key in [k for k in env if k.startswith("HOMEGATE_")]:
+            del env[key]
+        env.update({
+            "HOMEGATE_MQTT_URL": f"mqtt://127.0.0.1:{self.mqtt_port}",
+            "HOMEGATE_MAPPINGS": str(ROOT / "demo" / "mappings"),
+            "HOMEGATE_DATABASE": str(data / "homegate.sqlite"),
+            "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0",
+            "HOMEGATE_HTTP_WEB_ROOT": str(ROOT / "web"),
+        })
+        if os.environ.get("BROWSER_TEST_LOG_LEVEL"):  # debug: every HTTP request in the copied log
+            env["HOMEGATE_LOG_LEVEL"] = os.environ["BROWSER_TEST_LOG_LEVEL"]
+        env.update(extra_env or {})
+        log = open(log_path, "ab")
+        process = subprocess.Popen([str(self.bin_path / "homegate"), "run"], cwd=data, env=env, stdout=log, stderr=subprocess.STDOUT)
+        self.processes.append((name, process))
+
+        def port():
+            if process.poll() is not None:
+                raise AssertionError(f"{name} exited with {process.returncode}:\n{tail(log_path)}")
+            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", log_path.read_text(errors="replace"))
+            return int(match.group(1)) if match else None
+
+        return process, wait_until(port, START, f"{name} to log 'listening on http://127.0.0.1:<port>/'")
+
+    def stop_all(self):
+        for name, process in reversed(self.processes):
+            stop(process, name)
+        self.processes.clear()
+
+    # -- talking to it
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.http_port}/"
+
+    def api(self, method, path, body=None, port=None, token=None):
+        """(status, JSON body) of one API call."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port or self.http_port}{path}", data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def accessory(self, accessory_id):
+        status, tree = self.api("GET", "/api/accessories")
+        assert status == 200, tree
+        return next((a for a in tree["accessories"] if a["id"] == accessory_id), None)
+
+    def value(self, path):
+        accessory_id, service_id, characteristic = path.split("/")
+        accessory = self.accessory(accessory_id)
+        service = next(s for s in accessory["services"] if s["id"] == service_id)
+        return next(c for c in service["characteristics"] if c["type"] == characteristic)["value"]
+
+    def publish(self, topic, payload):
+        subprocess.run(
+            ["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-t", topic, "-m", payload],
+            check=True, timeout=10)
+
+    def simulator(self, command, body):
+        """A request the simulator takes on its bridge's request topic (Sources/Simulator)."""
+        self.publish(f"zigbee2mqtt/bridge/request/simulator/{command}", json.dumps(body))
+
+    def subscribe_once(self, topic):
+        """mosquitto_sub for one message, returned once its subscription is acknowledged."""
+        return Subscription(self.mqtt_port, topic)
+
+
+class Subscription:
+    def __init__(self, port, topic):
+        self.process = subprocess.Popen(
+            # Line-buffered, so that "Subscribed" is read as soon as it is said.
+            ["stdbuf", "-oL", "mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-C", "1", "-W", str(WAIT + 5), "-d"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.seen = []
+        self._wait_for(lambda line: line.startswith("Subscribed"), "mosquitto_sub's SUBACK")
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def _wait_for(self, predicate, what):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=max(0.05, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.seen.append(line)
+            if predicate(line):
+                return line
+        raise AssertionError(f"timed out waiting for {what}; mosquitto_sub said:\n" + "\n".join(self.seen))
+
+    def message(self):
+        """The payload of the one message, as JSON."""
+        line = self._wait_for(lambda line: line.startswith("{"), "a message on the topic")
+        return json.loads(line)
+
+    def close(self):
+        stop(self.process, "mosquitto_sub")
+
+
+@pytest.fixture(scope="session")
+def bin_path(pytestconfig):
+    path = Path(pytestconfig.getoption("--bin-path") or ROOT / ".build" / "debug").resolve()
+    for binary in ("homegate", "homegate-simulator"):
+        if not (path / binary).exists():
+            pytest.fail(f"{path / binary} is missing: build first (swift build), then pass --bin-path \"$(swift build --show-bin-path)\"")
+    return path
+
+
+@pytest.fixture(scope="session")
+def house(bin_path):
+    workdir = Path(tempfile.mkdtemp(prefix="homegate-browser-"))
+    house = House(bin_path, workdir)
+    try:
+        house.start_mosquitto()
+        house.start_simulator()
+        _, house.http_port = house.start_gateway()
+
+        def ready():
+            status, tree = house.api("GET", "/api/accessories")
+            if status != 200:
+                return False
+            byid = {a["id"]: a for a in tree["accessories"]}
+            wanted = ["bulb", "bulb_color_2", "power_plug"]
+            if not all(i in byid and byid[i]["reachable"] for i in wanted):
+                return False
+            return house.value("bulb/lightbulb/on") is not None and house.value("bulb/lightbulb/brightness") is not None
+
+        wait_until(ready, START, "the simulator's devices to appear in /api/accessories with their values")
+        # Readings for the sensors, as they would come in a while (the simulator makes none here).
+        for device, reading in [
+            ("weather_sensor", {"temperature": 21.5, "humidity": 48, "pressure": 1012, "battery": 91}),
+            ("front_door_contact", {"contact": True, "battery": 80}),
+            ("occupancy_sensor", {"occupancy": False, "illuminance": 120, "battery": 64}),
+            ("hallway_smoke_detector", {"smoke": False, "tamper": False, "battery_low": False, "battery": 100}),
+            ("remote", {"battery": 55}),
+            ("button", {"battery": 9}),
+        ]:
+            house.simulator("report", {"id": device, "state": reading})
+        wait_until(lambda: house.value("weather_sensor/temperature_sensor/current_temperature") == 21.5
+                   and house.value("button/battery_service/battery_level") == 9, START, "the sensors' first readings")
+        yield house
+    finally:
+        house.stop_all()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for log in workdir.glob("*.log"):
+            shutil.copy(log, ARTIFACTS / log.name)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# MARK: the browser
+
+
+@pytest.fixture(scope="session")
+def driver(house):
+    """One browser for the session; it quits before the house stops, so that no page holds an
+    event stream open while homegate shuts down."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in [*ARTIFACTS.glob("*.png"), *ARTIFACTS.glob("*.log"), *ARTIFACTS.glob("*-stuck.txt")]:
+        old.unlink()
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--lang=en-GB"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The Debian driver, so that Selenium Manager never looks for one on the network.
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    browser = webdriver.Chrome(service=service, options=options)
+    browser.set_window_size(*DESKTOP)
+    browser.set_page_load_timeout(30)
+    browser.set_script_timeout(10)
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture(autouse=True)
+def page_errors(request, driver):
+    """Every test starts at desktop width; a failed one leaves a screenshot; no test may cause a
+    JavaScript error or a Content-Security-Policy violation."""
+    driver.set_window_size(*DESKTOP)
+    driver.get_log("browser")  # drop what earlier tests left
+    house = request.getfixturevalue("house")
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{house.http_port}/healthz", timeout=5):
+            pass
+    except OSError as error:
+        pytest.fail(f"the gateway does not answer /healthz ({error}): it is hung or gone; see {ARTIFACTS / 'homegate.log'}")
+    yield
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        shot(driver, f"FAILED-{request.node.name}")
+    problems = [
+        entry["message"] for entry in driver.get_log("browser")
+        if entry["level"] == "SEVERE"
+        and "Failed to load resource" not in entry["message"]  # refused API calls are part of the tests
+    ]
+    assert not problems, "the page logged errors:\n" + "\n".join(problems)
+
+
+def shot(driver, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def css(testid):
+    return f'[data-testid="{testid}"]'
+
+
+def find(driver, testid, root=None):
+    return (root or driver).find_element(By.CSS_SELECTOR, css(testid))
+
+
+def present(driver, testid, root=None):
+    return (root or driver).find_elements(By.CSS_SELECTOR, css(testid))
+
+
+def wait(driver, condition, what, timeout=WAIT):
+    """WebDriverWait with a message; stale elements (the page redraws) just mean: look again."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: condition(d), message=f"timed out after {timeout} s waiting for {what}")
+
+
+def click(driver, testid):
+    """Scrolls the element to the middle (clear of the sticky header) and clicks it."""
+    def clicked(d):
+        element = find(d, testid)
+        d.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
+        try:
+            element.click()
+        except WebDriverException as error:
+            if "not clickable" in str(error) or "not interactable" in str(error):
+                return False
+            raise
+        return True
+
+    wait(driver, clicked, f"{testid} to be clickable")
+
+
+def text(driver, testid):
+    """The element's text, or "" while it is not there (the page redraws parts of itself)."""
+    try:
+        return find(driver, testid).text
+    except WebDriverException:
+        return ""
+
+
+def type_into(driver, testid, value):
+    """Replaces the text of an input, looking it up again if the page redrew it meanwhile."""
+    def typed(d):
+        element = find(d, testid)
+        element.clear()
+        element.send_keys(value)
+        return element.get_property("value") == value
+
+    wait(driver, typed, f"{value!r} to be typed into {testid}")
+
+
+def choose(driver, testid, value):
+    """Picks `value` in a <select>, looking it up again if the page redrew it meanwhile."""
+    def chosen(d):
+        element = find(d, testid)
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        Select(element).select_by_value(value)
+        return True
+
+    wait(driver, chosen, f"{value} to be chosen in {testid}")
+
+
+def open_page(driver, house, url=None):
+    driver.get(url or house.url)
+    wait(driver, lambda d: present(d, "accessory-bulb"), "the accessories to be shown")
+    wait(driver, lambda d: text(d, "stream-state") == "connected", "the event stream to connect")
+
+
+def no_horizontal_scroll(driver):
+    width, client = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width <= client, f"the page scrolls sideways: scrollWidth {width} > clientWidth {client}"
+
+
+# MARK: the tests
+
+
+def test_a_grouped_by_room_and_by_category(driver, house):
+    open_page(driver, house)
+    click(driver, "group-by-room")
+    office = wait(driver, lambda d: present(d, "group-room-office"), "the Office room")[0]
+    assert present(driver, "accessory-bulb", office), "the bulb should be in the Office room"
+    groups = [g.get_attribute("data-testid") for g in driver.find_elements(By.CSS_SELECTOR, "#groups > section.group")]
+    assert groups[0] == "group-room-default_room", f"the default room comes first: {groups}"
+    names = driver.execute_script(
+        "return [...document.querySelectorAll('#groups > section.group')].slice(1).map(s => s.getAttribute('aria-label'))")
+    assert names == sorted(names, key=str.casefold), f"the other rooms are sorted by name: {names}"
+    shot(driver, "a-by-room-desktop")
+
+    click(driver, "group-by-category")
+    lights = wait(driver, lambda d: present(d, "group-category-lightbulb"), "the Lights category")[0]
+    assert present(driver, "accessory-bulb", lights), "the bulb should be among the lights"
+    assert not present(driver, "group-room-office"), "no room groups in the category view"
+    assert find(driver, "group-by-category").get_attribute("aria-pressed") == "true"
+    shot(driver, "a-by-category-desktop")
+
+    click(driver, "group-by-room")
+    office = wait(driver, lambda d: present(d, "group-room-office"), "the Office room again")[0]
+    assert present(driver, "accessory-bulb", office)
+
+
+def test_b_toggle_reaches_the_device(driver, house):
+    was_on = house.value("bulb/lightbulb/on")
+    open_page(driver, house)
+    click(driver, "accessory-bulb")
+    toggle = wait(driver, lambda d: present(d, "char-bulb-lightbulb-on"), "the bulb's on switch")[0]
+    assert toggle.get_attribute("aria-checked") == ("true" if was_on else "false")
+    subscription = house.subscribe_once("zigbee2mqtt/bulb/set")
+    try:
+        click(driver, "char-bulb-lightbulb-on")
+        payload = subscription.message()
+    finally:
+        subscription.close()
+    assert payload.get("state") == ("OFF" if was_on else "ON"), f"the simulator got {payload}"
+    # The device confirms; the page shows what it reported.
+    want = "false" if was_on else "true"
+    wait(driver, lambda d: find(d, "char-bulb-lightbulb-on").get_attribute("aria-checked") == want, "the switch to follow the device")
+    wait(driver, lambda d: text(d, "summary-bulb").startswith("Off" if was_on else "On"), "the tile to say the new state")
+    assert not find(driver, "error-bulb-lightbulb-on").is_displayed()
+    shot(driver, "b-bulb-toggled-desktop")
+
+
+def test_c_device_change_shows_without_reload(driver, house):
+    open_page(driver, house)
+    click(driver, "accessory-bulb")
+    wait(driver, lambda d: present(d, "char-bulb-lightbulb-brightness"), "the brightness slider")
+    current = house.value("bulb/lightbulb/brightness")
+    # Zigbee2MQTT's 0-254 against HomeKit's percent: 25 is 10 %, 229 is 90 %.
+    raw, percent = (25, 10) if current != 10 else (229, 90)
+    driver.execute_script("window.__sameDocument = 'yes'")
+    house.simulator("report", {"id": "bulb", "state": {"brightness": raw}})
+    wait(driver, lambda d: text(d, "value-bulb-lightbulb-brightness") == f"{percent} %", f"the brightness to show {percent} %")
+    slider = find(driver, "char-bulb-lightbulb-brightness")
+    assert slider.get_property("value") == str(percent)
+    assert driver.execute_script("return window.__sameDocument") == "yes", "the page was reloaded"
+    assert house.value("bulb/lightbulb/brightness") == percent
+    shot(driver, "c-device-brightness-desktop")
+
+
+@pytest.fixture
+def action_set(house):
+    status, body = house.api("POST", "/api/action-sets", {
+        "name": "Browser Evening",
+        "actions": [
+            {"characteristic": "bulb/lightbulb/on", "value": True},
+            {"characteristic": "bulb/lightbulb/brightness", "value": 80},
+        ],
+    })
+    assert status == 201, body
+    yield body["id"]
+    house.api("DELETE", f"/api/action-sets/{body['id']}")
+
+
+@pytest.fixture
+def trigger(house, action_set):
+    status, body = house.api("POST", "/api/triggers", {
+        "name": "Browser Night", "action_sets": [action_set], "timer": {"recurrence": {"at": "22:30"}},
+    })
+    assert status == 201, body
+    yield body["id"]
+    house.api("DELETE", f"/api/triggers/{body['id']}")
+
+
+def test_d_run_an_action_set(driver, house, action_set):
+    open_page(driver, house)
+    click(driver, "tab-scenes")
+    wait(driver, lambda d: present(d, f"run-{action_set}"), "the action set's Run button")
+    assert text(driver, f"last-executed-{action_set}") == "never"
+    click(driver, f"run-{action_set}")
+    result = wait(driver, lambda d: present(d, f"result-{action_set}"), "the run's result")[0]
+    wait(driver, lambda d: "2 of 2 ok" in text(d, f"result-{action_set}"), "the result to say both actions were done")
+    result = find(driver, f"result-{action_set}")
+    assert len(result.find_elements(By.CSS_SELECTOR, "li.ok")) == 2
+    assert not result.find_elements(By.CSS_SELECTOR, "li.error")
+    wait(driver, lambda d: text(d, f"last-executed-{action_set}") not in ("", "never"), "the last run time")
+    status, body = house.api("GET", "/api/action-sets")
+    listed = next(s for s in body["action_sets"] if s["id"] == action_set)
+    assert listed.get("last_executed"), listed
+    shot(driver, "d-action-set-run-desktop")
+
+
+def test_d2_trigger_enable_switch(driver, house, trigger):
+    open_page(driver, house)
+    click(driver, "tab-automations")
+    switch = wait(driver, lambda d: present(d, f"trigger-enabled-{trigger}"), "the trigger's switch")[0]
+    assert switch.get_attribute("aria-checked") == "true"
+    assert text(driver, f"last-fired-{trigger}") == "never"
+    next_fire = text(driver, f"next-fire-{trigger}")
+    assert re.search(r"\d\d:\d\d", next_fire), f"the next fire should be a time: {next_fire!r}"
+
+    click(driver, f"trigger-enabled-{trigger}")
+    wait(driver, lambda d: find(d, f"trigger-enabled-{trigger}").get_attribute("aria-checked") == "false", "the switch to turn off")
+    wait(driver, lambda d: text(d, f"next-fire-{trigger}") == "off", "no next fire while disabled")
+    status, body = house.api("GET", "/api/triggers")
+    assert next(t for t in body["triggers"] if t["id"] == trigger)["enabled"] is False
+    shot(driver, "d2-trigger-disabled-desktop")
+
+    click(driver, f"trigger-enabled-{trigger}")
+    wait(driver, lambda d: find(d, f"trigger-enabled-{trigger}").get_attribute("aria-checked") == "true", "the switch to turn on")
+    wait(driver, lambda d: re.search(r"\d\d:\d\d", text(d, f"next-fire-{trigger}")), "the next fire again")
+    status, body = house.api("GET", "/api/triggers")
+    assert next(t for t in body["triggers"] if t["id"] == trigger)["enabled"] is True
+
+
+def test_e_unreachable_device_is_marked(driver, house):
+    open_page(driver, house)
+    click(driver, "group-by-room")
+    wait(driver, lambda d: present(d, "accessory-power_plug"), "the coffee machine")
+    assert not present(driver, "unreachable-power_plug")
+    try:
+        house.simulator("availability", {"id": "power_plug", "state": "offline"})
+        wait(driver, lambda d: present(d, "unreachable-power_plug"), "the plug to be marked unreachable")
+        tile = driver.find_element(By.CSS_SELECTOR, '.tile[data-accessory="power_plug"]')
+        assert "unreachable" in tile.get_attribute("class").split()
+        click(driver, "accessory-power_plug")
+        wait(driver, lambda d: present(d, "detail-unreachable"), "the detail to say unreachable")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", find(driver, "unreachable-power_plug"))
+        shot(driver, "e-unreachable-desktop")
+    finally:
+        house.simulator("availability", {"id": "power_plug", "state": "online"})
+    wait(driver, lambda d: not present(d, "unreachable-power_plug"), "the plug to be reachable again")
+    wait(driver, lambda d: present(d, "detail-reachable"), "the detail to say reachable again")
+
+
+def test_f_refused_write_shows_the_reason(driver, house):
+    """A write the gateway refuses (503: the device is unreachable) shows the server's error by the
+    control, and the control goes back to the device's value."""
+    open_page(driver, house)
+    was_on = house.value("bulb_color_2/lightbulb/on")
+    try:
+        house.simulator("availability", {"id": "bulb_color_2", "state": "offline"})
+        wait(driver, lambda d: present(d, "unreachable-bulb_color_2"), "bulb_color_2 to be unreachable")
+        click(driver, "accessory-bulb_color_2")
+        wait(driver, lambda d: present(d, "char-bulb_color_2-lightbulb-on"), "its on switch")
+        click(driver, "char-bulb_color_2-lightbulb-on")
+        wait(driver, lambda d: "not reachable" in text(d, "error-bulb_color_2-lightbulb-on"), "the refusal's reason")
+        error = text(driver, "error-bulb_color_2-lightbulb-on")
+        assert error == "bulb_color_2: is not reachable", error
+        wait(driver, lambda d: find(d, "char-bulb_color_2-lightbulb-on").get_attribute("aria-checked") == ("true" if was_on else "false"),
+             "the switch to go back")
+        shot(driver, "f-refused-write-desktop")
+    finally:
+        house.simulator("availability", {"id": "bulb_color_2", "state": "online"})
+    wait_until(lambda: house.accessory("bulb_color_2")["reachable"], WAIT, "bulb_color_2 to be reachable again")
+
+
+def test_g_phone_width(driver, house, trigger):
+    driver.set_window_size(*PHONE)
+    open_page(driver, house)
+    click(driver, "group-by-room")
+    no_horizontal_scroll(driver)
+    shot(driver, "g-by-room-phone")
+
+    heights = driver.execute_script(
+        "return [...document.querySelectorAll('.tab, .segmented button, .tile .switch, .tile-open')]"
+        ".filter(e => e.offsetParent).map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 32, f"controls too small to touch: {sorted(heights)[:5]}"
+
+    click(driver, "accessory-bulb")
+    detail = wait(driver, lambda d: [e for e in present(d, "detail") if e.is_displayed()], "the bulb's detail")[0]
+    assert detail.size["width"] <= driver.execute_script("return document.documentElement.clientWidth")
+    wait(driver, lambda d: find(d, "char-bulb-lightbulb-brightness").is_displayed(), "the brightness slider")
+    no_horizontal_scroll(driver)
+    shot(driver, "g-bulb-detail-phone")
+    click(driver, "detail-close")
+    wait(driver, lambda d: not find(d, "detail").is_displayed(), "the detail to close")
+
+    click(driver, "group-by-category")
+    wait(driver, lambda d: present(d, "group-category-lightbulb"), "the categories")
+    no_horizontal_scroll(driver)
+    shot(driver, "g-by-category-phone")
+    click(driver, "group-by-room")
+
+    for view in ("scenes", "automations", "rooms"):
+        click(driver, f"tab-{view}")
+        wait(driver, lambda d: find(d, f"view-{view}").is_displayed(), f"the {view} view")
+        no_horizontal_scroll(driver)
+        shot(driver, f"g-{view}-phone")
+    click(driver, "tab-accessories")
+
+    # The same in dark mode.
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        wait(driver, lambda d: d.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches"), "dark mode")
+        no_horizontal_scroll(driver)
+        shot(driver, "g-by-room-phone-dark")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_h_rooms_and_zones_are_edited(driver, house):
+    def api_room(room_id):
+        status, body = house.api("GET", "/api/rooms")
+        return next((r for r in body["rooms"] if r["id"] == room_id), None)
+
+    def confirm(testid):
+        click(driver, testid)  # arms
+        wait(driver, lambda d: "again" in text(d, testid), f"{testid} to ask again")
+        click(driver, testid)
+
+    open_page(driver, house)
+    try:
+        click(driver, "tab-rooms")
+        type_into(driver, "new-room-name", "Browser Attic")
+        click(driver, "add-room")
+        wait(driver, lambda d: present(d, "room-browser_attic"), "the new room")
+        assert api_room("browser_attic")["name"] == "Browser Attic"
+
+        type_into(driver, "room-name-browser_attic", "Browser Loft")
+        click(driver, "room-rename-browser_attic")
+        wait_until(lambda: api_room("browser_attic")["name"] == "Browser Loft", WAIT, "the room to be renamed")
+        wait(driver, lambda d: find(d, "room-name-browser_attic").get_property("value") == "Browser Loft", "the new name in the page")
+
+        # An accessory into the room, from its detail.
+        click(driver, "tab-accessories")
+        click(driver, "accessory-bulb")
+        wait(driver, lambda d: present(d, "room-select-bulb"), "the bulb's room picker")
+        choose(driver, "room-select-bulb", "browser_attic")
+        wait(driver, lambda d: present(d, "group-room-browser_attic"), "the room's group")
+        wait(driver, lambda d: present(d, "accessory-bulb", find(d, "group-room-browser_attic")), "the bulb in the new room")
+        assert house.accessory("bulb")["room"] == "browser_attic"
+        assert not present(driver, "group-room-office"), "the Office, now empty, is not shown"
+        shot(driver, "h-bulb-moved-desktop")
+        choose(driver, "room-select-bulb", "office")
+        wait(driver, lambda d: present(d, "group-room-office"), "the bulb back in the Office")
+        wait_until(lambda: house.accessory("bulb")["room"] == "office", WAIT, "the bulb to be back in the Office")
+
+        # A zone with the room in it.
+        click(driver, "tab-rooms")
+        type_into(driver, "new-zone-name", "Browser Upstairs")
+        click(driver, "add-zone")
+        wait(driver, lambda d: present(d, "zone-browser_upstairs"), "the new zone")
+        click(driver, "zone-browser_upstairs-room-browser_attic")
+        wait(driver, lambda d: find(d, "zone-browser_upstairs-room-browser_attic").get_attribute("aria-pressed") == "true", "the room in the zone")
+        status, zones = house.api("GET", "/api/zones")
+        assert next(z for z in zones["zones"] if z["id"] == "browser_upstairs")["rooms"] == ["browser_attic"]
+        shot(driver, "h-rooms-and-zones-desktop")
+
+        confirm("zone-remove-browser_upstairs")
+        wait(driver, lambda d: not present(d, "zone-browser_upstairs"), "the zone to go")
+        confirm("room-remove-browser_attic")
+        wait(driver, lambda d: not present(d, "room-browser_attic"), "the room to go")
+        assert api_room("browser_attic") is None
+        assert not present(driver, "room-remove-default_room"), "the default room cannot be removed"
+    finally:
+        house.api("PUT", "/api/accessories/bulb/room", {"room": "office"})
+        house.api("DELETE", "/api/zones/browser_upstairs")
+        house.api("DELETE", "/api/rooms/browser_attic")
+
+
+def test_i_token_is_asked_for_and_kept(driver, house):
+    """A gateway with http.token: the page asks for it, says when it is wrong, keeps it, and
+    gives it to the event stream."""
+    token = "browser-test-token"
+    process, port = house.start_gateway("homegate-token", {
+        "HOMEGATE_HTTP_TOKEN": token,
+        "HOMEGATE_BASE_TOPIC": "homegate_token",
+        "HOMEGATE_MQTT_CLIENT_ID": "homegate-browser-token",
+    })
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        wait_until(lambda: house.api("GET", "/api/accessories", port=port, token=token)[0] == 200, START, "the second gateway")
+        driver.get(url)
+        dialog = wait(driver, lambda d: [e for e in present(d, "token-dialog") if e.is_displayed()], "the token form")[0]
+        assert "needs a token" in text(driver, "token-reason")
+        shot(driver, "i-token-asked-desktop")
+
+        type_into(driver, "token-input", "not-the-token")
+        click(driver, "token-save")
+        wait(driver, lambda d: "not this gateway's" in text(d, "token-reason"), "the wrong token to be refused")
+        assert dialog.is_displayed()
+
+        type_into(driver, "token-input", token)
+        click(driver, "token-save")
+        wait(driver, lambda d: present(d, "accessory-bulb"), "the accessories once the token is given")
+        wait(driver, lambda d: text(d, "stream-state") == "connected", "the event stream with ?access_token=")
+        assert not dialog.is_displayed()
+        assert driver.execute_script("return localStorage.getItem('homegate.token')") == token
+
+        driver.refresh()  # kept: not asked again
+        wait(driver, lambda d: present(d, "accessory-bulb"), "the accessories after a reload")
+        wait(driver, lambda d: text(d, "stream-state") == "connected", "the event stream after a reload")
+        assert not find(driver, "token-dialog").is_displayed()
+
+        # The gateway dies: the page says its stream is down and keeps trying.
+        process.kill()
+        process.wait(timeout=10)
+        wait(driver, lambda d: text(d, "stream-state") == "reconnecting", "the stream state to say reconnecting")
+        shot(driver, "i-stream-reconnecting-desktop")
+        driver.get_log("browser")  # the refused reconnections are expected here
+    finally:
+        driver.get("about:blank")  # the page's event stream ends before its gateway does
+        stop(process, "homegate-token")
+
+
+def test_j_home_picker(driver, house):
+    """With a second home the page offers a picker; each home shows its own accessories."""
+    status, cabin = house.api("POST", "/api/homes", {"name": "Browser Cabin"})
+    assert status == 201, cabin
+    try:
+        open_page(driver, house)
+        picker = wait(driver, lambda d: [e for e in present(d, "home-picker") if e.is_displayed()], "the home picker")[0]
+        options = [o.get_attribute("value") for o in picker.find_elements(By.TAG_NAME, "option")]
+        assert options == ["home", cabin["id"]], options
+        choose(driver, "home-picker", cabin["id"])
+        wait(driver, lambda d: not present(d, "accessory-bulb"), "the primary home's accessories to go")
+        assert "No accessories in this home" in text(driver, "groups")
+        click(driver, "tab-rooms")
+        wait(driver, lambda d: present(d, f"room-{cabin['default_room']}"), "the cabin's default room")
+        shot(driver, "j-second-home-desktop")
+        click(driver, "tab-accessories")
+        choose(driver, "home-picker", "home")
+        wait(driver, lambda d: present(d, "accessory-bulb"), "the primary home's accessories again")
+    finally:
+        house.api("DELETE", f"/api/homes/{cabin['id']}")
+        driver.execute_script("localStorage.removeItem('homegate.home')")

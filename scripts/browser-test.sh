@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The web page's browser tests (Tests/browser): headless Chromium driven by Selenium, against a
+# whole house the tests start themselves (mosquitto on a free port, the simulator, homegate).
+#
+#   scripts/browser-test.sh [BIN_PATH] [pytest arguments…]
+#
+# BIN_PATH is the folder with the built homegate and homegate-simulator; pass
+# "$(swift build --show-bin-path)". Default: $HOMEGATE_BIN_PATH, else .build/debug. This script
+# does not build. Screenshots and the processes' logs land in .build/browser-artifacts/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin_path="${HOMEGATE_BIN_PATH:-.build/debug}"
+if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
+  bin_path="$1"
+  shift
+fi
+for binary in homegate homegate-simulator; do
+  if [ ! -x "$bin_path/$binary" ]; then
+    echo "browser-test.sh: $bin_path/$binary is missing; build first (swift build) and pass \"\$(swift build --show-bin-path)\"" >&2
+    exit 2
+  fi
+done
+
+# 1. Debian packages: the browser and its driver, the broker and its clients, venv support.
+packages=(chromium chromium-driver mosquitto mosquitto-clients python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# 2. A virtual environment with the pinned Selenium and pytest, made once.
+venv=.build/browser-venv
+requirements=Tests/browser/requirements.txt
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+# Installed again only when requirements.txt changed since the last install.
+stamp="$venv/.requirements"
+if ! cmp -s "$requirements" "$stamp"; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$stamp"
+fi
+
+# 3. The tests (no __pycache__ or .pytest_cache left in the source tree).
+export PYTHONDONTWRITEBYTECODE=1
+exec "$venv/bin/python" -m pytest Tests/browser --bin-path "$bin_path" -p no:cacheprovider "$@"
