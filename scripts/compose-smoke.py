@@ -14,7 +14,7 @@ running its own healthcheck command, and then:
 
 usage: compose-smoke.py BIN_DIR [demo|existing ...]   (BIN_DIR holds homegate and homegate-simulator)
 """
-import json, os, random, re, shutil, socket, subprocess, sys, tempfile, time
+import json, os, random, re, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BROKER_PORT_IN_CONTAINER = 1883
@@ -222,6 +222,34 @@ def demo(smoke):
     if event.get("value") != value or event.get("source") != "api":
         raise SystemExit(f"the write did not come back as the device's change: {event}")
     print(f"  a write of brightness {value} reached the simulated bulb and came back as an event: {json.dumps(event, sort_keys=True)}")
+    http_checks(smoke, env["HOMEGATE_HTTP_TOKEN"])
+
+
+def http_checks(smoke, token):
+    """The web page and the API as the image serves them: the page from the folder the Dockerfile
+    copies (named in the image's homegate.yaml), the API behind the .env's token."""
+    log = next(path for path in smoke.logs if path.endswith("homegate.log"))
+    deadline = time.monotonic() + 20
+    while not (found := re.search(r"listening on (http://127\.0\.0\.1:\d+)/", open(log).read())):
+        if time.monotonic() > deadline:
+            raise SystemExit("homegate never said where its HTTP API listens")
+        time.sleep(0.2)
+    base = found.group(1)
+
+    def get(path, with_token):
+        request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"} if with_token else {})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    status, page = get("/", False)
+    if status != 200 or "app.js" not in page:
+        raise SystemExit(f"the web page is not served from the image's web_root: {status} {page[:200]}")
+    if get("/api/accessories", False)[0] != 401 or get("/api/accessories", True)[0] != 200:
+        raise SystemExit("the HTTP API does not take exactly the .env's token")
+    print(f"  the web page is served from the image's folder, and the API takes the .env's token ({base})")
 
 
 def existing(smoke):

@@ -128,12 +128,8 @@ struct APIResponder: HTTPResponder {
             fields = ["writes": [.object(write)]]
         }
         var answer = await access.perform(route.command, .object(fields))
-        // One write: its own reason, not "1 of 1 writes failed".
-        if route.body == .value, var error = answer.error, let reason = answer.data?["results"]?[0]?["error"]?.stringValue {
-            error.message = reason
-            if error.kind == .invalid { error.field = "value" }
-            answer.error = error
-        }
+        // The value this route's body carries is the field a refused write names.
+        if route.body == .value, answer.error?.kind == .invalid, answer.error?.field == nil { answer.error?.field = "value" }
         return Self.response(answer, created: route.creates)
     }
 

@@ -22,7 +22,9 @@ struct StaticFiles: Sendable {
         if let configured {
             candidates = [configured]
         } else {
-            let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "homegate").resolvingSymlinksInPath()
+            // The running file itself (/proc/self/exe), not argv[0]: started from the PATH, that is
+            // just "homegate", and would be looked for in the working directory.
+            let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")).resolvingSymlinksInPath()
             candidates = [
                 executable.deletingLastPathComponent().appendingPathComponent("../share/homegate/web").standardizedFileURL.path,
                 FileManager.default.currentDirectoryPath + "/web",

@@ -30,6 +30,8 @@ struct RequestShapeTests {
         #expect(
             write["data"]?["results"]?[0]?["error"]?.stringValue?.contains("unknown field \"valeu\" (did you mean 'value'?)") == true,
             "\(write)")
+        // A lone write's failure is the answer's error, not "1 of 1 writes failed".
+        #expect(write["error"] == write["data"]?["results"]?[0]?["error"], "\(write)")
     }
 
     @Test("characteristic/write takes \"characteristic\": \"accessory/service/characteristic\" as action sets do")

@@ -185,7 +185,7 @@ public struct WriteBatch: Sendable {
     public var requests: [WriteRequest] { entries.compactMap { try? $0.get() } }
 
     /// One result per entry, the malformed ones' included: `status` ok with the value as written,
-    /// or error with why; and the failure of the whole when any failed.
+    /// or error with why; and the failure of the whole when any failed (a lone write's own reason).
     public func results(_ outcomes: [Result<CharacteristicValue, HomeError>]) -> (data: JSONValue, error: HomeError?) {
         var outcomes = outcomes.makeIterator()
         var results: [JSONValue] = []
@@ -204,6 +204,7 @@ public struct WriteBatch: Sendable {
         }
         let data: JSONValue = ["results": .array(results)]
         guard let first = failures.first else { return (data, nil) }
+        guard items.count > 1 else { return (data, first) }
         return (data, HomeError(first.kind, "\(failures.count) of \(items.count) writes failed"))
     }
 }
