@@ -34,6 +34,19 @@ public struct EventFilter: Sendable, Hashable {
     }
 }
 
+/// Clients that take events in bulk, on the publishing thread: the WebSocket clients, which hand
+/// each publish's events to their connections' event loops at once. `receive` must never wait.
+public protocol EventSink: AnyObject, Sendable {
+    /// No client now: the hub reads no topic for an idle sink.
+    var isIdle: Bool { get }
+    /// Every event of one publish, in order; each client keeps what its filter lets through.
+    func receive(_ events: [StreamEvent])
+    /// The gateway stops: every client's stream ends, and later clients end at once.
+    func close()
+    /// Clients now, clients cut off for falling behind, and events delivered, since the start.
+    var counts: (clients: Int, dropped: Int, delivered: Int) { get }
+}
+
 /// Hands every published event to the clients of the live streams (HTTP's SSE and WebSocket).
 /// Each client has a buffer of its own; one that falls `capacity` events behind is cut off (its
 /// stream ends) rather than slowing the gateway or the other clients. Publishing with no client
@@ -46,6 +59,7 @@ public final class EventHub: Sendable {
 
     private struct State {
         var clients: [UInt64: Client] = [:]
+        var sinks: [any EventSink] = []
         var next: UInt64 = 0
         var closed = false
         /// Clients cut off for falling behind, since the start.
@@ -84,9 +98,19 @@ public final class EventHub: Sendable {
 
     private func remove(_ id: UInt64) { _ = state.withLock { $0.clients.removeValue(forKey: id) } }
 
+    /// Adds clients that take events in bulk (see `EventSink`); closed with the hub.
+    public func attach(_ sink: any EventSink) {
+        let closed = state.withLock { state in
+            if !state.closed { state.sinks.append(sink) }
+            return state.closed
+        }
+        if closed { sink.close() }
+    }
+
     /// Clients now, clients cut off for falling behind, and events delivered, since the start.
     public var counts: (clients: Int, dropped: Int, delivered: Int) {
-        state.withLock { ($0.clients.count, $0.dropped, $0.delivered) }
+        let (own, sinks) = state.withLock { (($0.clients.count, $0.dropped, $0.delivered), $0.sinks) }
+        return sinks.map(\.counts).reduce(own) { ($0.0 + $1.clients, $0.1 + $1.dropped, $0.2 + $1.delivered) }
     }
 
     /// The events among `messages`, to every client that wants them. Never calls into a client's
@@ -96,12 +120,16 @@ public final class EventHub: Sendable {
     /// together and in order for every client; `onTermination` never takes it.
     func publish(_ messages: [Outgoing]) {
         publishing.withLock { _ in
-            let clients = state.withLock { $0.clients }
+            let (clients, allSinks) = state.withLock { ($0.clients, $0.sinks) }
+            let sinks = allSinks.filter { !$0.isIdle }
+            guard !clients.isEmpty || !sinks.isEmpty else { return }
+            let events = messages.filter(\.isEvent).compactMap(streamed)
+            guard !events.isEmpty else { return }
+            for sink in sinks { sink.receive(events) }
             guard !clients.isEmpty else { return }
             var delivered = 0
             var behind: Set<UInt64> = []
-            for message in messages where message.isEvent {
-                guard let event = streamed(message) else { continue }
+            for event in events {
                 for (id, client) in clients where !behind.contains(id) && client.filter.matches(event) {
                     switch client.continuation.yield(event) {
                     case .enqueued: delivered += 1
@@ -137,11 +165,12 @@ public final class EventHub: Sendable {
 
     /// Ends every stream (the gateway is stopping); later subscriptions end at once.
     public func close() {
-        let clients = state.withLock { state in
+        let (clients, sinks) = state.withLock { state in
             state.closed = true
-            defer { state.clients = [:] }
-            return Array(state.clients.values)
+            defer { (state.clients, state.sinks) = ([:], []) }
+            return (Array(state.clients.values), state.sinks)
         }
         for client in clients { client.continuation.finish() }
+        for sink in sinks { sink.close() }
     }
 }

@@ -76,10 +76,10 @@ private enum Item: Sendable {
 /// `GET /api/events` upgraded to a WebSocket: one text message per event,
 /// `{"event": "<type>", "data": <the MQTT event's JSON>}`, with the same filters as the
 /// Server-Sent Events; what the client sends is read and ignored. Ends when the client leaves,
-/// falls behind, or the gateway stops.
+/// falls behind (see `SocketFanOut`), or the gateway stops.
 enum EventSocket {
     static func upgrade(
-        _ request: HTTPRequest, hub: EventHub, token: String?
+        _ request: HTTPRequest, channel: any Channel, clients: SocketFanOut, token: String?
     ) -> ShouldUpgradeResult<
         WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
     > {
@@ -97,21 +97,18 @@ enum EventSocket {
             }
         }
         let filter = EventStream.filter(uri)
-        return .upgrade([:]) { inbound, outbound, _ in
-            let events = hub.subscribe(filter)
+        return .upgrade([:]) { inbound, _, _ in
+            // The events go straight to the connection (see `SocketFanOut`); this task only waits
+            // for the end: the client leaving (or being cut off, which ends its connection), or the
+            // gateway stopping, which closes the socket normally.
+            guard let member = try await clients.add(channel, filter: filter) else { return }
+            defer { clients.remove(member) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for try await _ in inbound {}  // until the client closes
+                    for try await _ in inbound {}
                 }
                 group.addTask {
-                    for await event in events {
-                        var text = #"{"event":""#
-                        text += event.type
-                        text += #"","data":"#
-                        text += String(decoding: event.payload, as: UTF8.self)
-                        text += "}"
-                        try await outbound.write(.text(text))
-                    }
+                    for await _ in member.stopped {}
                 }
                 try await group.next()
                 group.cancelAll()

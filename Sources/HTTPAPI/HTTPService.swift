@@ -40,10 +40,12 @@ public struct HTTPService: Service {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own lines; ours say what happened
         let token = configuration.token?.reveal
+        let sockets = SocketFanOut(capacity: access.events.capacity)
+        access.events.attach(sockets)
         application = Application(
             responder: responder,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 * 1024))) { [access] request, _, _ in
-                EventSocket.upgrade(request, hub: access.events, token: token)
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 * 1024))) { request, channel, _ in
+                EventSocket.upgrade(request, channel: channel, clients: sockets, token: token)
             },
             configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { [logger, address] channel in

@@ -58,8 +58,9 @@ final class House: @unchecked Sendable {
     var database: URL { directory.appendingPathComponent("homegate.sqlite") }
     var log: URL { directory.appendingPathComponent("homegate.log") }
 
-    /// Seconds from spawning `homegate run` to its retained tree with every accessory.
-    func startGateway(logLevel: String = "warning") async throws -> Double {
+    /// Seconds from spawning `homegate run` to its retained tree with every accessory. `http` is
+    /// `http.listen` ("off", or an address such as 127.0.0.1:0, then `httpPort` says where).
+    func startGateway(logLevel: String = "warning", http: String = "off") async throws -> Double {
         let watcher = try await Self.client(broker, "bench-startup")
         try await watcher.subscribe("homegate/accessories")
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
@@ -67,7 +68,7 @@ final class House: @unchecked Sendable {
         gateway = try spawn(
             [executable, "run"], output: log.path,
             environment: [
-                "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_HTTP_LISTEN": "off",
+                "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_HTTP_LISTEN": http,
                 "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
                 "HOMEGATE_LOG_LEVEL": logLevel, "HOMEGATE_DATABASE": database.path,
             ])
@@ -79,6 +80,21 @@ final class House: @unchecked Sendable {
         let elapsed = ContinuousClock.now - start
         await watcher.shutdown()
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// The port of the gateway's HTTP server, from its log line "listening on http://127.0.0.1:N/"
+    /// (the log level must be info or lower).
+    func httpPort() async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "listening on http://127.0.0.1:") {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits) { return port }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("the gateway did not say where it listens for HTTP within 10 s (see \(log.path))")
     }
 
     func stop() {
@@ -131,8 +147,11 @@ final class House: @unchecked Sendable {
     /// A temperature that differs from the sensor's previous one, in 0.1 °C steps.
     func reading(_ n: Int, sensor: Int) -> Double { Double(100 + (n + sensor) % 800) / 10 }
 
-    /// Paced readings; the time from publish to arrival for each, in milliseconds.
-    func latency(rate: Int, seconds: Double, gateway: Bool) async throws -> Latencies {
+    /// Paced readings; the time from publish to arrival for each, in milliseconds. `onSend` hears
+    /// each reading's key ("<sensor>|<tenths>") and its send time, for other listeners to time.
+    func latency(
+        rate: Int, seconds: Double, gateway: Bool, onSend: (@Sendable (String, UInt64) -> Void)? = nil
+    ) async throws -> Latencies {
         let listener = try await Self.client(broker, "bench-latency-listener")
         try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "bench/#", qos: .atMostOnce)
         let publisher = try await Self.client(broker, "bench-latency-publisher")
@@ -172,7 +191,9 @@ final class House: @unchecked Sendable {
                 let value = reading(counters[s], sensor: s)
                 let topic = gateway ? "zigbee2mqtt/\(sensors[s])" : "bench/\(sensors[s])"
                 let key = "\(sensors[s])|\(Int((value * 10).rounded()))"
-                sent.withLock { $0[key] = DispatchTime.now().uptimeNanoseconds }
+                let now = DispatchTime.now().uptimeNanoseconds
+                sent.withLock { $0[key] = now }
+                onSend?(key, now)
                 try publisher.publish(
                     topic, Array(#"{"battery":90,"humidity":50,"linkquality":120,"temperature":\#(value),"voltage":2985}"#.utf8))
                 i += 1

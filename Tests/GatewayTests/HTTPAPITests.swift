@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import JSON
+import Mosquitto
 import MosquittoTesting
 import Testing
 
@@ -199,19 +200,84 @@ struct HTTPAPITests {
         #expect(house.gatewayLog.contains("http.listen 127.0.0.1:\(port): the address is in use"), "\(house.gatewayLog)")
     }
 
-    @Test("SIGTERM with a stream open: the stream ends and homegate exits cleanly")
+    @Test("SIGTERM with streams open: the event stream ends, a WebSocket is closed normally (1000), homegate exits cleanly")
     func stopWithStreamOpen() async throws {
         let house = try await House()
         defer { house.stop() }
         let http = try await house.http()
         let stream = try EventStreamReader("\(http.base)/api/events")
         try await stream.waitOpen()
+        let socket = try WebSocketClient(base: http.base, path: "/api/events")
+        defer { socket.disconnect() }
+        try await streamClients(http, 2)
         kill(house.gateway, SIGTERM)
         var status: Int32 = 0
         waitpid(house.gateway, &status, 0)
         house.gateway = 0
         #expect(status == 0)
         try await stream.waitFor("curl to see the stream end") { $0.ended }
+        try await socket.waitFor("the WebSocket to end") { $0.ended }
+        #expect(socket.closed?.code == 1000, "\(String(describing: socket.closed))")
         #expect(house.gatewayLog.contains("shutting down: publishing offline and disconnecting"))
+        #expect(!house.gatewayLog.contains("closing HTTP connections still open"), "\(house.gatewayLog)")
+    }
+
+    @Test(
+        "WebSocket: every event as {event, data}, in order, filtered; a client that stops reading is closed (1008) once 1,000 events wait for it, and the others miss nothing"
+    )
+    func webSocketSlowClient() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let reader = try WebSocketClient(base: http.base, path: "/api/events?accessory=weather_sensor&characteristic=current_temperature")
+        defer { reader.disconnect() }
+        // A small receive buffer, so the connection is full after a few events and the rest wait in the gateway.
+        let stuck = try WebSocketClient(base: http.base, path: "/api/events", receiveBuffer: 4096, reading: false)
+        defer { stuck.disconnect() }
+        try await streamClients(http, 2)
+
+        // In steps of 200, each read before the next, so the reading client is never near 1,000 behind.
+        // The stuck one starts reading once it is cut off, and finds the reason after its backlog.
+        let readings = 3_000
+        var cutAfter: Int?
+        for step in stride(from: 0, to: readings, by: 200) {
+            for i in step..<(step + 200) {
+                try house.recorder.client.publish("zigbee2mqtt/weather_sensor", #"{"temperature":\#(Double(i % 900) / 10)}"#)
+            }
+            try await reader.waitFor("the events of readings up to \(step + 200)") { $0.messages.count >= step + 200 || $0.ended }
+            if cutAfter == nil, try await metric(http, "homegate_stream_clients_dropped_total") == 1 {
+                cutAfter = step + 200
+                stuck.resume()
+            }
+        }
+        let values = reader.messages.map { (try? JSONValue(parsing: Array($0.utf8))) ?? .null }
+        #expect(
+            values.first?["event"] == "characteristic" && values.first?["data"]?["accessory"] == "weather_sensor", "\(reader.messages[0])")
+        #expect(values.map { $0["data"]?["value"]?.doubleValue ?? -1 } == (0..<readings).map { Double($0 % 900) / 10 })
+        #expect(reader.closed == nil)
+
+        let cut = try #require(cutAfter, "the client that did not read was never cut off")
+        try await stuck.waitFor("the stuck client to be closed") { $0.ended }
+        #expect(stuck.closed == .init(code: 1008, reason: "fell 1000 events behind"), "\(String(describing: stuck.closed))")
+        #expect(stuck.messages.count >= 1_000 && stuck.messages.count <= cut, "\(stuck.messages.count) of \(cut)")
+        #expect(try await metric(http, "homegate_stream_clients") == 1)
+        #expect(house.gatewayIsRunning)
+    }
+
+    /// Waits until the gateway counts `count` stream clients (an upgrade is answered before its client is subscribed).
+    private func streamClients(_ http: HTTPClient, _ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await metric(http, "homegate_stream_clients") != Double(count) {
+            guard ContinuousClock.now < deadline else {
+                throw HarnessError("the gateway did not count \(count) stream clients within 10 s")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// A value on `/metrics` now.
+    private func metric(_ http: HTTPClient, _ name: String) async throws -> Double? {
+        let line = try await http.get("/metrics").text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 }

@@ -1,0 +1,238 @@
+import Gateway
+import NIOCore
+import NIOWebSocket
+import Synchronization
+
+/// The WebSocket clients of the event stream, fed straight from the hub: for each event loop with
+/// clients, one task on that loop makes each event's frame once and writes it to every client there
+/// whose filter wants it, then flushes each client once. No task, stream or copy per client and
+/// event: 200 clients cost a fraction of what 200 readers of their own would. Events published
+/// while a loop's task waits to run join it, so a busy loop writes more per call, not more calls.
+///
+/// Frames are written below the connection's frame encoder, whole (header and text), so every
+/// client shares one buffer per event. A client with `capacity` events written but not yet taken
+/// by its connection has fallen behind: it gets no more events, a close frame (1008) after those it
+/// has, and its connection ends once they are sent or 15 s have passed.
+final class SocketFanOut: EventSink {
+    let capacity: Int
+    private let groups = Mutex<[ObjectIdentifier: Group]>([:])
+    private let closed = Atomic<Bool>(false)
+    private let clientCount = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+    private let delivered = Atomic<Int>(0)
+    private let nextID = Atomic<UInt64>(0)
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Bytes of a connection's socket send buffer: about 450 value changes, ample for any client
+    /// that reads (at 50 ms round trip it carries thousands of events a second).
+    static let sendBuffer: ChannelOptions.Types.SocketOption.Value = 64 * 1024
+
+    /// A client, as the handler of its connection holds it.
+    struct Member: Sendable {
+        let id: UInt64
+        let loop: any EventLoop
+        /// Ends when the gateway stops (not when the client is cut off: then its connection ends).
+        let stopped: AsyncStream<Never>
+    }
+
+    /// Registers a connection that has just become a WebSocket; nil when the gateway is stopping.
+    func add(_ channel: any Channel, filter: EventFilter) async throws -> Member? {
+        guard !closed.load(ordering: .relaxed) else { return nil }
+        let loop = channel.eventLoop
+        let group = groups.withLock { groups in
+            if let group = groups[ObjectIdentifier(loop)] { return group }
+            let group = Group(loop: loop, fanOut: self)
+            groups[ObjectIdentifier(loop)] = group
+            return group
+        }
+        let (stopped, stop) = AsyncStream.makeStream(of: Never.self)
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        try await loop.submit {
+            // The kernel's share of the backlog stays small (Linux doubles this): a client that
+            // stops reading is seen as behind after about 1,500 events, not after megabytes.
+            try channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.sendBuffer)
+            let encoder = try channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+            group.insert(Client(id: id, filter: filter, encoder: encoder, stop: stop))
+        }.get()
+        clientCount.add(1, ordering: .relaxed)
+        // Closed while it was being added: `close` may have run before the client was in its group.
+        if closed.load(ordering: .relaxed) { stop.finish() }
+        return Member(id: id, loop: loop, stopped: stopped)
+    }
+
+    /// The connection has ended (the client left, was cut off, or the gateway stopped).
+    func remove(_ member: Member) {
+        guard let group = groups.withLock({ $0[ObjectIdentifier(member.loop)] }) else { return }
+        member.loop.execute {
+            if group.remove(member.id) != nil { self.clientCount.add(-1, ordering: .relaxed) }
+        }
+    }
+
+    var isIdle: Bool { clientCount.load(ordering: .relaxed) == 0 }
+
+    var counts: (clients: Int, dropped: Int, delivered: Int) {
+        (clientCount.load(ordering: .relaxed), dropped.load(ordering: .relaxed), delivered.load(ordering: .relaxed))
+    }
+
+    func receive(_ events: [StreamEvent]) {
+        for group in groups.withLock({ Array($0.values) }) where !group.isEmpty {
+            group.enqueue(events)
+        }
+    }
+
+    func close() {
+        closed.store(true, ordering: .relaxed)
+        for group in groups.withLock({ Array($0.values) }) {
+            group.loop.execute { group.stopAll() }
+        }
+    }
+
+    fileprivate func cutOff() {
+        dropped.add(1, ordering: .relaxed)
+        clientCount.add(-1, ordering: .relaxed)
+    }
+
+    fileprivate func count(_ events: Int) { delivered.add(events, ordering: .relaxed) }
+}
+
+/// One client, as its event loop knows it: touched on that loop only.
+private final class Client: @unchecked Sendable {
+    let id: UInt64
+    let filter: EventFilter
+    /// Where a whole frame goes straight to the socket.
+    let encoder: ChannelHandlerContext
+    let stop: AsyncStream<Never>.Continuation
+    /// Events written and not yet taken by the connection.
+    var unsent = 0
+    /// Frames written in the publish being delivered, flushed at its end.
+    var written = 0
+
+    init(id: UInt64, filter: EventFilter, encoder: ChannelHandlerContext, stop: AsyncStream<Never>.Continuation) {
+        self.id = id
+        self.filter = filter
+        self.encoder = encoder
+        self.stop = stop
+    }
+}
+
+/// The clients on one event loop. Everything but `count` is touched on that loop only.
+private final class Group: @unchecked Sendable {
+    let loop: any EventLoop
+    unowned let fanOut: SocketFanOut
+    private var clients: [Client] = []
+    private let count = Atomic<Int>(0)
+    /// Events handed over and not yet delivered, and whether a task on the loop will take them.
+    private let pending = Mutex<(events: [StreamEvent], scheduled: Bool)>(([], false))
+
+    init(loop: any EventLoop, fanOut: SocketFanOut) {
+        self.loop = loop
+        self.fanOut = fanOut
+    }
+
+    var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
+
+    func insert(_ client: Client) {
+        loop.preconditionInEventLoop()
+        clients.append(client)
+        count.store(clients.count, ordering: .relaxed)
+    }
+
+    @discardableResult
+    func remove(_ id: UInt64) -> Client? {
+        loop.preconditionInEventLoop()
+        guard let index = clients.firstIndex(where: { $0.id == id }) else { return nil }
+        defer { count.store(clients.count, ordering: .relaxed) }
+        return clients.remove(at: index)
+    }
+
+    func stopAll() {
+        for client in clients { client.stop.finish() }
+    }
+
+    /// From the publishing thread: the events join those waiting, or a task on the loop takes them.
+    func enqueue(_ events: [StreamEvent]) {
+        let schedule = pending.withLock { pending in
+            pending.events += events
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        guard schedule else { return }
+        loop.execute {
+            let events = self.pending.withLock { pending in
+                defer { pending = ([], false) }
+                return pending.events
+            }
+            self.deliver(events)
+        }
+    }
+
+    private func deliver(_ events: [StreamEvent]) {
+        loop.preconditionInEventLoop()
+        var behind: [Client] = []
+        var total = 0
+        for event in events {
+            var frame: ByteBuffer?
+            for client in clients where client.unsent < fanOut.capacity && client.filter.matches(event) {
+                if frame == nil { frame = Self.frame(event, allocator: client.encoder.channel.allocator) }
+                client.encoder.write(NIOAny(frame!), promise: nil)
+                client.written += 1
+                client.unsent += 1
+                if client.unsent == fanOut.capacity { behind.append(client) }
+            }
+        }
+        for client in clients where client.written > 0 {
+            let batch = client.written
+            total += batch
+            client.written = 0
+            let done = loop.makePromise(of: Void.self)
+            done.futureResult.whenComplete { _ in client.unsent -= batch }
+            // The last frame's promise stands for the batch: writes complete in order.
+            client.encoder.write(NIOAny(ByteBuffer()), promise: done)
+            client.encoder.flush()
+        }
+        fanOut.count(total)
+        for client in behind { cut(client) }
+    }
+
+    /// No more events for a client that has fallen behind; the reason after what it has.
+    private func cut(_ client: Client) {
+        guard remove(client.id) != nil else { return }
+        fanOut.cutOff()
+        let channel = client.encoder.channel
+        let reason = "fell \(fanOut.capacity) events behind"
+        var close = channel.allocator.buffer(capacity: 4 + reason.utf8.count)
+        close.writeBytes([0x88, UInt8(2 + reason.utf8.count)])
+        close.writeInteger(UInt16(1008))  // policy violation
+        close.writeString(reason)
+        let sent = loop.makePromise(of: Void.self)
+        client.encoder.writeAndFlush(NIOAny(close), promise: sent)
+        let deadline = loop.scheduleTask(in: .seconds(15)) { channel.close(promise: nil) }
+        sent.futureResult.whenComplete { _ in
+            deadline.cancel()
+            channel.close(promise: nil)
+        }
+    }
+
+    /// A whole unmasked text frame: `{"event":"<type>","data":<the MQTT event's JSON>}`.
+    static func frame(_ event: StreamEvent, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let length = 20 + event.type.utf8.count + event.payload.count
+        var buffer = allocator.buffer(capacity: length + 10)
+        buffer.writeInteger(UInt8(0x81))
+        if length < 126 {
+            buffer.writeInteger(UInt8(length))
+        } else if length <= Int(UInt16.max) {
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(length))
+        } else {
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(length))
+        }
+        buffer.writeString(#"{"event":""#)
+        buffer.writeString(event.type)
+        buffer.writeString(#"","data":"#)
+        buffer.writeBytes(event.payload)
+        buffer.writeString("}")
+        return buffer
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import JSON
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A WebSocket client of the gateway's event stream, on a plain socket (RFC 6455 is small enough
+/// to speak by hand, and the tests then see exactly what the server sends). It reads on a thread
+/// of its own, unless made to stall: then nothing reads its socket until `resume()`. End it with
+/// `disconnect()`.
+final class WebSocketClient: @unchecked Sendable {
+    struct Closed: Equatable {
+        var code: UInt16
+        var reason: String
+    }
+
+    private let fd: Int32
+    private let state = Mutex<(messages: [String], closed: Closed?, ended: Bool)>(([], nil, false))
+    private let gate = Mutex<Bool>(false)
+
+    /// `base` is the gateway's `http://host:port`; `receiveBuffer` shrinks the socket's, so a client
+    /// that does not read is seen as stuck after little. `reading: false` starts it stalled.
+    init(base: String, path: String, receiveBuffer: Int32? = nil, reading: Bool = true) throws {
+        let url = URL(string: base)!
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(url.port!).bigEndian)
+        address.sin_addr.s_addr = inet_addr(url.host!)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw HarnessError("cannot connect to \(base): errno \(errno)") }
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: \(url.host!):\(url.port!)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        _ = Array(request.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var received: [UInt8] = []
+        var byte = [UInt8](repeating: 0, count: 1)
+        // Byte by byte up to the blank line, so no frame is taken with the head.
+        while !received.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+            guard read(fd, &byte, 1) == 1 else {
+                throw HarnessError("the gateway closed the handshake: \(String(decoding: received, as: UTF8.self))")
+            }
+            received += byte
+        }
+        let head = String(decoding: received, as: UTF8.self)
+        guard head.hasPrefix("HTTP/1.1 101") else { throw HarnessError("not upgraded: \(head)") }
+        self.fd = fd
+        gate.withLock { $0 = reading }
+        Thread { [self] in readLoop() }.start()
+    }
+
+    /// The text messages so far, in order.
+    var messages: [String] { state.withLock { $0.messages } }
+    /// The close frame the server sent, if any.
+    var closed: Closed? { state.withLock { $0.closed } }
+    /// The server has ended the connection.
+    var ended: Bool { state.withLock { $0.ended } }
+
+    /// Starts reading (a client made with `reading: false`).
+    func resume() { gate.withLock { $0 = true } }
+
+    /// Ends the connection from this side; the reading thread ends and closes the socket.
+    func disconnect() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        resume()
+    }
+
+    func waitFor(timeout: Duration = .seconds(20), _ what: String, _ condition: (WebSocketClient) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(self) {
+            guard ContinuousClock.now < deadline else {
+                throw HarnessError(
+                    "no \(what) within \(timeout): \(messages.count) messages, closed \(String(describing: closed)), ended \(ended)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func readLoop() {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            while !gate.withLock({ $0 }) { usleep(5_000) }
+            let n = read(fd, &chunk, chunk.count)
+            guard n > 0 else { break }
+            buffer += chunk[0..<n]
+            var position = 0
+            while buffer.count - position >= 2 {
+                let opcode = buffer[position] & 0x0f
+                var length = Int(buffer[position + 1] & 0x7f)
+                var header = 2
+                if length == 126 {
+                    guard buffer.count - position >= 4 else { break }
+                    length = Int(buffer[position + 2]) << 8 | Int(buffer[position + 3])
+                    header = 4
+                } else if length == 127 {
+                    guard buffer.count - position >= 10 else { break }
+                    length = (2..<10).reduce(0) { $0 << 8 | Int(buffer[position + $1]) }
+                    header = 10
+                }
+                guard buffer.count - position >= header + length else { break }
+                let payload = Array(buffer[(position + header)..<(position + header + length)])
+                position += header + length
+                switch opcode {
+                case 1: state.withLock { $0.messages.append(String(decoding: payload, as: UTF8.self)) }
+                case 8:
+                    let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
+                    state.withLock { $0.closed = Closed(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self)) }
+                case 9:
+                    // A pong, masked as a client's frames must be (a zero mask changes nothing).
+                    let pong: [UInt8] = [0x8a, 0x80 | UInt8(min(payload.count, 125)), 0, 0, 0, 0] + payload.prefix(125)
+                    _ = pong.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                default: break
+                }
+            }
+            buffer.removeFirst(position)
+        }
+        state.withLock { $0.ended = true }
+        close(fd)
+    }
+}
