@@ -28,7 +28,7 @@
     closedServices: new Set(),
     lastResults: new Map(), // action set id -> {time, source, results, error}
     lastFires: new Map(), // trigger id -> the last `fired` event seen
-    lastSeen: new Map(), // accessory id -> time of its last value change seen since the page opened
+    lastSeen: new Map(), // accessory id -> when its device last reported: the gateway's last_seen, or a later value change
     pending: new Map(), // characteristic key -> {value, timer}
     eventCount: new Map(), // characteristic key -> how many value events the page has seen
     loaded: false,
@@ -194,6 +194,10 @@
   function setAccessories(list) {
     state.accessories = list;
     state.byId = new Map(list.map((accessory) => [accessory.id, accessory]));
+    for (const accessory of list) {
+      const known = state.lastSeen.get(accessory.id);
+      if (accessory.last_seen && (!known || Date.parse(known) < Date.parse(accessory.last_seen))) state.lastSeen.set(accessory.id, accessory.last_seen);
+    }
     if (state.selected && !state.byId.has(state.selected)) closeDetail();
   }
 
@@ -983,7 +987,7 @@
     if (!el || !state.selected) return;
     const seen = state.lastSeen.get(state.selected);
     clear(el);
-    append(el, [seen ? timeEl(seen) : "no report since this page opened"]);
+    append(el, [seen ? timeEl(seen) : "none since homegate started"]);
   }
 
   let detailShape = null;
@@ -1045,7 +1049,7 @@
         fact("Bridge", accessory.bridge),
         fact("Id", h("code", null, accessory.id)),
         battery ? fact("Battery", battery.level !== null ? `${battery.level} %${battery.low ? " (low)" : ""}` : "low") : null,
-        fact("Last report", h("span", { "data-testid": "last-seen" }, seen ? timeEl(seen) : "no report since this page opened"))),
+        fact("Last report", h("span", { "data-testid": "last-seen" }, seen ? timeEl(seen) : "none since homegate started"))),
       accessorySettings(accessory, home),
       h("div", { class: "services" }, (accessory.services || []).map((service) => serviceView(accessory, service))),
     ]);

@@ -22,6 +22,37 @@ struct HomeCoreTests {
         #expect(home.changes.count == 1 && change.characteristic == "on" && change.value == .bool(false) && change.previous == .bool(true))
     }
 
+    @Test(
+        "last_seen: when a device last sent its state, a report that changes nothing too; availability is no report; a new device list keeps it"
+    )
+    func lastSeen() throws {
+        var home = try TestHome()
+        func seen(_ home: inout TestHome) throws -> [String: Date] {
+            let result = try home.ok(.accessories)
+            guard case .accessories(_, let lastSeen) = result else {
+                Issue.record("not the accessories: \(result)")
+                return [:]
+            }
+            return lastSeen
+        }
+        #expect(try seen(&home)["bulb"] == nil)
+        home.device("zigbee2mqtt/bulb", ["state": "ON"])
+        #expect(try seen(&home)["bulb"] == TestHome.start)
+        home.now += 60
+        home.device("zigbee2mqtt/bulb", ["state": "ON"])
+        #expect(home.changes.isEmpty)
+        #expect(try seen(&home)["bulb"] == TestHome.start + 60)
+        home.now += 60
+        home.device("zigbee2mqtt/bulb/availability", ["state": "online"])
+        home.device(
+            "zigbee2mqtt/bridge/devices",
+            try JSONValue(parsing: Array(Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json")))))
+        #expect(try seen(&home) == ["bulb": TestHome.start + 60])
+        let json = HomeJSON.json(try home.ok(.accessories))["accessories"]?.arrayValue ?? []
+        #expect(json.first { $0["id"] == "bulb" }?["last_seen"] == "2026-11-18T11:07:40.000Z")
+        #expect(json.first { $0["id"] == "power_plug" }?["last_seen"] == nil)
+    }
+
     @Test("writes to one device in one command are one /set; the device's echo is credited to the writer, not to the device")
     func coalescedWrite() throws {
         var home = try TestHome()

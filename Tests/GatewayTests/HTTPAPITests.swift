@@ -61,6 +61,10 @@ struct HTTPAPITests {
 
         let read = try await http.get("/api/accessories/bulb/lightbulb/brightness")
         #expect(read.status == 200 && read.json["value"] == 30, "\(read.text)")
+        // The bulb has reported (it echoed the write): the tree says when.
+        let tree = try await http.get("/api/accessories")
+        let seen = tree.json["accessories"]?.arrayValue?.first { $0["id"] == "bulb" }?["last_seen"]?.stringValue
+        #expect(seen?.hasPrefix("20") == true && seen?.hasSuffix("Z") == true, "\(tree.text)")
         let batch = try await http.send(
             "POST", "/api/characteristics/write",
             ["writes": [["characteristic": "bulb/lightbulb/on", "value": true], ["characteristic": "bulb/lightbulb/nope", "value": 1]]])

@@ -629,6 +629,9 @@ def test_g_phone_width(driver, house, trigger):
     detail = wait(driver, lambda d: [e for e in present(d, "detail") if e.is_displayed()], "the bulb's detail")[0]
     assert detail.size["width"] <= driver.execute_script("return document.documentElement.clientWidth")
     wait(driver, lambda d: find(d, "char-bulb-lightbulb-brightness").is_displayed(), "the brightness slider")
+    # The bulb answered the gateway's state request at its start: the page, opened later, knows when.
+    reported = find(driver, "last-seen").find_elements(By.TAG_NAME, "time")
+    assert reported and reported[0].get_attribute("datetime"), find(driver, "last-seen").text
     no_horizontal_scroll(driver)
     shot(driver, "g-bulb-detail-phone")
     click(driver, "detail-close")

@@ -33,7 +33,16 @@ public enum HomeJSON {
 
     public static func json(_ result: HomeResult) -> JSONValue {
         switch result {
-        case .accessories(let accessories): ["accessories": .array(accessories.map(\.treeJSON))]
+        case .accessories(let accessories, let lastSeen):
+            [
+                "accessories": .array(
+                    accessories.map { accessory in
+                        let json = accessory.treeJSON
+                        guard let seen = lastSeen[accessory.id], case .object(var fields) = json else { return json }
+                        fields["last_seen"] = .string(instantText(seen))
+                        return .object(fields)
+                    })
+            ]
         case .writes(let outcomes):
             [
                 "results": .array(

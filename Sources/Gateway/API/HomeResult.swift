@@ -4,7 +4,8 @@ public import HomeModel
 
 /// What a command returns, as values: each front end renders it its own way.
 public enum HomeResult: Sendable {
-    case accessories([Accessory])
+    /// With when each device last reported, where it has since the gateway started.
+    case accessories([Accessory], lastSeen: [String: Date])
     /// One per requested write, in order.
     case writes([Result<CharacteristicValue, HomeError>])
     case read(CharacteristicRead)

@@ -65,6 +65,7 @@ extension HomeCore {
             order.append(id)
             restoreStoredValues(into: &entry.accessory)
         }
+        entry.lastSeen = entry.lastSeen ?? old?.lastSeen
         structure.place(accessory: id, requestedRoom: entry.accessory.requestedRoom)
         entries[id] = entry
         placeAndName(id)

@@ -29,7 +29,7 @@ extension HomeCore {
     /// The command's result, or nil when it is answered later.
     private mutating func run(_ command: HomeCommand, ticket: Ticket) throws -> HomeResult? {
         switch command {
-        case .accessories: return .accessories(accessories)
+        case .accessories: return .accessories(accessories, lastSeen: lastSeen)
         case .write(let requests): return .writes(write(requests, source: .api))
         case .read(let path): return try read(path, ticket: ticket)
         case .listHomes, .addHome, .renameHome, .setPrimaryHome, .removeHome, .listRooms, .addRoom, .renameRoom, .removeRoom,

@@ -17,6 +17,7 @@ extension HomeCore {
         _ value: Result<CharacteristicValue, Transforms.Failure>
     ) {
         guard let entry = entries[id], case .explicit = entry.source else { return }
+        entries[id]!.lastSeen = now
         switch value {
         case .success(let value):
             apply([CharacteristicUpdate(service: service, characteristic: characteristic, value: value)], to: id, origin: topic)

@@ -9,6 +9,7 @@ extension HomeCore {
         // Only the mapping is taken out: a copy of the whole entry would share the accessory's storage,
         // and apply's update would then copy every service of the accessory for each reading.
         guard let id = bridges[base]?.byFriendlyName[name], case .zigbee2mqtt(_, let mapping)? = entries[id]?.source else { return }
+        entries[id]!.lastSeen = now
         let json: JSONValue
         do {
             json = try JSONValue(parsing: payload)

@@ -18,6 +18,9 @@ public struct HomeCore: Sendable {
         var accessory: Accessory
         var source: Source
         var deviceOnline = true
+        /// When the device last sent its state (any report, even one that changed nothing or could
+        /// not be read), since the gateway started.
+        var lastSeen: Date?
     }
 
     struct Bridge: Sendable {
@@ -151,6 +154,8 @@ public struct HomeCore: Sendable {
     }
 
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
+    /// When each accessory's device last reported, for those that have since the start.
+    var lastSeen: [String: Date] { entries.compactMapValues(\.lastSeen) }
     public func accessory(_ id: String) -> Accessory? { entries[id]?.accessory }
 
     mutating func notice(_ level: Notice.Level, _ component: LogComponent, _ message: String) {
