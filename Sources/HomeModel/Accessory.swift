@@ -3,6 +3,26 @@ public struct Accessory: Sendable, Hashable {
     public enum Category: String, Sendable, Hashable, CaseIterable {
         case other, bridge, lightbulb, outlet, `switch`, sensor, thermostat, door_lock, window_covering
         case programmable_switch, garage_door_opener, fan, security_system
+
+        /// What an accessory is by its primary service, as HomeKit's apps show it, when nothing says.
+        public init(primary service: ServiceType) {
+            switch service {
+            case .lightbulb: self = .lightbulb
+            case .outlet: self = .outlet
+            case .switch: self = .switch
+            case .thermostat, .heater_cooler: self = .thermostat
+            case .lock_mechanism: self = .door_lock
+            case .window_covering: self = .window_covering
+            case .garage_door_opener: self = .garage_door_opener
+            case .fan, .fanv2, .air_purifier: self = .fan
+            case .security_system: self = .security_system
+            case .stateless_programmable_switch, .doorbell: self = .programmable_switch
+            case .temperature_sensor, .humidity_sensor, .light_sensor, .motion_sensor, .occupancy_sensor, .contact_sensor, .leak_sensor,
+                .smoke_sensor, .carbon_dioxide_sensor, .carbon_monoxide_sensor, .air_quality_sensor:
+                self = .sensor
+            default: self = .other
+            }
+        }
     }
 
     /// Topic-safe and stable: `living_room_light`.

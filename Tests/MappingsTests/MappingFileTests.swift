@@ -164,4 +164,23 @@ struct MappingFileTests {
         let service = try #require(set.accessories.first?.accessory["garage_door_opener"])
         #expect(service.characteristics.map(\.name) == ["current_door_state", "target_door_state", "obstruction_detected"])
     }
+
+    @Test("without a category an accessory is what its primary service is (HomeKit's apps show it so); a category given stays")
+    func categoryFromService() throws {
+        func category(_ service: String, _ given: String = "") -> Accessory.Category? {
+            let (set, diagnostics) = load(
+                "source: mqtt\naccessories:\n  - id: x\n\(given)    services:\n      - type: \(service)\n"
+                    + "        characteristics: { \"on\": { state: { topic: a } } }\n")
+            #expect(diagnostics.isEmpty, "\(diagnostics)")
+            return set.accessories.first?.accessory.category
+        }
+        #expect(category("lightbulb") == .lightbulb)
+        #expect(category("outlet") == .outlet)
+        #expect(category("switch") == .switch)
+        #expect(category("switch", "    category: fan\n") == .fan)
+        let (sensor, _) = load(
+            "source: mqtt\naccessories:\n  - id: t\n    services:\n      - type: temperature_sensor\n"
+                + "        characteristics: { current_temperature: { state: { topic: a } } }\n")
+        #expect(sensor.accessories.first?.accessory.category == .sensor)
+    }
 }

@@ -65,6 +65,9 @@ extension FileReader {
         if let first = mapping.accessory.services.indices.first, !mapping.accessory.services.contains(where: \.isPrimary) {
             mapping.accessory.services[first].isPrimary = true
         }
+        if f["category"] == nil, let primary = mapping.accessory.services.first(where: \.isPrimary) {
+            mapping.accessory.category = Accessory.Category(primary: primary.type)
+        }
         return mapping
     }
 
