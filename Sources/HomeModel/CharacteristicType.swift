@@ -1,5 +1,9 @@
-/// A HAP characteristic type and its metadata, as the catalogue defines it.
-public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
+import Synchronization
+
+/// A HAP characteristic type and its metadata, as the catalogue defines it. A class, so the
+/// characteristics of a type share one copy of its metadata (a house of 1,000 devices has some
+/// 12,000 characteristics); immutable, so it is still a value in all but identity.
+public final class CharacteristicType: Sendable, Hashable, CustomStringConvertible {
     public enum Format: String, Sendable, Hashable {
         case bool, uint8, uint16, uint32, uint64, int, float, string, tlv8, data
 
@@ -84,11 +88,31 @@ public struct CharacteristicType: Sendable, Hashable, CustomStringConvertible {
         var permissions: Permissions = []
         if readable { permissions.formUnion([.read, .notify]) }
         if writable { permissions.insert(.write) }
-        return CharacteristicType(
-            name: name, hapName: name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
-            uuid: homegateUUID(name), format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep,
-            validValues: [:], permissions: permissions, maxLength: nil)
+        let key = CustomKey(
+            name: name, format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep, permissions: permissions)
+        return customs.withLock { customs in
+            if let known = customs[key] { return known }
+            let type = CharacteristicType(
+                name: name, hapName: name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
+                uuid: homegateUUID(name), format: format, unit: unit, minValue: minValue, maxValue: maxValue, minStep: minStep,
+                validValues: [:], permissions: permissions, maxLength: nil)
+            if customs.count < 4_096 { customs[key] = type }  // names come from devices: never without bound
+            return type
+        }
     }
+
+    /// Every device of a model has the same settings: one type for each, not one per device.
+    private struct CustomKey: Hashable {
+        var name: String
+        var format: Format
+        var unit: Unit?
+        var minValue: Double?
+        var maxValue: Double?
+        var minStep: Double?
+        var permissions: Permissions
+    }
+
+    private static let customs = Mutex<[CustomKey: CharacteristicType]>([:])
 
     /// `XXXXXXXX-686F-6D65-6761-7465XXXXXXXX` ("homegate" in the middle), from a 64-bit FNV-1a hash of `name`.
     static func homegateUUID(_ name: String) -> String {
