@@ -96,7 +96,7 @@ struct StreamBench: AsyncParsableCommand {
         )
         for run in runs {
             say(
-                "| gateway, \(run.clients) WebSocket clients | \(format(run.mqtt.percentile(0.5), 3)) | \(format(run.mqtt.percentile(0.99), 3)) | "
+                "| gateway, \(run.clients) WebSocket client\(run.clients == 1 ? "" : "s") | \(format(run.mqtt.percentile(0.5), 3)) | \(format(run.mqtt.percentile(0.99), 3)) | "
                     + "\(format(run.ms(50), 3)) | \(format(run.ms(99), 3)) | \(format(run.timings.totalCount == 0 ? .nan : Double(run.timings.max) / 1000, 3)) | "
                     + "\(run.delivered) of \(run.expected) (\(run.cutOff)) | \(stats(run.stats)) | \(format(run.benchCPU, 1)) |")
         }
