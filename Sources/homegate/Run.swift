@@ -18,6 +18,7 @@ struct Run: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
+        keepLargeBlocksApart()
         let settings = try loadSettings(config, forRun: true)
         let level = settings.logLevel
         LoggingSystem.bootstrap { _ in GatewayLogHandler(format: settings.logFormat, level: level) }

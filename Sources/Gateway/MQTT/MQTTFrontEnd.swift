@@ -65,8 +65,10 @@ public struct MQTTFrontEnd: Sendable {
         return notices + core.drainNotices()
     }
 
-    /// One batch of received messages: commands to the core in the order they came, among the device messages.
-    public mutating func handle(_ messages: [Incoming], now: Date = Date()) -> GatewayOutput {
+    /// One batch of received messages: commands to the core in the order they came, among the device
+    /// messages. The messages are let go once read: the core works with what they said, not with
+    /// their payloads (a bridge's device list is megabytes).
+    public mutating func handle(_ messages: consuming [Incoming], now: Date = Date()) -> GatewayOutput {
         var inputs: [CoreInput] = []
         inputs.reserveCapacity(messages.count)
         var early: [Outgoing] = []
@@ -99,6 +101,7 @@ public struct MQTTFrontEnd: Sendable {
                 }
             }
         }
+        messages = []
         var output = render(core.handle(inputs, now: now))
         output.messages = early + output.messages
         return output

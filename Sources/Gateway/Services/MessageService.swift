@@ -26,10 +26,17 @@ struct MessageService: Service {
                 }
                 // A burst is handled a slice at a time: what one step makes (events, states, its
                 // output) grows with its size; one step of a 50,000-message flood held 15 MB more.
-                for start in stride(from: 0, to: batch.count, by: Self.step) {
-                    await runtime.handle(batch[start..<min(start + Self.step, batch.count)])
+                // A batch of one step is handed over whole, so nothing here holds its payloads
+                // while the core works (a bridge's device list is megabytes).
+                let count = batch.count
+                if count <= Self.step {
+                    await runtime.handle(consume batch)
+                } else {
+                    for start in stride(from: 0, to: count, by: Self.step) {
+                        await runtime.handle(Array(batch[start..<min(start + Self.step, count)]))
+                    }
                 }
-                if batch.count >= 1_000 { await runtime.releaseMemory() }
+                if count >= 1_000 { await runtime.releaseMemory() }
             }
         }
     }

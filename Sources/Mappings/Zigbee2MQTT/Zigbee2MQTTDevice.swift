@@ -88,11 +88,23 @@ public struct Zigbee2MQTTDevice: Sendable, Hashable {
 
 extension Zigbee2MQTTDevice {
     /// A `bridge/devices` payload parsed device by device, so its size in memory stays near the
-    /// size of one device; nil when it is not a JSON array.
+    /// size of one device; nil when it is not a JSON array. Devices of one model with the same
+    /// exposes share one copy of them: twenty bulbs of a kind keep one list, not twenty.
     public static func list(parsing payload: [UInt8]) -> [Zigbee2MQTTDevice]? {
         var devices: [Zigbee2MQTTDevice] = []
+        var exposesByModel: [String: [Expose]] = [:]
         do {
-            try JSONValue.forEachElement(ofArray: payload) { if let device = Zigbee2MQTTDevice(json: $0) { devices.append(device) } }
+            try JSONValue.forEachElement(ofArray: payload) {
+                guard var device = Zigbee2MQTTDevice(json: $0) else { return }
+                if let model = device.model, !device.exposes.isEmpty {
+                    if let known = exposesByModel[model] {
+                        if known == device.exposes { device.exposes = known }
+                    } else {
+                        exposesByModel[model] = device.exposes
+                    }
+                }
+                devices.append(device)
+            }
         } catch {
             return nil
         }
