@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import JSON
+import MosquittoTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -83,10 +84,8 @@ final class EventSockets: @unchecked Sendable {
         guard connected == 0 else { throw BenchError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let request =
-            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: aG9tZWdhdGUtYmVuY2gtMDE=\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        guard Array(request.utf8).withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.utf8.count else {
+        let request = WebSocketFrames.upgradeRequest(host: "127.0.0.1", port: port, path: path)
+        guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else {
             throw BenchError("cannot send the WebSocket handshake: errno \(errno)")
         }
         var received: [UInt8] = []
@@ -143,39 +142,29 @@ final class EventSockets: @unchecked Sendable {
         closed.add(1, ordering: .relaxed)
     }
 
-    /// Every whole frame in the connection's buffer (servers never mask; the gateway never fragments).
+    /// Every whole frame in the connection's buffer (the gateway never fragments). What a close or
+    /// a ping asks is done after: `connections` is not touched while its buffer is being read.
     private func parse(_ index: Int, at arrived: UInt64) {
-        var position = 0
         var texts = 0
-        connections[index].buffer.withUnsafeBufferPointer { buffer in
-            while buffer.count - position >= 2 {
-                let opcode = buffer[position] & 0x0f
-                var length = Int(buffer[position + 1] & 0x7f)
-                var header = 2
-                if length == 126 {
-                    guard buffer.count - position >= 4 else { break }
-                    length = Int(buffer[position + 2]) << 8 | Int(buffer[position + 3])
-                    header = 4
-                } else if length == 127 {
-                    guard buffer.count - position >= 10 else { break }
-                    length = (2..<10).reduce(0) { $0 << 8 | Int(buffer[position + $1]) }
-                    header = 10
-                }
-                guard buffer.count - position >= header + length else { break }
-                let payload = UnsafeBufferPointer(rebasing: buffer[(position + header)..<(position + header + length)])
+        var closing = false
+        var pongs: [[UInt8]] = []
+        let timed = connections[index].timed
+        let used = connections[index].buffer.withUnsafeBufferPointer { buffer in
+            WebSocketFrames.forEach(in: buffer) { opcode, payload in
                 switch opcode {
-                case 1, 2:
+                case WebSocketFrames.text, WebSocketFrames.binary:
                     texts += 1
-                    if connections[index].timed { time(payload, arrived: arrived) }
-                case 8: end(index)
-                case 9: pong(connections[index].fd, payload)
+                    if timed { time(payload, arrived: arrived) }
+                case WebSocketFrames.close: closing = true
+                case WebSocketFrames.ping: pongs.append(WebSocketFrames.pong(payload))
                 default: break
                 }
-                position += header + length
             }
         }
-        connections[index].buffer.removeFirst(position)
+        connections[index].buffer.removeFirst(used)
         if texts > 0 { frames.add(texts, ordering: .relaxed) }
+        for pong in pongs { _ = pong.withUnsafeBytes { write(connections[index].fd, $0.baseAddress, $0.count) } }
+        if closing { end(index) }
     }
 
     private func time(_ payload: UnsafeBufferPointer<UInt8>, arrived: UInt64) {
@@ -185,12 +174,5 @@ final class EventSockets: @unchecked Sendable {
         let key = "\(accessory)|\(Int((value * 10).rounded()))"
         guard let start = sent.withLock({ $0[key] }), arrived > start else { return }
         timings.withLock { _ = $0.record((arrived - start) / 1000) }
-    }
-
-    /// A client's frames are masked (RFC 6455 §5.3); a zero mask leaves the payload as it is.
-    private func pong(_ fd: Int32, _ payload: UnsafeBufferPointer<UInt8>) {
-        var frame: [UInt8] = [0x8a, 0x80 | UInt8(min(payload.count, 125)), 0, 0, 0, 0]
-        frame += payload.prefix(125)
-        _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import MosquittoTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -35,10 +36,9 @@ final class WebSocketClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw HarnessError("cannot connect to \(base): errno \(errno)") }
-        let request =
-            "GET \(path) HTTP/1.1\r\nHost: \(url.host!):\(url.port!)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        _ = Array(request.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        _ = WebSocketFrames.upgradeRequest(host: url.host!, port: url.port!, path: path).withUnsafeBytes {
+            write(fd, $0.baseAddress, $0.count)
+        }
         var received: [UInt8] = []
         var byte = [UInt8](repeating: 0, count: 1)
         // Byte by byte up to the blank line, so no frame is taken with the head.
@@ -90,36 +90,19 @@ final class WebSocketClient: @unchecked Sendable {
             let n = read(fd, &chunk, chunk.count)
             guard n > 0 else { break }
             buffer += chunk[0..<n]
-            var position = 0
-            while buffer.count - position >= 2 {
-                let opcode = buffer[position] & 0x0f
-                var length = Int(buffer[position + 1] & 0x7f)
-                var header = 2
-                if length == 126 {
-                    guard buffer.count - position >= 4 else { break }
-                    length = Int(buffer[position + 2]) << 8 | Int(buffer[position + 3])
-                    header = 4
-                } else if length == 127 {
-                    guard buffer.count - position >= 10 else { break }
-                    length = (2..<10).reduce(0) { $0 << 8 | Int(buffer[position + $1]) }
-                    header = 10
-                }
-                guard buffer.count - position >= header + length else { break }
-                let payload = Array(buffer[(position + header)..<(position + header + length)])
-                position += header + length
-                switch opcode {
-                case 1: state.withLock { $0.messages.append(String(decoding: payload, as: UTF8.self)) }
-                case 8:
-                    let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
-                    state.withLock { $0.closed = Closed(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self)) }
-                case 9:
-                    // A pong, masked as a client's frames must be (a zero mask changes nothing).
-                    let pong: [UInt8] = [0x8a, 0x80 | UInt8(min(payload.count, 125)), 0, 0, 0, 0] + payload.prefix(125)
-                    _ = pong.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                default: break
+            let used = buffer.withUnsafeBufferPointer { bytes in
+                WebSocketFrames.forEach(in: bytes) { opcode, payload in
+                    switch opcode {
+                    case WebSocketFrames.text: state.withLock { $0.messages.append(String(decoding: payload, as: UTF8.self)) }
+                    case WebSocketFrames.close:
+                        let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
+                        state.withLock { $0.closed = Closed(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self)) }
+                    case WebSocketFrames.ping: _ = WebSocketFrames.pong(payload).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    default: break
+                    }
                 }
             }
-            buffer.removeFirst(position)
+            buffer.removeFirst(used)
         }
         state.withLock { $0.ended = true }
         close(fd)
