@@ -101,7 +101,7 @@ enum EventSocket {
             // The events go straight to the connection (see `SocketFanOut`); this task only waits
             // for the end: the client leaving (or being cut off, which ends its connection), or the
             // gateway stopping, which closes the socket normally.
-            guard let member = try await clients.add(channel, filter: filter) else { return }
+            guard let member = await clients.add(channel, filter: filter) else { return }
             defer { clients.remove(member) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {

@@ -36,8 +36,9 @@ final class SocketFanOut: EventSink {
         let stopped: AsyncStream<Never>
     }
 
-    /// Registers a connection that has just become a WebSocket; nil when the gateway is stopping.
-    func add(_ channel: any Channel, filter: EventFilter) async throws -> Member? {
+    /// Registers a connection that has just become a WebSocket; nil when the gateway is stopping or
+    /// the client has already gone.
+    func add(_ channel: any Channel, filter: EventFilter) async -> Member? {
         guard !closed.load(ordering: .relaxed) else { return nil }
         let loop = channel.eventLoop
         let group = groups.withLock { groups in
@@ -48,13 +49,16 @@ final class SocketFanOut: EventSink {
         }
         let (stopped, stop) = AsyncStream.makeStream(of: Never.self)
         let id = nextID.add(1, ordering: .relaxed).newValue
-        try await loop.submit {
+        let added = try? await loop.submit {
+            guard channel.isActive else { return false }
             // The kernel's share of the backlog stays small (Linux doubles this): a client that
             // stops reading is seen as behind after about 1,500 events, not after megabytes.
             try channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.sendBuffer)
             let encoder = try channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
             group.insert(Client(id: id, filter: filter, encoder: encoder, stop: stop))
+            return true
         }.get()
+        guard added == true else { return nil }
         clientCount.add(1, ordering: .relaxed)
         // Closed while it was being added: `close` may have run before the client was in its group.
         if closed.load(ordering: .relaxed) { stop.finish() }

@@ -18,6 +18,9 @@ final class WebSocketClient: @unchecked Sendable {
     }
 
     private let fd: Int32
+    /// Until the reading thread closes `fd`: after that the number may be another socket's (this
+    /// process's HTTP client's, say), which `disconnect` must then leave alone.
+    private let open = Mutex<Bool>(true)
     private let state = Mutex<(messages: [String], closed: Closed?, ended: Bool)>(([], nil, false))
     private let gate = Mutex<Bool>(false)
 
@@ -35,7 +38,10 @@ final class WebSocketClient: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw HarnessError("cannot connect to \(base): errno \(errno)") }
+        guard connected == 0 else {
+            close(fd)
+            throw HarnessError("cannot connect to \(base): errno \(errno)")
+        }
         _ = WebSocketFrames.upgradeRequest(host: url.host!, port: url.port!, path: path).withUnsafeBytes {
             write(fd, $0.baseAddress, $0.count)
         }
@@ -44,12 +50,16 @@ final class WebSocketClient: @unchecked Sendable {
         // Byte by byte up to the blank line, so no frame is taken with the head.
         while !received.suffix(4).elementsEqual("\r\n\r\n".utf8) {
             guard read(fd, &byte, 1) == 1 else {
+                close(fd)
                 throw HarnessError("the gateway closed the handshake: \(String(decoding: received, as: UTF8.self))")
             }
             received += byte
         }
         let head = String(decoding: received, as: UTF8.self)
-        guard head.hasPrefix("HTTP/1.1 101") else { throw HarnessError("not upgraded: \(head)") }
+        guard head.hasPrefix("HTTP/1.1 101") else {
+            close(fd)
+            throw HarnessError("not upgraded: \(head)")
+        }
         self.fd = fd
         gate.withLock { $0 = reading }
         Thread { [self] in readLoop() }.start()
@@ -67,7 +77,7 @@ final class WebSocketClient: @unchecked Sendable {
 
     /// Ends the connection from this side; the reading thread ends and closes the socket.
     func disconnect() {
-        shutdown(fd, Int32(SHUT_RDWR))
+        open.withLock { if $0 { shutdown(fd, Int32(SHUT_RDWR)) } }
         resume()
     }
 
@@ -105,6 +115,9 @@ final class WebSocketClient: @unchecked Sendable {
             buffer.removeFirst(used)
         }
         state.withLock { $0.ended = true }
-        close(fd)
+        open.withLock {
+            $0 = false
+            close(fd)
+        }
     }
 }
