@@ -40,7 +40,7 @@ public struct HTTPService: Service {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own lines; ours say what happened
         let token = configuration.token?.reveal
-        let sockets = SocketFanOut(capacity: access.events.capacity)
+        let sockets = SocketFanOut(capacity: access.events.capacity, logger: logger)
         access.events.attach(sockets)
         application = Application(
             responder: responder,

@@ -1,4 +1,5 @@
 import Gateway
+import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
@@ -15,6 +16,7 @@ import Synchronization
 /// has, and its connection ends once they are sent or 15 s have passed.
 final class SocketFanOut: EventSink {
     let capacity: Int
+    let logger: Logger
     private let groups = Mutex<[ObjectIdentifier: Group]>([:])
     private let closed = Atomic<Bool>(false)
     private let clientCount = Atomic<Int>(0)
@@ -22,7 +24,10 @@ final class SocketFanOut: EventSink {
     private let delivered = Atomic<Int>(0)
     private let nextID = Atomic<UInt64>(0)
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int, logger: Logger) {
+        self.capacity = capacity
+        self.logger = logger
+    }
 
     /// Bytes of a connection's socket send buffer: about 450 value changes, ample for any client
     /// that reads (at 50 ms round trip it carries thousands of events a second).
@@ -92,9 +97,11 @@ final class SocketFanOut: EventSink {
         }
     }
 
-    fileprivate func cutOff() {
+    fileprivate func cutOff(_ channel: any Channel) {
         dropped.add(1, ordering: .relaxed)
         clientCount.add(-1, ordering: .relaxed)
+        let peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+        logger.notice("closed a WebSocket client of /api/events that fell \(capacity) events behind", metadata: ["client": "\(peer)"])
     }
 
     fileprivate func count(_ events: Int) { delivered.add(events, ordering: .relaxed) }
@@ -202,8 +209,8 @@ private final class Group: @unchecked Sendable {
     /// No more events for a client that has fallen behind; the reason after what it has.
     private func cut(_ client: Client) {
         guard remove(client.id) != nil else { return }
-        fanOut.cutOff()
         let channel = client.encoder.channel
+        fanOut.cutOff(channel)
         let reason = "fell \(fanOut.capacity) events behind"
         var close = channel.allocator.buffer(capacity: 4 + reason.utf8.count)
         close.writeBytes([0x88, UInt8(2 + reason.utf8.count)])

@@ -265,6 +265,7 @@ struct HTTPAPITests {
         #expect(stuck.closed == .init(code: 1008, reason: "fell 1000 events behind"), "\(String(describing: stuck.closed))")
         #expect(stuck.messages.count >= 1_000 && stuck.messages.count <= cut, "\(stuck.messages.count) of \(cut)")
         #expect(try await metric(http, "homegate_stream_clients") == 1)
+        #expect(house.gatewayLog.contains("closed a WebSocket client of /api/events that fell 1000 events behind"), "\(house.gatewayLog)")
         #expect(house.gatewayIsRunning)
     }
 
