@@ -266,17 +266,6 @@
     other: "Other",
   };
 
-  // When the JSON says "other" (an accessory of a plain MQTT mapping), its primary service says what it is.
-  const SERVICE_CATEGORY = {
-    lightbulb: "lightbulb", outlet: "outlet", switch: "switch", thermostat: "thermostat", heater_cooler: "thermostat",
-    lock_mechanism: "door_lock", window_covering: "window_covering", window: "window_covering", door: "window_covering",
-    stateless_programmable_switch: "programmable_switch", garage_door_opener: "garage_door_opener", fan: "fan",
-    fanv2: "fan", security_system: "security_system", temperature_sensor: "sensor", humidity_sensor: "sensor",
-    contact_sensor: "sensor", motion_sensor: "sensor", occupancy_sensor: "sensor", light_sensor: "sensor",
-    smoke_sensor: "sensor", leak_sensor: "sensor", air_quality_sensor: "sensor", carbon_monoxide_sensor: "sensor",
-    carbon_dioxide_sensor: "sensor",
-  };
-
   const CHAR_NAMES = {
     on: "Power", current_relative_humidity: "Humidity", current_ambient_light_level: "Light level",
     programmable_switch_event: "Button event", color_temperature: "Colour temperature",
@@ -334,10 +323,9 @@
     return service.name || humanize(service.type);
   }
 
+  /** The gateway decides it: a mapping file's `category`, else the primary service's kind. */
   function categoryOf(accessory) {
-    if (accessory.category && accessory.category !== "other") return accessory.category;
-    const primary = primaryService(accessory);
-    return (primary && SERVICE_CATEGORY[primary.type]) || accessory.category || "other";
+    return accessory.category || "other";
   }
 
   function categoryName(category) {

@@ -50,7 +50,7 @@ public protocol EventSink: AnyObject, Sendable {
 /// Hands every published event to the clients of the live streams (HTTP's SSE and WebSocket).
 /// Each client has a buffer of its own; one that falls `capacity` events behind is cut off (its
 /// stream ends) rather than slowing the gateway or the other clients. Publishing with no client
-/// costs one lock and a count.
+/// costs one lock and a look at each sink.
 public final class EventHub: Sendable {
     private struct Client {
         var filter: EventFilter

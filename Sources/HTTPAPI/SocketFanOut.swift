@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// Frames are written below the connection's frame encoder, whole (header and text), so every
 /// client shares one buffer per event. A client with `capacity` events written but not yet taken
-/// by its connection has fallen behind: it gets no more events, a close frame (1008) after those it
-/// has, and its connection ends once they are sent or 15 s have passed.
+/// by its connection when another comes has fallen behind: it gets no more events, a close frame
+/// (1008) after those it has, and its connection ends once they are sent or 15 s have passed.
 final class SocketFanOut: EventSink {
     let capacity: Int
     let logger: Logger
@@ -116,8 +116,6 @@ private final class Client: @unchecked Sendable {
     let stop: AsyncStream<Never>.Continuation
     /// Events written and not yet taken by the connection.
     var unsent = 0
-    /// Frames written in the publish being delivered, flushed at its end.
-    var written = 0
 
     init(id: UInt64, filter: EventFilter, encoder: ChannelHandlerContext, stop: AsyncStream<Never>.Continuation) {
         self.id = id
@@ -178,29 +176,36 @@ private final class Group: @unchecked Sendable {
         }
     }
 
+    /// Each client's events written in order, the last with a promise that stands for them all
+    /// (writes complete in order), then one flush; each event's frame made once, when a client
+    /// first wants it. A client that would go past `capacity` unsent gets what fits, then is cut.
     private func deliver(_ events: [StreamEvent]) {
         loop.preconditionInEventLoop()
+        let capacity = fanOut.capacity
+        var frames = [ByteBuffer?](repeating: nil, count: events.count)
         var behind: [Client] = []
         var total = 0
-        for event in events {
-            var frame: ByteBuffer?
-            for client in clients where client.unsent < fanOut.capacity && client.filter.matches(event) {
-                if frame == nil { frame = Self.frame(event, allocator: client.encoder.channel.allocator) }
-                client.encoder.write(NIOAny(frame!), promise: nil)
-                client.written += 1
-                client.unsent += 1
-                if client.unsent == fanOut.capacity { behind.append(client) }
+        for client in clients {
+            var held: ByteBuffer?
+            var written = 0
+            for index in events.indices where client.filter.matches(events[index]) {
+                guard client.unsent + written < capacity else {
+                    behind.append(client)
+                    break
+                }
+                if let held { client.encoder.write(NIOAny(held), promise: nil) }
+                if frames[index] == nil { frames[index] = Self.frame(events[index], allocator: client.encoder.channel.allocator) }
+                held = frames[index]
+                written += 1
             }
-        }
-        for client in clients where client.written > 0 {
-            let batch = client.written
-            total += batch
-            client.written = 0
+            guard let held else { continue }
+            let batch = written
+            client.unsent += batch
             let done = loop.makePromise(of: Void.self)
             done.futureResult.whenComplete { _ in client.unsent -= batch }
-            // The last frame's promise stands for the batch: writes complete in order.
-            client.encoder.write(NIOAny(ByteBuffer()), promise: done)
+            client.encoder.write(NIOAny(held), promise: done)
             client.encoder.flush()
+            total += batch
         }
         fanOut.count(total)
         for client in behind { cut(client) }

@@ -23,10 +23,14 @@ struct HomeCoreTests {
     }
 
     @Test(
-        "last_seen: when a device last sent its state, a report that changes nothing too; availability is no report; a new device list keeps it"
+        "last_seen: when a device last sent its state, a report that changes nothing too; a retained one replayed by the broker, availability and a new device list leave it"
     )
     func lastSeen() throws {
         var home = try TestHome()
+        // A state the broker kept and replays on subscribing: its value counts, its time does not.
+        let retained = home.sources.read("zigbee2mqtt/bulb", JSONValue.object(["state": "OFF"]).serializedBytes())
+        home.step(home.core.handle(retained.map { .device($0, retained: true) }, now: home.now))
+        #expect(home.value("bulb/lightbulb/on") == .bool(false))
         func seen(_ home: inout TestHome) throws -> [String: Date] {
             let result = try home.ok(.accessories)
             guard case .accessories(_, let lastSeen) = result else {

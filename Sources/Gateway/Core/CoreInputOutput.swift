@@ -30,7 +30,9 @@ public struct Outgoing: Sendable, Equatable, CustomStringConvertible {
 
 /// What goes into the core: what device sources read and front ends' commands, handled in order.
 public enum CoreInput: Sendable {
-    case device(DeviceInput)
+    /// `retained`: a stored message the broker replays on subscribing; its values count, its time
+    /// does not (it says nothing about when the device last reported).
+    case device(DeviceInput, retained: Bool = false)
     case command(HomeCommand, Ticket)
 }
 

@@ -14,10 +14,10 @@ extension HomeCore {
     /// A value from a `source: mqtt` accessory's state topic.
     mutating func explicitValue(
         _ topic: String, _ id: String, _ service: String, _ characteristic: String,
-        _ value: Result<CharacteristicValue, Transforms.Failure>
+        _ value: Result<CharacteristicValue, Transforms.Failure>, seen: Bool
     ) {
         guard let entry = entries[id], case .explicit = entry.source else { return }
-        entries[id]!.lastSeen = now
+        if seen { entries[id]!.lastSeen = now }
         switch value {
         case .success(let value):
             apply([CharacteristicUpdate(service: service, characteristic: characteristic, value: value)], to: id, origin: topic)

@@ -5,11 +5,11 @@ import Mappings
 
 extension HomeCore {
     /// `<base>/<device>`: a device's (or group's) state report, for an accessory.
-    mutating func reported(_ name: String, topic: String, _ payload: [UInt8], bridge base: String) {
+    mutating func reported(_ name: String, topic: String, _ payload: [UInt8], bridge base: String, seen: Bool) {
         // Only the mapping is taken out: a copy of the whole entry would share the accessory's storage,
         // and apply's update would then copy every service of the accessory for each reading.
         guard let id = bridges[base]?.byFriendlyName[name], case .zigbee2mqtt(_, let mapping)? = entries[id]?.source else { return }
-        entries[id]!.lastSeen = now
+        if seen { entries[id]!.lastSeen = now }
         let json: JSONValue
         do {
             json = try JSONValue(parsing: payload)

@@ -19,7 +19,7 @@ public struct HomeCore: Sendable {
         var source: Source
         var deviceOnline = true
         /// When the device last sent its state (any report, even one that changed nothing or could
-        /// not be read), since the gateway started.
+        /// not be read), since the gateway started; a retained message the broker replays does not count.
         var lastSeen: Date?
     }
 
@@ -172,8 +172,8 @@ public struct HomeCore: Sendable {
         begin(now)
         for input in inputs {
             switch input {
-            case .device(let input):
-                take(input)
+            case .device(let input, let retained):
+                take(input, retained: retained)
             case .command(let command, let ticket):
                 perform(command, ticket: ticket)
             }
@@ -259,14 +259,15 @@ public struct HomeCore: Sendable {
     }
 
     /// One input from a device source.
-    mutating func take(_ input: DeviceInput) {
+    mutating func take(_ input: DeviceInput, retained: Bool) {
         switch input {
         case .devices(let base, let devices): devicesChanged(devices, bridge: base)
         case .groups(let base, let groups): groupsChanged(groups, bridge: base)
         case .bridgeState(let base, let online): bridgeStateChanged(online, bridge: base)
         case .availability(let base, let device, let online): availabilityChanged(device, online, bridge: base)
-        case .report(let base, let device, let topic, let payload): reported(device, topic: topic, payload, bridge: base)
-        case .value(let topic, let id, let service, let characteristic, let value): explicitValue(topic, id, service, characteristic, value)
+        case .report(let base, let device, let topic, let payload): reported(device, topic: topic, payload, bridge: base, seen: !retained)
+        case .value(let topic, let id, let service, let characteristic, let value):
+            explicitValue(topic, id, service, characteristic, value, seen: !retained)
         case .reachable(let topic, let id, let online): explicitReachable(topic, id, online)
         case .unreadable(let topic, let problem):
             counters.invalid += 1

@@ -87,7 +87,7 @@ public struct MQTTFrontEnd: Sendable {
                                 "dropped a \(message.payload.count)-byte message on \(topic): over max_payload_bytes (\(maxPayloadBytes))"))
                     continue
                 }
-                devices.read(topic, message.payload) { inputs.append(.device($0)) }
+                devices.read(topic, message.payload) { inputs.append(.device($0, retained: message.retained)) }
                 continue
             }
             if message.retained {
