@@ -133,12 +133,36 @@ enum Write {
         let millis = min(999, Int(((seconds - Double(whole)) * 1000).rounded(.down)))
         var parts = tm()
         gmtime_r(&whole, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let y = Int(parts.tm_year) + 1900
-        let year = y >= 1000 ? "\(y)" : String(repeating: "0", count: max(0, 4 - String(y).count)) + "\(y)"
-        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return
-            "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        let year = Int(parts.tm_year) + 1900
+        guard (0...9999).contains(year) else {
+            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+            return
+                "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        }
+        // Written digit by digit: every event and log line carries one, and interpolation costs a
+        // dozen small strings each time.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            func put(_ value: Int, _ digits: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            put(Int(parts.tm_mon) + 1, 2, at: 5)
+            put(Int(parts.tm_mday), 2, at: 8)
+            put(Int(parts.tm_hour), 2, at: 11)
+            put(Int(parts.tm_min), 2, at: 14)
+            put(Int(parts.tm_sec), 2, at: 17)
+            put(millis, 3, at: 20)
+            (text[4], text[7], text[10], text[13], text[16], text[19], text[23]) = (
+                UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."),
+                UInt8(ascii: "Z")
+            )
+            return 24
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Automation
 import Foundation
 import JSON
 public import Logging
@@ -76,7 +77,7 @@ public struct GatewayLogHandler: LogHandler {
     static func line(
         format: LogFormat, time: Date, level: Logger.Level, component: String, message: String, fields: Logger.Metadata
     ) -> String {
-        let stamp = time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let stamp = instantText(time)
         switch format {
         case .text:
             let extra = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
