@@ -225,7 +225,13 @@ public struct MQTTFrontEnd: Sendable {
         var time: String?
         var rendered = GatewayOutput(store: output.store)
         rendered.messages.reserveCapacity(output.now.count)
+        // Writes to devices go out first: a light a trigger switches should not wait for the
+        // events and states that describe the change to be written.
         for effect in output.now {
+            if case .device(let command) = effect { rendered.messages.append(DeviceSources.message(for: command)) }
+        }
+        for effect in output.now {
+            if case .device = effect { continue }
             if case .reply(let reply) = effect, let answer = localAnswer(reply) {
                 rendered.answers.append(answer)
             } else if let message = render(effect, at: output.time, &time) {
