@@ -107,6 +107,12 @@ public final class EventHub: Sendable {
         if closed { sink.close() }
     }
 
+    /// True once the gateway is stopping: streams that end now were not cut off.
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// A client its stream's reader cut off for falling behind (the hub did not see it fill).
+    public func countCutOff() { state.withLock { $0.dropped += 1 } }
+
     /// Clients now, clients cut off for falling behind, and events delivered, since the start.
     public var counts: (clients: Int, dropped: Int, delivered: Int) {
         let (own, sinks) = state.withLock { (($0.clients.count, $0.dropped, $0.delivered), $0.sinks) }

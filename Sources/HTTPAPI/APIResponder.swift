@@ -11,7 +11,7 @@ import NIOCore
 /// the event stream, the OpenAPI document, health, and the web page's files. Errors are JSON
 /// everywhere: `{"error": "…", "kind": "…", "field": "…"}`.
 struct APIResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = APIRequestContext
 
     let access: GatewayAccess
     let settings: HTTPSettings
@@ -21,7 +21,7 @@ struct APIResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        var response = await answer(request)
+        var response = await answer(request, connection: context.connection)
         if let origin = settings.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
         let elapsed = (ContinuousClock.now - started).components
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
@@ -31,7 +31,7 @@ struct APIResponder: HTTPResponder {
         return response
     }
 
-    private func answer(_ request: Request) async -> Response {
+    private func answer(_ request: Request, connection: any Channel) async -> Response {
         let path = request.uri.path
         if request.method == .options, settings.corsOrigin != nil { return preflight() }
         // The page's own files, the API's document and liveness are open; everything that reads or
@@ -57,7 +57,7 @@ struct APIResponder: HTTPResponder {
             return files.document()
         case "/api/events":
             guard request.method == .get else { return Self.methodNotAllowed([.get]) }
-            return EventStream.response(request, hub: access.events)
+            return EventStream.response(request, hub: access.events, connection: connection, logger: logger)
         default:
             break
         }
@@ -278,4 +278,21 @@ struct HTTPSettings: Sendable {
     var token: String?
     var corsOrigin: String?
     var maxBodyBytes: Int
+}
+
+/// A request's context: Hummingbird's, and the connection it came on (the event stream closes a
+/// client that stops reading, and names it in the log).
+struct APIRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let connection: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        connection = source.channel
+    }
+}
+
+extension Channel {
+    /// `address:port` of the other end, for log lines.
+    var peer: String { remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?" }
 }

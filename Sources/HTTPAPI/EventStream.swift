@@ -4,12 +4,16 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
+import Logging
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// `GET /api/events`: Server-Sent Events, one per home event, the same JSON as on MQTT. Filters
 /// in the query (`accessory`, `service`, `characteristic`, `type`, each may repeat). A client that
-/// falls `EventHub.capacity` events behind is cut off; the gateway never waits for one.
+/// falls `EventHub.capacity` events behind is cut off: it gets what waited for it, then a comment
+/// saying why, and the response ends; if it does not read on, its connection is closed 15 s later.
+/// The gateway never waits for a client.
 enum EventStream {
     static func filter(_ uri: URI) -> EventFilter {
         var filter = EventFilter()
@@ -26,20 +30,30 @@ enum EventStream {
         return filter
     }
 
-    static func response(_ request: Request, hub: EventHub) -> Response {
+    static func response(_ request: Request, hub: EventHub, connection: any Channel, logger: Logger) -> Response {
         let events = hub.subscribe(filter(request.uri))
         let capacity = hub.capacity
+        let ending = Ending()
         let body = ResponseBody { writer in
             // A comment first, so a client sees the stream open before the first event; one every
             // 15 s after, so proxies keep an idle stream open. Events and ticks meet in one bounded
             // stream; a client that lets it fill is cut off like one that lets the hub's fill.
+            // A small send buffer, as for WebSocket clients: one that stops reading is found behind
+            // after about 1,000 events, not after the megabytes the kernel would otherwise take.
+            try? await connection.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketFanOut.sendBuffer).get()
             try await writer.write(ByteBuffer(string: ": homegate events\n\n"))
             let (items, output) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(capacity))
+            defer { ending.cancelDeadline() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await event in events {
-                        if case .dropped = output.yield(.event(event)) { break }
+                        guard case .dropped = output.yield(.event(event)) else { continue }
+                        hub.countCutOff()
+                        ending.cutOff(connection, capacity: capacity, logger: logger)
+                        break
                     }
+                    // The hub ends a stream when the gateway stops, or when it cut the client off itself.
+                    if !hub.isClosed { ending.cutOff(connection, capacity: capacity, logger: logger) }
                     output.finish()
                 }
                 group.addTask {
@@ -49,7 +63,10 @@ enum EventStream {
                     switch item {
                     case .event(let event):
                         var buffer = ByteBuffer()
-                        buffer.writeString("event: \(event.type)\ndata: ")
+                        buffer.reserveCapacity(18 + event.type.utf8.count + event.payload.count)
+                        buffer.writeString("event: ")
+                        buffer.writeString(event.type)
+                        buffer.writeString("\ndata: ")
                         buffer.writeBytes(event.payload)
                         buffer.writeString("\n\n")
                         try await writer.write(buffer)
@@ -58,6 +75,9 @@ enum EventStream {
                     }
                 }
                 group.cancelAll()
+            }
+            if ending.isCutOff {
+                try await writer.write(ByteBuffer(string: ": fell \(capacity) events behind; the stream ends here, connect again\n\n"))
             }
             try await writer.finish(nil)
         }
@@ -71,6 +91,29 @@ enum EventStream {
 private enum Item: Sendable {
     case event(StreamEvent)
     case tick
+}
+
+/// Whether a Server-Sent Events client was cut off, and the close that follows if it reads no more.
+private final class Ending: Sendable {
+    private let state = Mutex<(cutOff: Bool, deadline: Scheduled<Void>?)>((false, nil))
+
+    var isCutOff: Bool { state.withLock { $0.cutOff } }
+
+    /// Once per client: the log line, and its connection closed in 15 s unless the response ends first.
+    func cutOff(_ connection: any Channel, capacity: Int, logger: Logger) {
+        let first = state.withLock { state in
+            guard !state.cutOff else { return false }
+            state.cutOff = true
+            state.deadline = connection.eventLoop.scheduleTask(in: .seconds(15)) { connection.close(promise: nil) }
+            return true
+        }
+        guard first else { return }
+        logger.notice(
+            "closed a Server-Sent Events client of /api/events that fell \(capacity) events behind",
+            metadata: ["client": "\(connection.peer)"])
+    }
+
+    func cancelDeadline() { state.withLock { $0.deadline?.cancel() } }
 }
 
 /// `GET /api/events` upgraded to a WebSocket: one text message per event,

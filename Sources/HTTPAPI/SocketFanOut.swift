@@ -100,8 +100,8 @@ final class SocketFanOut: EventSink {
     fileprivate func cutOff(_ channel: any Channel) {
         dropped.add(1, ordering: .relaxed)
         clientCount.add(-1, ordering: .relaxed)
-        let peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
-        logger.notice("closed a WebSocket client of /api/events that fell \(capacity) events behind", metadata: ["client": "\(peer)"])
+        logger.notice(
+            "closed a WebSocket client of /api/events that fell \(capacity) events behind", metadata: ["client": "\(channel.peer)"])
     }
 
     fileprivate func count(_ events: Int) { delivered.add(events, ordering: .relaxed) }

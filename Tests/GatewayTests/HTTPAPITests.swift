@@ -269,6 +269,48 @@ struct HTTPAPITests {
         #expect(house.gatewayIsRunning)
     }
 
+    @Test(
+        "Server-Sent Events: a client that stops reading is cut off once 1,000 events wait for it, told why after its backlog, counted and logged; the others miss nothing"
+    )
+    func serverSentEventsSlowClient() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let reader = try EventStreamReader("\(http.base)/api/events?accessory=weather_sensor&characteristic=current_temperature")
+        try await reader.waitOpen()
+        // A small receive buffer, so the connection is full after a few events and the rest wait in the gateway.
+        let stuck = try RawEventStream(base: http.base, path: "/api/events", receiveBuffer: 4096, reading: false)
+        defer { stuck.disconnect() }
+        try await streamClients(http, 2)
+
+        let readings = 3_000
+        var cutAfter: Int?
+        for step in stride(from: 0, to: readings, by: 200) {
+            for i in step..<(step + 200) {
+                try house.recorder.client.publish("zigbee2mqtt/weather_sensor", #"{"temperature":\#(Double(i % 900) / 10)}"#)
+            }
+            try await reader.waitFor("the events of readings up to \(step + 200)") { $0.events.count >= step + 200 }
+            if cutAfter == nil, try await metric(http, "homegate_stream_clients_dropped_total") == 1 {
+                cutAfter = step + 200
+                stuck.resume()
+            }
+        }
+        #expect(reader.events.map { $0.json["value"]?.doubleValue ?? -1 } == (0..<readings).map { Double($0 % 900) / 10 })
+
+        let cut = try #require(cutAfter, "the client that did not read was never cut off")
+        try await stuck.waitFor("the stuck client's response to end") { $0.finished }
+        let received = stuck.count("characteristic")
+        #expect(received >= 1_000 && received <= cut, "\(received) of \(cut)")
+        let text = stuck.text
+        let reason = try #require(text.range(of: ": fell 1000 events behind; the stream ends here, connect again"), "\(text.suffix(400))")
+        #expect(!text[reason.upperBound...].contains("event: "), "the reason comes after the last event")
+        #expect(try await metric(http, "homegate_stream_clients") == 1)
+        #expect(
+            house.gatewayLog.contains("closed a Server-Sent Events client of /api/events that fell 1000 events behind"),
+            "\(house.gatewayLog)")
+        #expect(house.gatewayIsRunning)
+    }
+
     /// Waits until the gateway counts `count` stream clients (an upgrade is answered before its client is subscribed).
     private func streamClients(_ http: HTTPClient, _ count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(10)

@@ -28,20 +28,7 @@ final class WebSocketClient: @unchecked Sendable {
     /// that does not read is seen as stuck after little. `reading: false` starts it stalled.
     init(base: String, path: String, receiveBuffer: Int32? = nil, reading: Bool = true) throws {
         let url = URL(string: base)!
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
-        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(url.port!).bigEndian)
-        address.sin_addr.s_addr = inet_addr(url.host!)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw HarnessError("cannot connect to \(base): errno \(errno)")
-        }
+        let fd = try connectSocket(base, receiveBuffer: receiveBuffer)
         _ = WebSocketFrames.upgradeRequest(host: url.host!, port: url.port!, path: path).withUnsafeBytes {
             write(fd, $0.baseAddress, $0.count)
         }
@@ -115,6 +102,81 @@ final class WebSocketClient: @unchecked Sendable {
             buffer.removeFirst(used)
         }
         state.withLock { $0.ended = true }
+        open.withLock {
+            $0 = false
+            close(fd)
+        }
+    }
+}
+
+/// A TCP connection to the gateway at `base` (`http://host:port`); `receiveBuffer` shrinks the socket's.
+func connectSocket(_ base: String, receiveBuffer: Int32? = nil) throws -> Int32 {
+    let url = URL(string: base)!
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(url.port!).bigEndian)
+    address.sin_addr.s_addr = inet_addr(url.host!)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw HarnessError("cannot connect to \(base): errno \(errno)")
+    }
+    return fd
+}
+
+/// A Server-Sent Events client on a plain socket that can stall like `WebSocketClient`: the
+/// response as it came (head, chunk sizes and all), read on a thread of its own once reading.
+final class RawEventStream: @unchecked Sendable {
+    private let fd: Int32
+    private let open = Mutex<Bool>(true)
+    private let received = Mutex<[UInt8]>([])
+    private let gate = Mutex<Bool>(false)
+
+    init(base: String, path: String, receiveBuffer: Int32? = nil, reading: Bool = true) throws {
+        fd = try connectSocket(base, receiveBuffer: receiveBuffer)
+        let host = URL(string: base)!.host!
+        _ = Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nAccept: text/event-stream\r\n\r\n".utf8).withUnsafeBytes {
+            write(fd, $0.baseAddress, $0.count)
+        }
+        gate.withLock { $0 = reading }
+        Thread { [self] in readLoop() }.start()
+    }
+
+    /// Everything received so far.
+    var text: String { String(decoding: received.withLock { $0 }, as: UTF8.self) }
+    /// How many events of `type` have arrived.
+    func count(_ type: String) -> Int { text.components(separatedBy: "event: \(type)\n").count - 1 }
+    /// The response is over: its last chunk has come.
+    var finished: Bool { received.withLock { $0.suffix(7).elementsEqual("\r\n0\r\n\r\n".utf8) } }
+
+    func resume() { gate.withLock { $0 = true } }
+
+    func disconnect() {
+        open.withLock { if $0 { shutdown(fd, Int32(SHUT_RDWR)) } }
+        resume()
+    }
+
+    func waitFor(timeout: Duration = .seconds(20), _ what: String, _ condition: (RawEventStream) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(self) {
+            guard ContinuousClock.now < deadline else { throw HarnessError("no \(what) within \(timeout): \(text.suffix(300))") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func readLoop() {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            while !gate.withLock({ $0 }) { usleep(5_000) }
+            let n = read(fd, &chunk, chunk.count)
+            guard n > 0 else { break }
+            received.withLock { $0 += chunk[0..<n] }
+        }
         open.withLock {
             $0 = false
             close(fd)
