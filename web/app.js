@@ -711,6 +711,7 @@
     renderGroups();
     renderDetail();
     renderScenes();
+    renderScenePicks();
     renderTriggers();
     renderRooms();
     renderView();
@@ -1255,7 +1256,7 @@
     const container = $("#action-sets");
     clear(container);
     if (!state.actionSets.length) {
-      append(container, [h("p", { class: "placeholder" }, "No scenes in this home. Add one with POST /api/action-sets (docs/http-api.md).")]);
+      append(container, [h("p", { class: "placeholder" }, "No scenes in this home yet: make one below from how things are now.")]);
       return;
     }
     for (const set of state.actionSets) append(container, [sceneCard(set)]);
@@ -1287,11 +1288,95 @@
           h("span", { class: "arrow" }, "→"),
           h("strong", null, formatPathValue(action.characteristic, action.value)))))
         : h("p", { class: "muted-text" }, "No actions yet.");
+    // A Zigbee2MQTT scene lives in Zigbee2MQTT: it goes when it is removed there.
+    const error = h("p", { class: "form-error", "data-testid": `action-set-error-${set.id}`, role: "alert" });
+    const remove = set.zigbee2mqtt_scene ? null : confirmButton("Remove", `remove-${set.id}`, async () => {
+      error.textContent = "";
+      try {
+        await api("DELETE", withHome(`/api/action-sets/${enc(set.id)}`));
+        await reloadAutomations();
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    });
     return h("article", { class: "card", "data-testid": `action-set-${set.id}` },
       h("header", { class: "card-head" }, h("h3", null, set.name), run),
       actions,
-      h("p", { class: "card-foot" }, "Last run: ", timeEl(set.last_executed, { "data-testid": `last-executed-${set.id}` })),
+      h("div", { class: "card-foot split" },
+        h("span", null, "Last run: ", timeEl(set.last_executed, { "data-testid": `last-executed-${set.id}` })),
+        remove),
+      error,
       result ? resultView(set, result) : null);
+  }
+
+  // MARK: render: a new scene
+
+  /** What a scene keeps of an accessory: each characteristic it can be set back to, as it is now. */
+  function sceneActions(accessory) {
+    const actions = [];
+    for (const service of accessory.services || []) {
+      if (isConfigService(service)) continue;
+      for (const characteristic of service.characteristics || []) {
+        const permissions = characteristic.permissions || [];
+        if (!permissions.includes("write") || !permissions.includes("read")) continue;
+        if (characteristic.value === undefined || characteristic.value === null) continue;
+        actions.push({ characteristic: `${accessory.id}/${service.id}/${characteristic.type}`, value: characteristic.value });
+      }
+    }
+    return actions;
+  }
+
+  let scenePicksShape = null;
+
+  /** The accessories a new scene can keep, by room; what is ticked survives a redraw. */
+  function renderScenePicks() {
+    const container = $("#new-scene-accessories");
+    const candidates = accessoriesOfHome().filter((accessory) => sceneActions(accessory).length);
+    const shape = JSON.stringify(candidates.map((a) => [a.id, a.name, a.room]));
+    if (shape === scenePicksShape) return;
+    scenePicksShape = shape;
+    const ticked = new Set([...container.querySelectorAll("input:checked")].map((input) => input.value));
+    clear(container);
+    if (!candidates.length) {
+      append(container, [h("p", { class: "placeholder" }, "No accessory here can be set.")]);
+      return;
+    }
+    const sorted = [...candidates].sort((a, b) =>
+      roomName(a.room).localeCompare(roomName(b.room), undefined, { sensitivity: "base" }) ||
+      a.name.localeCompare(b.name, undefined, { sensitivity: "base" }));
+    for (const accessory of sorted) {
+      append(container, [h("label", { class: "pick" },
+        h("input", { type: "checkbox", value: accessory.id, checked: ticked.has(accessory.id), "data-testid": `pick-${accessory.id}` }),
+        h("span", null, accessory.name),
+        h("span", { class: "muted-text" }, roomName(accessory.room)))]);
+    }
+  }
+
+  function newSceneForm() {
+    const form = $("#add-scene-form");
+    const name = $("#new-scene-name");
+    const error = $(".form-error", form);
+    form.addEventListener("change", () => { error.textContent = ""; });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      error.textContent = "";
+      const picked = [...$("#new-scene-accessories").querySelectorAll("input:checked")].map((input) => state.byId.get(input.value)).filter(Boolean);
+      // The values at the moment of saving, not of ticking.
+      const actions = picked.flatMap(sceneActions);
+      if (!actions.length) {
+        error.textContent = "Pick at least one accessory: the scene keeps how the ones you pick are now.";
+        return;
+      }
+      try {
+        await api("POST", "/api/action-sets", { name: name.value.trim(), home: state.homeId || undefined, actions });
+        name.value = "";
+        for (const input of $("#new-scene-accessories").querySelectorAll("input:checked")) input.checked = false;
+        $("#new-scene").open = false;
+        await reloadAutomations();
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    });
   }
 
   function describeAccessory(id) {
@@ -1645,6 +1730,7 @@
 
   addForm("#add-room-form", "/api/rooms");
   addForm("#add-zone-form", "/api/zones");
+  newSceneForm();
 
   setInterval(refreshTimes, 15000);
 

@@ -548,6 +548,49 @@ def test_d_run_an_action_set(driver, house, action_set):
     shot(driver, "d-action-set-run-desktop")
 
 
+def test_d1_new_scene_from_how_things_are(driver, house):
+    """A scene made on the page keeps the picked accessory as it is when saved; running it sets it back; it can be removed."""
+    for path, value in [("bulb/lightbulb/on", True), ("bulb/lightbulb/brightness", 35)]:
+        status, body = house.api("PUT", f"/api/accessories/{path}", {"value": value})
+        assert status == 200, body
+    wait_until(lambda: house.value("bulb/lightbulb/brightness") == 35 and house.value("bulb/lightbulb/on") is True,
+               WAIT, "the bulb to be on at 35 %")
+    open_page(driver, house)
+    click(driver, "tab-scenes")
+    click(driver, "new-scene-open")
+    type_into(driver, "new-scene-name", "Browser Reading Light")
+    click(driver, "add-scene")
+    wait(driver, lambda d: "Pick at least one accessory" in text(d, "add-scene-error"), "the form to ask for an accessory")
+    click(driver, "pick-bulb")
+    assert not present(driver, "pick-weather_sensor"), "a sensor has nothing a scene could set"
+    shot(driver, "d1-new-scene-desktop")
+    click(driver, "add-scene")
+
+    def saved():
+        status, body = house.api("GET", "/api/action-sets")
+        return next((s for s in body["action_sets"] if s["name"] == "Browser Reading Light"), None)
+
+    scene = wait_until(saved, WAIT, "the scene to be stored")
+    actions = {a["characteristic"]: a["value"] for a in scene["actions"]}
+    assert actions.get("bulb/lightbulb/on") is True and actions.get("bulb/lightbulb/brightness") == 35, actions
+    assert all(path.startswith("bulb/lightbulb/") for path in actions), f"only the bulb's light, no settings: {actions}"
+    wait(driver, lambda d: present(d, f"run-{scene['id']}"), "the new scene's card")
+    assert not find(driver, "new-scene").get_attribute("open"), "the form closes once saved"
+
+    status, body = house.api("PUT", "/api/accessories/bulb/lightbulb/brightness", {"value": 90})
+    assert status == 200, body
+    wait_until(lambda: house.value("bulb/lightbulb/brightness") == 90, WAIT, "the bulb at 90 %")
+    click(driver, f"run-{scene['id']}")
+    wait(driver, lambda d: f"{len(actions)} of {len(actions)} ok" in text(d, f"result-{scene['id']}"), "the run's result")
+    wait_until(lambda: house.value("bulb/lightbulb/brightness") == 35, WAIT, "the scene to set the bulb back to 35 %")
+
+    click(driver, f"remove-{scene['id']}")  # arms
+    wait(driver, lambda d: "again" in text(d, f"remove-{scene['id']}"), "the remove button to ask again")
+    click(driver, f"remove-{scene['id']}")
+    wait(driver, lambda d: not present(d, f"action-set-{scene['id']}"), "the scene's card to go")
+    assert saved() is None, "the scene is removed from the gateway"
+
+
 def test_d2_trigger_enable_switch(driver, house, trigger):
     open_page(driver, house)
     click(driver, "tab-automations")
@@ -648,6 +691,12 @@ def test_g_phone_width(driver, house, trigger):
         wait(driver, lambda d: find(d, f"view-{view}").is_displayed(), f"the {view} view")
         no_horizontal_scroll(driver)
         shot(driver, f"g-{view}-phone")
+        if view == "scenes":
+            click(driver, "new-scene-open")
+            wait(driver, lambda d: find(d, "pick-bulb").is_displayed(), "the new scene's accessories")
+            no_horizontal_scroll(driver)
+            shot(driver, "g-new-scene-phone")
+            click(driver, "new-scene-open")
     click(driver, "tab-accessories")
 
     # The same in dark mode.
