@@ -23,6 +23,7 @@ actor GatewayRuntime {
         pending: PendingAnswers, events: EventHub
     ) {
         self.api = api
+        self.api.sendFirst = { [logger = log[.mqtt]] writes in Self.publish(writes, with: client, events: events, logger: logger) }
         self.client = client
         self.writer = writer
         self.log = log

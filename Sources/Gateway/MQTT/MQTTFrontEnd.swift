@@ -23,6 +23,10 @@ public struct MQTTFrontEnd: Sendable {
     /// Requests and writes refused before they reached the core.
     var refused = (invalid: 0, retained: 0)
     var notices: [HomeCore.Notice] = []
+    /// Where writes to devices go the moment a step of the core has made them, before its events
+    /// and states are rendered (the running gateway publishes them); without it they lead the
+    /// step's messages.
+    var sendFirst: (@Sendable ([Outgoing]) -> Void)?
 
     /// A request refused before it reached the core, with its answer.
     struct Refused: Error {
@@ -224,12 +228,18 @@ public struct MQTTFrontEnd: Sendable {
     mutating func render(_ output: CoreOutput) -> GatewayOutput {
         var time: String?
         var rendered = GatewayOutput(store: output.store)
-        rendered.messages.reserveCapacity(output.now.count)
         // Writes to devices go out first: a light a trigger switches should not wait for the
-        // events and states that describe the change to be written.
-        for effect in output.now {
-            if case .device(let command) = effect { rendered.messages.append(DeviceSources.message(for: command)) }
+        // events and states that describe the change to be rendered and written.
+        let writes = output.now.compactMap { effect -> Outgoing? in
+            guard case .device(let command) = effect else { return nil }
+            return DeviceSources.message(for: command)
         }
+        if let sendFirst, !writes.isEmpty {
+            sendFirst(writes)
+        } else {
+            rendered.messages = writes
+        }
+        rendered.messages.reserveCapacity(output.now.count)
         for effect in output.now {
             if case .device = effect { continue }
             if case .reply(let reply) = effect, let answer = localAnswer(reply) {
