@@ -1420,7 +1420,7 @@
     const container = $("#triggers");
     clear(container);
     if (!state.triggers.length) {
-      append(container, [h("p", { class: "placeholder" }, "No automations in this home. Add one with POST /api/triggers (docs/http-api.md).")]);
+      append(container, [h("p", { class: "placeholder" }, "No automations in this home yet: make one below.")]);
       return;
     }
     for (const trigger of state.triggers) append(container, [triggerCard(trigger)]);
@@ -1466,6 +1466,137 @@
   function actionSetName(id) {
     const set = state.actionSets.find((s) => s.id === id);
     return set ? set.name : id;
+  }
+
+  // MARK: render: a new automation
+
+  /** Characteristics whose changes are events: each accessory's, but not its settings'. */
+  function eventPaths() {
+    const paths = [];
+    for (const accessory of accessoriesOfHome()) {
+      for (const service of accessory.services || []) {
+        if (isConfigService(service)) continue;
+        for (const characteristic of service.characteristics || []) {
+          if ((characteristic.permissions || []).includes("notify")) paths.push(`${accessory.id}/${service.id}/${characteristic.type}`);
+        }
+      }
+    }
+    return paths.map((path) => [path, describePath(path)]).sort((a, b) => a[1].localeCompare(b[1], undefined, { sensitivity: "base" }));
+  }
+
+  /** The value part of "when it changes", after the characteristic's kind. */
+  function renderTriggerValue() {
+    const container = $("#new-trigger-value");
+    clear(container);
+    const [a, s, c] = $("#new-trigger-characteristic").value.split("/");
+    const found = findCharacteristic(a, s, c);
+    if (!found) return;
+    const characteristic = found.characteristic;
+    const numeric = !["bool", "string", "data", "tlv8"].includes(characteristic.format) && !characteristic.valid_values;
+    if (numeric) {
+      append(container, [
+        h("label", { for: "new-trigger-compare" }, "Fires when it"),
+        h("select", { id: "new-trigger-compare", "data-testid": "new-trigger-compare" },
+          h("option", { value: "min" }, "rises to at least"),
+          h("option", { value: "max" }, "falls to at most"),
+          h("option", { value: "any" }, "changes at all")),
+        h("label", { for: "new-trigger-number" }, `Value${unitText(characteristic) ? ` (${unitText(characteristic)})` : ""}`),
+        h("input", { id: "new-trigger-number", "data-testid": "new-trigger-number", type: "number", step: "any",
+          min: characteristic.min, max: characteristic.max, value: characteristic.value ?? "" })]);
+      return;
+    }
+    const choices = characteristic.format === "bool" ? [true, false] : characteristic.valid_values || null;
+    const label = h("label", { for: "new-trigger-target" }, "Fires when it becomes");
+    const control = choices
+      ? h("select", { id: "new-trigger-target", "data-testid": "new-trigger-target" },
+        h("option", { value: "" }, "anything else (any change)"),
+        choices.map((value) => h("option", { value: JSON.stringify(value) }, formatValue(characteristic, value))))
+      : h("input", { id: "new-trigger-target", "data-testid": "new-trigger-target", placeholder: "any change when empty", autocomplete: "off" });
+    append(container, [label, control]);
+  }
+
+  function showWhen() {
+    const when = $("#new-trigger-when").value;
+    for (const part of document.querySelectorAll("#add-trigger-form .when-part")) part.hidden = !part.dataset.when.split(" ").includes(when);
+  }
+
+  /** Fills the form's lists from the home as it is when the form is opened. */
+  function prepareTriggerForm() {
+    const select = $("#new-trigger-characteristic");
+    const chosen = select.value;
+    clear(select);
+    for (const [path, text] of eventPaths()) append(select, [h("option", { value: path, selected: path === chosen }, text)]);
+    renderTriggerValue();
+    const scenes = $("#new-trigger-scenes");
+    const ticked = new Set([...scenes.querySelectorAll("input:checked")].map((input) => input.value));
+    clear(scenes);
+    if (!state.actionSets.length) append(scenes, [h("p", { class: "placeholder" }, "No scenes yet: make one under Scenes first.")]);
+    for (const set of state.actionSets) {
+      append(scenes, [h("label", { class: "pick" },
+        h("input", { type: "checkbox", value: set.id, checked: ticked.has(set.id), "data-testid": `trigger-pick-${set.id}` }),
+        h("span", null, set.name))]);
+    }
+    showWhen();
+  }
+
+  /** The trigger the form describes, as POST /api/triggers takes it; throws the form's complaint. */
+  function triggerFromForm() {
+    const body = { name: $("#new-trigger-name").value.trim(), home: state.homeId || undefined };
+    body.action_sets = [...$("#new-trigger-scenes").querySelectorAll("input:checked")].map((input) => input.value);
+    if (!body.action_sets.length) throw new Error("Pick the scenes it runs.");
+    const when = $("#new-trigger-when").value;
+    const minutes = (id) => {
+      const n = Number($(id).value || 0);
+      return Number.isFinite(n) && n !== 0 ? `${Math.trunc(n)}m` : undefined;
+    };
+    if (when === "time") {
+      if (!$("#new-trigger-at").value) throw new Error("Give the time of day.");
+      body.timer = { recurrence: { at: $("#new-trigger-at").value.slice(0, 5), weekdays: $("#new-trigger-days").value } };
+    } else if (when === "sunrise" || when === "sunset") {
+      body.events = [{ sun: when, offset: minutes("#new-trigger-offset") }];
+    } else {
+      const event = { characteristic: $("#new-trigger-characteristic").value };
+      if (!event.characteristic) throw new Error("Pick the characteristic.");
+      const compare = document.getElementById("new-trigger-compare");
+      if (compare) {
+        const number = $("#new-trigger-number").value;
+        if (compare.value !== "any") {
+          if (number === "") throw new Error("Give the value.");
+          event.range = { [compare.value]: Number(number) };
+        }
+      } else {
+        const target = document.getElementById("new-trigger-target");
+        if (target && target.value !== "") event.value = target.tagName === "SELECT" ? JSON.parse(target.value) : target.value;
+      }
+      event.for = minutes("#new-trigger-for");
+      if (event.for && event.value === undefined && !event.range) throw new Error("\u201cStays so\u201d needs a value to stay at.");
+      body.events = [event];
+    }
+    return body;
+  }
+
+  function newTriggerForm() {
+    const form = $("#add-trigger-form");
+    const error = $(".form-error", form);
+    $("#new-trigger").addEventListener("toggle", () => {
+      if ($("#new-trigger").open) prepareTriggerForm();
+    });
+    $("#new-trigger-when").addEventListener("change", showWhen);
+    $("#new-trigger-characteristic").addEventListener("change", renderTriggerValue);
+    form.addEventListener("change", () => { error.textContent = ""; });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      error.textContent = "";
+      try {
+        await api("POST", "/api/triggers", triggerFromForm());
+        $("#new-trigger-name").value = "";
+        for (const input of $("#new-trigger-scenes").querySelectorAll("input:checked")) input.checked = false;
+        $("#new-trigger").open = false;
+        await reloadAutomations();
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    });
   }
 
   function eventPath(event) {
@@ -1731,6 +1862,7 @@
   addForm("#add-room-form", "/api/rooms");
   addForm("#add-zone-form", "/api/zones");
   newSceneForm();
+  newTriggerForm();
 
   setInterval(refreshTimes, 15000);
 

@@ -614,6 +614,57 @@ def test_d2_trigger_enable_switch(driver, house, trigger):
     assert next(t for t in body["triggers"] if t["id"] == trigger)["enabled"] is True
 
 
+def test_d3_new_automations(driver, house, action_set):
+    """Automations made on the page: one at a time of day, one on motion that runs the scene when the sensor reports it."""
+    made = []
+
+    def trigger_named(name):
+        status, body = house.api("GET", "/api/triggers")
+        return next((t for t in body["triggers"] if t["name"] == name), None)
+
+    try:
+        open_page(driver, house)
+        click(driver, "tab-automations")
+        click(driver, "new-trigger-open")
+        type_into(driver, "new-trigger-name", "Browser Late Lamp")
+        choose(driver, "new-trigger-days", "weekdays")
+        click(driver, "add-trigger")
+        wait(driver, lambda d: "Pick the scenes" in text(d, "add-trigger-error"), "the form to ask for a scene")
+        click(driver, f"trigger-pick-{action_set}")
+        click(driver, "add-trigger")
+        timed = wait_until(lambda: trigger_named("Browser Late Lamp"), WAIT, "the timed automation to be stored")
+        made.append(timed["id"])
+        assert timed["timer"]["recurrence"]["at"] == "22:30", timed
+        assert timed["timer"]["recurrence"]["weekdays"] in ("weekdays", ["mon", "tue", "wed", "thu", "fri"]), timed
+        assert timed["action_sets"] == [action_set] and timed["enabled"] and timed["next_fire"], timed
+        wait(driver, lambda d: present(d, f"trigger-{timed['id']}"), "its card")
+
+        status, body = house.api("PUT", "/api/accessories/bulb/lightbulb/on", {"value": False})
+        assert status == 200, body
+        wait_until(lambda: house.value("bulb/lightbulb/on") is False, WAIT, "the bulb to be off")
+        click(driver, "new-trigger-open")
+        type_into(driver, "new-trigger-name", "Browser Motion Lamp")
+        choose(driver, "new-trigger-when", "change")
+        choose(driver, "new-trigger-characteristic", "occupancy_sensor/motion_sensor/motion_detected")
+        choose(driver, "new-trigger-target", "true")
+        click(driver, f"trigger-pick-{action_set}")
+        no_horizontal_scroll(driver)
+        shot(driver, "d3-new-automation-desktop")
+        click(driver, "add-trigger")
+        motion = wait_until(lambda: trigger_named("Browser Motion Lamp"), WAIT, "the motion automation to be stored")
+        made.append(motion["id"])
+        assert motion["events"] == [{"characteristic": "occupancy_sensor/motion_sensor/motion_detected", "value": True}], motion
+
+        house.simulator("report", {"id": "occupancy_sensor", "state": {"occupancy": True}})
+        wait_until(lambda: house.value("bulb/lightbulb/on") is True, WAIT, "the motion to run the scene and switch the bulb on")
+        wait_until(lambda: (trigger_named("Browser Motion Lamp") or {}).get("last_fired"), WAIT, "the automation's last fire")
+        wait(driver, lambda d: text(d, f"last-fired-{motion['id']}") not in ("", "never"), "the page to show when it fired")
+    finally:
+        house.simulator("report", {"id": "occupancy_sensor", "state": {"occupancy": False}})
+        for trigger_id in made:
+            house.api("DELETE", f"/api/triggers/{trigger_id}")
+
+
 def test_e_unreachable_device_is_marked(driver, house):
     open_page(driver, house)
     click(driver, "group-by-room")
@@ -697,6 +748,14 @@ def test_g_phone_width(driver, house, trigger):
             no_horizontal_scroll(driver)
             shot(driver, "g-new-scene-phone")
             click(driver, "new-scene-open")
+        if view == "automations":
+            click(driver, "new-trigger-open")
+            choose(driver, "new-trigger-when", "change")
+            choose(driver, "new-trigger-characteristic", "weather_sensor/temperature_sensor/current_temperature")
+            wait(driver, lambda d: find(d, "new-trigger-number").is_displayed(), "a number for a temperature")
+            no_horizontal_scroll(driver)
+            shot(driver, "g-new-automation-phone")
+            click(driver, "new-trigger-open")
     click(driver, "tab-accessories")
 
     # The same in dark mode.
