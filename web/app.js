@@ -1460,6 +1460,17 @@
         fact("Last fired", timeEl(trigger.last_fired, { "data-testid": `last-fired-${trigger.id}` })),
         trigger.pending && trigger.pending.length ? fact("Waiting", trigger.pending.map((p) => h("span", null, "until ", timeEl(p.deadline)))) : null,
         fire ? fact("Last result", fireText(fire)) : null),
+      h("div", { class: "card-foot split" },
+        h("span", null),
+        confirmButton("Remove", `trigger-remove-${trigger.id}`, async () => {
+          error.textContent = "";
+          try {
+            await api("DELETE", withHome(`/api/triggers/${enc(trigger.id)}`));
+            await reloadAutomations();
+          } catch (e) {
+            error.textContent = e.message;
+          }
+        })),
       error);
   }
 

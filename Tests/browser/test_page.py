@@ -659,6 +659,12 @@ def test_d3_new_automations(driver, house, action_set):
         wait_until(lambda: house.value("bulb/lightbulb/on") is True, WAIT, "the motion to run the scene and switch the bulb on")
         wait_until(lambda: (trigger_named("Browser Motion Lamp") or {}).get("last_fired"), WAIT, "the automation's last fire")
         wait(driver, lambda d: text(d, f"last-fired-{motion['id']}") not in ("", "never"), "the page to show when it fired")
+
+        click(driver, f"trigger-remove-{timed['id']}")  # arms
+        wait(driver, lambda d: "again" in text(d, f"trigger-remove-{timed['id']}"), "the remove button to ask again")
+        click(driver, f"trigger-remove-{timed['id']}")
+        wait(driver, lambda d: not present(d, f"trigger-{timed['id']}"), "the timed automation's card to go")
+        assert trigger_named("Browser Late Lamp") is None, "the automation is removed from the gateway"
     finally:
         house.simulator("report", {"id": "occupancy_sensor", "state": {"occupancy": False}})
         for trigger_id in made:
