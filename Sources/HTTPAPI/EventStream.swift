@@ -52,8 +52,9 @@ enum EventStream {
                         ending.cutOff(connection, capacity: capacity, logger: logger)
                         break
                     }
-                    // The hub ends a stream when the gateway stops, or when it cut the client off itself.
-                    if !hub.isClosed { ending.cutOff(connection, capacity: capacity, logger: logger) }
+                    // The hub ends a stream when the gateway stops, or when it cut the client off itself;
+                    // a client that leaves cancels this task, which ends it too.
+                    if !hub.isClosed, !Task.isCancelled { ending.cutOff(connection, capacity: capacity, logger: logger) }
                     output.finish()
                 }
                 group.addTask {

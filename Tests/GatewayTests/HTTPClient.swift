@@ -85,11 +85,15 @@ final class EventStreamReader: @unchecked Sendable {
     /// Whether curl has ended (the server closed the stream).
     var ended: Bool { waitpid(pid, nil, WNOHANG) != 0 }
 
+    /// Leaves the stream, as a closed browser tab does, and waits for curl to end.
+    func leave() {
+        guard waitpid(pid, nil, WNOHANG) == 0 else { return }
+        kill(pid, SIGTERM)
+        waitpid(pid, nil, 0)
+    }
+
     deinit {
-        if waitpid(pid, nil, WNOHANG) == 0 {
-            kill(pid, SIGTERM)
-            waitpid(pid, nil, 0)
-        }
+        leave()
         try? FileManager.default.removeItem(at: output)
     }
 }
