@@ -240,19 +240,10 @@ struct HTTPAPITests {
         defer { stuck.disconnect() }
         try await streamClients(http, 2)
 
-        // In steps of 200, each read before the next, so the reading client is never near 1,000 behind.
         // The stuck one starts reading once it is cut off, and finds the reason after its backlog.
         let readings = 3_000
-        var cutAfter: Int?
-        for step in stride(from: 0, to: readings, by: 200) {
-            for i in step..<(step + 200) {
-                try house.recorder.client.publish("zigbee2mqtt/weather_sensor", #"{"temperature":\#(Double(i % 900) / 10)}"#)
-            }
-            try await reader.waitFor("the events of readings up to \(step + 200)") { $0.messages.count >= step + 200 || $0.ended }
-            if cutAfter == nil, try await metric(http, "homegate_stream_clients_dropped_total") == 1 {
-                cutAfter = step + 200
-                stuck.resume()
-            }
+        let cutAfter = try await flood(house, http, readings: readings, cutOff: stuck.resume) { count in
+            try await reader.waitFor("the events of readings up to \(count)") { $0.messages.count >= count || $0.ended }
         }
         let values = reader.messages.map { (try? JSONValue(parsing: Array($0.utf8))) ?? .null }
         #expect(
@@ -284,16 +275,8 @@ struct HTTPAPITests {
         try await streamClients(http, 2)
 
         let readings = 3_000
-        var cutAfter: Int?
-        for step in stride(from: 0, to: readings, by: 200) {
-            for i in step..<(step + 200) {
-                try house.recorder.client.publish("zigbee2mqtt/weather_sensor", #"{"temperature":\#(Double(i % 900) / 10)}"#)
-            }
-            try await reader.waitFor("the events of readings up to \(step + 200)") { $0.events.count >= step + 200 }
-            if cutAfter == nil, try await metric(http, "homegate_stream_clients_dropped_total") == 1 {
-                cutAfter = step + 200
-                stuck.resume()
-            }
+        let cutAfter = try await flood(house, http, readings: readings, cutOff: stuck.resume) { count in
+            try await reader.waitFor("the events of readings up to \(count)") { $0.events.count >= count }
         }
         #expect(reader.events.map { $0.json["value"]?.doubleValue ?? -1 } == (0..<readings).map { Double($0 % 900) / 10 })
 
@@ -309,15 +292,40 @@ struct HTTPAPITests {
         // The reader leaves as a closed tab does: that is no cut-off. The gateway finishes every
         // stream's task before it exits, so its log is whole once it has.
         reader.leave()
-        // The gateway learns it has gone when a write to it fails: the second after it left.
-        for value in [12.3, 12.4, 12.5] {
+        // The gateway learns it has gone when a write to it fails, which takes a second write after
+        // it left (the first only draws the reset): a reading at a time until it has.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var value = 10.0
+        while try await metric(http, "homegate_stream_clients") != 0 {
+            guard ContinuousClock.now < deadline else { throw HarnessError("the gateway still counts the reader 10 s after it left") }
+            value += 0.1
             try house.recorder.client.publish("zigbee2mqtt/weather_sensor", #"{"temperature":\#(value)}"#)
+            try await Task.sleep(for: .milliseconds(100))
         }
-        try await streamClients(http, 0)
         house.stopGateway()
         let cutOffs = house.gatewayLog.components(
             separatedBy: "closed a Server-Sent Events client of /api/events that fell 1000 events behind")
         #expect(cutOffs.count == 2, "one cut-off logged, not \(cutOffs.count - 1): \(house.gatewayLog)")
+    }
+
+    /// Publishes `readings` temperature readings in steps of 200, each step read by the reading
+    /// client (`read` waits for that many) before the next, so it is never near 1,000 behind. Once
+    /// the gateway counts a client cut off, `cutOff` runs; returns after how many readings that was.
+    private func flood(
+        _ house: House, _ http: HTTPClient, readings: Int, cutOff: () -> Void, read: (Int) async throws -> Void
+    ) async throws -> Int? {
+        var cutAfter: Int?
+        for step in stride(from: 0, to: readings, by: 200) {
+            for i in step..<(step + 200) {
+                try house.recorder.client.publish("zigbee2mqtt/weather_sensor", #"{"temperature":\#(Double(i % 900) / 10)}"#)
+            }
+            try await read(step + 200)
+            if cutAfter == nil, try await metric(http, "homegate_stream_clients_dropped_total") == 1 {
+                cutAfter = step + 200
+                cutOff()
+            }
+        }
+        return cutAfter
     }
 
     /// Waits until the gateway counts `count` stream clients (an upgrade is answered before its client is subscribed).
