@@ -1807,16 +1807,27 @@
       error);
   }
 
+  /** The home the page shows from now on (kept for the next visit). */
+  function chooseHome(id) {
+    state.homeId = id;
+    writeStorage(HOME_KEY, id);
+    state.selected = null;
+    state.lastResults.clear();
+  }
+
+  /** A name field that adds a room or zone to the home shown, or a home (which is then shown). */
   function addForm(formId, path) {
     const form = $(formId);
     const input = $("input", form);
     const error = $(".form-error", form);
+    const isHome = path === "/api/homes";
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       error.textContent = "";
       try {
-        await api("POST", path, { name: input.value.trim(), home: state.homeId || undefined });
+        const added = await api("POST", path, isHome ? { name: input.value.trim() } : { name: input.value.trim(), home: state.homeId || undefined });
         input.value = "";
+        if (isHome && added && added.id) chooseHome(added.id);
         scheduleReload(0);
       } catch (e) {
         error.textContent = e.message;
@@ -1858,10 +1869,7 @@
   $("#group-by-category").addEventListener("click", () => setGrouping("category"));
 
   $("#home-picker").addEventListener("change", (event) => {
-    state.homeId = event.target.value;
-    writeStorage(HOME_KEY, state.homeId);
-    state.selected = null;
-    state.lastResults.clear();
+    chooseHome(event.target.value);
     renderAll();
     reloadAutomations();
   });
@@ -1872,6 +1880,7 @@
 
   addForm("#add-room-form", "/api/rooms");
   addForm("#add-zone-form", "/api/zones");
+  addForm("#add-home-form", "/api/homes");
   newSceneForm();
   newTriggerForm();
 
