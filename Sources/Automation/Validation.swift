@@ -13,7 +13,14 @@ extension ActionSet {
             case .success(let found): characteristic = found
             case .failure(let problem): throw AutomationError(at: "\(path)[\(i)]", problem.description)
             }
-            guard characteristic.type.isWritable else { throw AutomationError(at: "\(path)[\(i)]", "\(action.path): is read-only") }
+            let (a, s, c) = (action.path.accessory, action.path.service, action.path.characteristic)
+            guard characteristic.type.isWritable else {
+                throw AutomationError(at: "\(path)[\(i)]", HomeModelError.readOnly(accessory: a, service: s, characteristic: c).description)
+            }
+            guard characteristic.isWritable else {
+                throw AutomationError(
+                    at: "\(path)[\(i)]", HomeModelError.notWritableHere(accessory: a, service: s, characteristic: c).description)
+            }
             if case .failure(let problem) = characteristic.check(action.value) {
                 throw AutomationError(at: "\(path)[\(i)].value", "\(action.path): \(problem)")
             }

@@ -48,7 +48,7 @@ extension Characteristic {
     public var treeJSON: JSONValue {
         var permissions: [JSONValue] = []
         if type.permissions.contains(.read) { permissions.append("read") }
-        if type.permissions.contains(.write) { permissions.append("write") }
+        if isWritable { permissions.append("write") }
         if type.permissions.contains(.notify) { permissions.append("notify") }
         var fields: [String: JSONValue] = [
             "type": .string(type.name), "uuid": .string(type.uuid), "format": .string(type.format.rawValue),

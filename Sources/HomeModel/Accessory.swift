@@ -79,6 +79,7 @@ public struct Accessory: Sendable, Hashable {
         let (s, c) = try locate(service: service, characteristic: characteristic).get()
         let target = services[s].characteristics[c]
         guard target.type.isWritable else { throw .readOnly(accessory: id, service: service, characteristic: characteristic) }
+        guard target.isWritable else { throw .notWritableHere(accessory: id, service: service, characteristic: characteristic) }
         switch target.check(value) {
         case .success(let canonical): return canonical
         case .failure(let problem): throw .invalidValue(accessory: id, service: service, characteristic: characteristic, problem)

@@ -11,6 +11,10 @@ public struct Characteristic: Sendable, Hashable {
     public var choices: [String]?
     /// nil until the device has said (and for a stateless switch until the first press).
     public var value: CharacteristicValue?
+    /// Whether this device takes writes of it: HAP's type allows them, and the device's mapping
+    /// says how (a thermostat's display units are writable in HAP, but Zigbee2MQTT may not expose
+    /// them as settable). What is not writable here is not offered as writable either.
+    public var isWritable: Bool
 
     public init(
         _ type: CharacteristicType, value: CharacteristicValue? = nil, minValue: Double? = nil, maxValue: Double? = nil,
@@ -23,6 +27,7 @@ public struct Characteristic: Sendable, Hashable {
         self.validValues = validValues ?? (type.validValues.isEmpty ? nil : type.validValues.values.sorted())
         self.value = value
         self.choices = choices
+        self.isWritable = type.isWritable
     }
 
     public var name: String { type.name }

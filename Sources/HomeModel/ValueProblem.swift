@@ -39,6 +39,8 @@ public enum HomeModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownCharacteristic(accessory: String, service: String, characteristic: String)
     case invalidValue(accessory: String, service: String, characteristic: String, ValueProblem)
     case readOnly(accessory: String, service: String, characteristic: String)
+    /// Writable in HAP, but this device's mapping gives no way to write it.
+    case notWritableHere(accessory: String, service: String, characteristic: String)
     /// The accessory is in another home than the action set or trigger that names it.
     case otherHome(accessory: String, home: String)
 
@@ -49,6 +51,7 @@ public enum HomeModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownCharacteristic(let a, let s, let c): "\(a)/\(s)/\(c): no such characteristic"
         case .invalidValue(let a, let s, let c, let problem): "\(a)/\(s)/\(c): \(problem)"
         case .readOnly(let a, let s, let c): "\(a)/\(s)/\(c): is read-only"
+        case .notWritableHere(let a, let s, let c): "\(a)/\(s)/\(c): this device's mapping gives no way to write it"
         case .otherHome(let a, let home): "\(a): is in home '\(home)', not in this one"
         }
     }

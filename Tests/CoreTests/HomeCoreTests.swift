@@ -118,6 +118,29 @@ struct HomeCoreTests {
         #expect(malformed?.field == "writes[1]", "a write with a malformed entry is refused whole, not written without it")
     }
 
+    @Test(
+        "what a device's mapping gives no way to write is read-only there: not offered as writable, refused as a write and in an action set"
+    )
+    func unwritableHere() throws {
+        var home = try TestHome()
+        let radiator = try #require(home.core.accessory("bosch_radiator"))
+        let units = try #require(radiator["thermostat"]?["temperature_display_units"])
+        #expect(units.type.isWritable && !units.isWritable, "HAP lets it be written; Zigbee2MQTT exposes no way to")
+        #expect(units.treeJSON["permissions"] == ["read", "notify"])
+        #expect(radiator["thermostat"]?["target_temperature"]?.treeJSON["permissions"] == ["read", "write", "notify"])
+
+        let why = "bosch_radiator/thermostat/temperature_display_units: this device's mapping gives no way to write it"
+        guard case .writes(let outcomes) = try home.ok(.write([TestHome.write("bosch_radiator/thermostat/temperature_display_units", 1)])),
+            case .failure(let refused) = outcomes[0]
+        else { Issue.record("the write was taken"); return }
+        #expect(refused.kind == .invalid && refused.message == why)
+        #expect(home.sets.isEmpty)
+        let scene = try home.refused(
+            .addActionSet(
+                name: "Cosy", home: nil, actions: [Action(TestHome.path("bosch_radiator/thermostat/temperature_display_units"), .int(0))]))
+        #expect(scene.kind == .invalid && scene.field == "actions[0]" && scene.message == "actions[0]: " + why, "\(scene.message)")
+    }
+
     @Test("a change to the home is replied to, and its events told, only once it is stored; the events come first")
     func durableReplies() throws {
         var home = try TestHome()

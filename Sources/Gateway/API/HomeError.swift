@@ -47,7 +47,7 @@ public struct HomeError: Error, Sendable, Hashable, CustomStringConvertible {
         case let error as HomeModelError:
             switch error {
             case .unknownAccessory, .unknownService, .unknownCharacteristic: self = .notFound(error.description)
-            case .invalidValue, .readOnly, .otherHome: self = .invalid(error.description)
+            case .invalidValue, .readOnly, .notWritableHere, .otherHome: self = .invalid(error.description)
             }
         case let error as AutomationError: self = .invalid(error.description, field: error.field)
         default: self = .invalid("\(error)")

@@ -59,6 +59,7 @@ extension HomeCore {
     /// home, and a new one gets the values last stored for it.
     mutating func insert(_ entry: Entry) {
         var entry = entry
+        markUnwritable(&entry)
         let id = entry.accessory.id
         let old = entries[id]
         if old == nil {

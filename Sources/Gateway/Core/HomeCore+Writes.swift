@@ -34,13 +34,6 @@ extension HomeCore {
                 results.append(.failure(.unreachable("\(request.accessory): is not reachable")))
                 continue
             }
-            guard canWrite(entry, service: request.service, characteristic: request.characteristic) else {
-                results.append(
-                    .failure(
-                        .invalid("\(request.accessory)/\(request.service)/\(request.characteristic): the mapping gives no way to write it"))
-                )
-                continue
-            }
             accepted.append(
                 (
                     request.accessory,
@@ -58,11 +51,22 @@ extension HomeCore {
         return results
     }
 
-    func canWrite(_ entry: Entry, service: String, characteristic: String) -> Bool {
-        switch entry.source {
-        case .zigbee2mqtt(_, let mapping): mapping.isWritable(service: service, characteristic: characteristic)
-        case .explicit(let mapping):
-            mapping.bindings.contains { $0.service == service && $0.characteristic == characteristic && $0.set != nil }
+    /// A characteristic HAP lets be written but the device's mapping gives no way to write is
+    /// read-only on this accessory: not offered as writable, and refused as such.
+    func markUnwritable(_ entry: inout Entry) {
+        for s in entry.accessory.services.indices {
+            let service = entry.accessory.services[s].id
+            for c in entry.accessory.services[s].characteristics.indices
+            where entry.accessory.services[s].characteristics[c].type.isWritable {
+                let characteristic = entry.accessory.services[s].characteristics[c].type.name
+                let writable =
+                    switch entry.source {
+                    case .zigbee2mqtt(_, let mapping): mapping.isWritable(service: service, characteristic: characteristic)
+                    case .explicit(let mapping):
+                        mapping.bindings.contains { $0.service == service && $0.characteristic == characteristic && $0.set != nil }
+                    }
+                entry.accessory.services[s].characteristics[c].isWritable = writable
+            }
         }
     }
 
