@@ -23,7 +23,7 @@ actor GatewayRuntime {
         pending: PendingAnswers, events: EventHub
     ) {
         self.api = api
-        self.api.sendFirst = { [logger = log[.mqtt]] writes in Self.publish(writes, with: client, events: events, logger: logger) }
+        self.api.sendFirst = { [logger = log[.mqtt]] writes in Self.send(writes, with: client, logger: logger) }
         self.client = client
         self.writer = writer
         self.log = log
@@ -62,7 +62,7 @@ actor GatewayRuntime {
 
     /// Sends the next paced state requests to devices.
     func pace() {
-        Self.publish(api.pace(), with: client, events: events, logger: log[.mqtt])
+        Self.send(api.pace(), with: client, logger: log[.mqtt])
     }
 
     /// The whole home in place of the writer's queued changes, after one of them failed.
@@ -135,6 +135,11 @@ actor GatewayRuntime {
     /// To the broker, and the events among them to the live streams.
     static func publish(_ messages: [Outgoing], with client: MQTTClient, events: EventHub, logger: Logger) {
         events.publish(messages)
+        send(messages, with: client, logger: logger)
+    }
+
+    /// To the broker alone: writes and requests to devices, which are never events.
+    static func send(_ messages: [Outgoing], with client: MQTTClient, logger: Logger) {
         for message in messages {
             do {
                 try client.publish(
