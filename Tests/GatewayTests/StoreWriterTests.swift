@@ -26,9 +26,10 @@ final class FlakyStore: HomeStore {
     }
 }
 
-/// Waits (at most 5 s of real time) for something the writer's own task does after a step of the clock.
+/// Waits for something the writer's own task does after a step of the clock: at most 20 s of real
+/// time, since in a parallel run of the whole suite that task can wait seconds for a thread.
 func eventually(_ what: Comment, _ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(20)
     while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(2)) }
     #expect(condition(), what)
 }
