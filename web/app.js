@@ -1526,9 +1526,43 @@
     append(container, [label, control]);
   }
 
+  /** The value part of "only if an accessory…": a choice for booleans and named values, else a comparison. */
+  function renderOnlyValue() {
+    const container = $("#new-trigger-only-value");
+    clear(container);
+    const path = $("#new-trigger-only-characteristic").value;
+    const found = path ? findCharacteristic(...path.split("/")) : null;
+    if (!found) return;
+    const characteristic = found.characteristic;
+    const choices = characteristic.format === "bool" ? [true, false] : characteristic.valid_values || null;
+    if (choices) {
+      append(container, [
+        h("label", { for: "new-trigger-only-target" }, "is"),
+        h("select", { id: "new-trigger-only-target", "data-testid": "new-trigger-only-target" },
+          choices.map((value) => h("option", { value: JSON.stringify(value), selected: value === characteristic.value }, formatValue(characteristic, value))))]);
+      return;
+    }
+    if (["string", "data", "tlv8"].includes(characteristic.format)) {
+      append(container, [
+        h("label", { for: "new-trigger-only-text" }, "is"),
+        h("input", { id: "new-trigger-only-text", "data-testid": "new-trigger-only-text", autocomplete: "off" })]);
+      return;
+    }
+    append(container, [
+      h("select", { id: "new-trigger-only-op", "data-testid": "new-trigger-only-op", "aria-label": "Comparison" },
+        h("option", { value: "<" }, "is below"),
+        h("option", { value: ">" }, "is above"),
+        h("option", { value: "=" }, "is exactly")),
+      h("label", { for: "new-trigger-only-number" }, `Value${unitText(characteristic) ? ` (${unitText(characteristic)})` : ""}`),
+      h("input", { id: "new-trigger-only-number", "data-testid": "new-trigger-only-number", type: "number", step: "any",
+        min: characteristic.min, max: characteristic.max, value: characteristic.value ?? "" })]);
+  }
+
   function showWhen() {
     const when = $("#new-trigger-when").value;
-    for (const part of document.querySelectorAll("#add-trigger-form .when-part")) part.hidden = !part.dataset.when.split(" ").includes(when);
+    for (const part of document.querySelectorAll("#add-trigger-form .when-part[data-when]")) part.hidden = !part.dataset.when.split(" ").includes(when);
+    $("#new-trigger-day-picks").hidden = $("#new-trigger-days").value !== "custom";
+    $("#new-trigger-only-between").hidden = $("#new-trigger-only-time").value !== "between";
   }
 
   /** Fills the form's lists from the home as it is when the form is opened. */
@@ -1536,8 +1570,15 @@
     const select = $("#new-trigger-characteristic");
     const chosen = select.value;
     clear(select);
-    for (const [path, text] of eventPaths()) append(select, [h("option", { value: path, selected: path === chosen }, text)]);
+    const paths = eventPaths();
+    for (const [path, text] of paths) append(select, [h("option", { value: path, selected: path === chosen }, text)]);
     renderTriggerValue();
+    const only = $("#new-trigger-only-characteristic");
+    const onlyChosen = only.value;
+    clear(only);
+    append(only, [h("option", { value: "" }, "Whatever the accessories are doing")]);
+    for (const [path, text] of paths) append(only, [h("option", { value: path, selected: path === onlyChosen }, text)]);
+    renderOnlyValue();
     const scenes = $("#new-trigger-scenes");
     const ticked = new Set([...scenes.querySelectorAll("input:checked")].map((input) => input.value));
     clear(scenes);
@@ -1562,7 +1603,12 @@
     };
     if (when === "time") {
       if (!$("#new-trigger-at").value) throw new Error("Give the time of day.");
-      body.timer = { recurrence: { at: $("#new-trigger-at").value.slice(0, 5), weekdays: $("#new-trigger-days").value } };
+      let weekdays = $("#new-trigger-days").value;
+      if (weekdays === "custom") {
+        weekdays = [...$("#new-trigger-day-picks").querySelectorAll("input:checked")].map((input) => input.value);
+        if (!weekdays.length) throw new Error("Pick the days it fires.");
+      }
+      body.timer = { recurrence: { at: $("#new-trigger-at").value.slice(0, 5), weekdays } };
     } else if (when === "sunrise" || when === "sunset") {
       body.events = [{ sun: when, offset: minutes("#new-trigger-offset") }];
     } else {
@@ -1583,7 +1629,37 @@
       if (event.for && event.value === undefined && !event.range) throw new Error("\u201cStays so\u201d needs a value to stay at.");
       body.events = [event];
     }
+    const conditions = conditionsFromForm();
+    if (conditions.length) body.conditions = conditions.length === 1 ? conditions[0] : { all: conditions };
     return body;
+  }
+
+  /** The form's "only if" part as the API's conditions (none, one, or all of two). */
+  function conditionsFromForm() {
+    const conditions = [];
+    const time = $("#new-trigger-only-time").value;
+    if (time === "day") conditions.push({ time: { after: "sunrise", before: "sunset" } });
+    if (time === "night") conditions.push({ time: { after: "sunset", before: "sunrise" } });
+    if (time === "between") {
+      const after = $("#new-trigger-only-after").value.slice(0, 5);
+      const before = $("#new-trigger-only-before").value.slice(0, 5);
+      if (!after || !before) throw new Error("Give both times of \u201cbetween two times\u201d.");
+      if (after === before) throw new Error("\u201cBetween two times\u201d needs two different times.");
+      conditions.push({ time: { after, before } });
+    }
+    const characteristic = $("#new-trigger-only-characteristic").value;
+    if (characteristic) {
+      const target = document.getElementById("new-trigger-only-target");
+      const text = document.getElementById("new-trigger-only-text");
+      const number = document.getElementById("new-trigger-only-number");
+      if (target) conditions.push({ characteristic, op: "=", value: JSON.parse(target.value) });
+      else if (text) conditions.push({ characteristic, op: "=", value: text.value });
+      else if (number) {
+        if (number.value === "") throw new Error("Give the value the accessory is compared with.");
+        conditions.push({ characteristic, op: $("#new-trigger-only-op").value, value: Number(number.value) });
+      }
+    }
+    return conditions;
   }
 
   function newTriggerForm() {
@@ -1594,6 +1670,9 @@
     });
     $("#new-trigger-when").addEventListener("change", showWhen);
     $("#new-trigger-characteristic").addEventListener("change", renderTriggerValue);
+    $("#new-trigger-days").addEventListener("change", showWhen);
+    $("#new-trigger-only-time").addEventListener("change", showWhen);
+    $("#new-trigger-only-characteristic").addEventListener("change", renderOnlyValue);
     form.addEventListener("change", () => { error.textContent = ""; });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -1601,7 +1680,12 @@
       try {
         await api("POST", "/api/triggers", triggerFromForm());
         $("#new-trigger-name").value = "";
-        for (const input of $("#new-trigger-scenes").querySelectorAll("input:checked")) input.checked = false;
+        for (const input of form.querySelectorAll(".scene-picks input:checked, .day-picks input:checked")) input.checked = false;
+        $("#new-trigger-days").value = "daily";
+        $("#new-trigger-only-time").value = "";
+        $("#new-trigger-only-characteristic").value = "";
+        renderOnlyValue();
+        showWhen();
         $("#new-trigger").open = false;
         await reloadAutomations();
       } catch (e) {
@@ -1621,7 +1705,7 @@
       const zone = timer.time_zone ? ` (${timer.time_zone})` : "";
       if (!r) return `Once, at ${timer.fire_date}${zone}`;
       if (r.every) return `Every ${r.every} ${r.unit}${timer.fire_date ? ` from ${timer.fire_date}` : ""}${zone}`;
-      const days = Array.isArray(r.weekdays) ? (r.weekdays.length === 7 ? "every day" : `on ${r.weekdays.join(", ")}`) : r.weekdays || "every day";
+      const days = daysText(r.weekdays || "daily");
       return `At ${r.at}, ${days}${zone}`;
     }
     return (trigger.events || []).map((event) => {
@@ -1635,16 +1719,36 @@
     }).join("; or ");
   }
 
+  const DAY_NAMES = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
+
+  /** ["mon", …, "fri"] → "Monday to Friday"; the API's names of day sets as they are. */
+  function daysText(weekdays) {
+    if (!Array.isArray(weekdays)) return { daily: "every day", weekdays: "Monday to Friday", weekends: "Saturday and Sunday" }[weekdays] || String(weekdays);
+    const key = [...weekdays].join(",");
+    if (weekdays.length === 7) return "every day";
+    if (key === "mon,tue,wed,thu,fri") return "Monday to Friday";
+    if (key === "sat,sun") return "Saturday and Sunday";
+    return `on ${weekdays.map((day) => DAY_NAMES[day] || day).join(", ")}`;
+  }
+
+  const CONDITION_WORDS = { "=": "is", "!=": "is not", "<": "is below", "<=": "is at most", ">": "is above", ">=": "is at least" };
+
   function conditionText(condition) {
     if (!condition || typeof condition !== "object") return String(condition);
     if (condition.all) return condition.all.map(conditionText).join(" and ");
     if (condition.any) return `(${condition.any.map(conditionText).join(" or ")})`;
     if (condition.not) return `not ${conditionText(condition.not)}`;
-    if (condition.time) return `between ${condition.time.after || "midnight"} and ${condition.time.before || "midnight"}`;
-    if (condition.weekdays) return `on ${Array.isArray(condition.weekdays) ? condition.weekdays.join(", ") : condition.weekdays}`;
+    if (condition.time) {
+      const { after, before } = condition.time;
+      if (after === "sunrise" && before === "sunset") return "during the day";
+      if (after === "sunset" && before === "sunrise") return "at night";
+      return `between ${after || "midnight"} and ${before || "midnight"}`;
+    }
+    if (condition.weekdays) return daysText(condition.weekdays);
     if (condition.characteristic) {
       const path = eventPath(condition);
-      return `${describePath(path)} ${condition.op || "="} ${formatPathValue(path, condition.value)}`;
+      const op = CONDITION_WORDS[condition.op || "="] || condition.op;
+      return `${describePath(path)} ${op} ${formatPathValue(path, condition.value)}`;
     }
     return JSON.stringify(condition);
   }
@@ -1716,14 +1820,18 @@
     const home = currentHome();
     const rooms = $("#rooms");
     const zones = $("#zones");
-    const shape = JSON.stringify([home, state.accessories.map((a) => [a.id, a.name])]);
+    const homes = $("#homes");
+    const shape = JSON.stringify([state.homes, state.homeId, state.accessories.map((a) => [a.id, a.name])]);
     if (shape === roomsShape) return;
     roomsShape = shape;
-    const edits = [editsIn(rooms), editsIn(zones)];
+    const edits = [editsIn(rooms), editsIn(zones), editsIn(homes)];
     clear(rooms);
     clear(zones);
-    if (!home) return;
+    clear(homes);
     const byName = (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" });
+    for (const each of [...state.homes].sort((a, b) => (b.primary ? 1 : 0) - (a.primary ? 1 : 0) || byName(a, b))) append(homes, [homeRow(each)]);
+    restoreEdits(homes, edits[2]);
+    if (!home) return;
     const defaultRoom = (home.rooms || []).find((room) => room.id === home.default_room);
     const list = [defaultRoom, ...(home.rooms || []).filter((room) => room !== defaultRoom).sort(byName)].filter(Boolean);
     for (const room of list) append(rooms, [roomRow(home, room)]);
@@ -1804,6 +1912,35 @@
           }
         })),
       h("div", { class: "chips", role: "group", "aria-label": `Rooms in ${zone.name}` }, chips),
+      error);
+  }
+
+  /** A home: rename it, make it the primary one, remove it (not the primary one: the gateway says why). */
+  function homeRow(home) {
+    const error = h("p", { class: "form-error", "data-testid": `home-error-${home.id}`, role: "alert" });
+    const act = async (method, path) => {
+      error.textContent = "";
+      try {
+        await api(method, path);
+        scheduleReload(0);
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    };
+    const rooms = (home.rooms || []).length;
+    const accessories = (home.rooms || []).reduce((sum, room) => sum + (room.accessories || []).length, 0);
+    const facts = [`${rooms} room${rooms === 1 ? "" : "s"}`, `${accessories} accessor${accessories === 1 ? "y" : "ies"}`];
+    if (home.id === state.homeId) facts.push("shown now");
+    const primary = h("button", { type: "button", "data-testid": `home-primary-${home.id}` }, "Make primary");
+    primary.addEventListener("click", () => act("POST", `/api/homes/${enc(home.id)}/primary`));
+    return h("div", { class: "edit-row", "data-testid": `home-${home.id}` },
+      h("div", { class: "edit-main" },
+        renameForm("home", home, `/api/homes/${enc(home.id)}`, error),
+        home.primary
+          ? h("span", { class: "muted-text", "data-testid": `home-is-primary-${home.id}` }, "primary home")
+          : h("span", { class: "row-actions" }, primary, confirmButton("Remove", `home-remove-${home.id}`, () => act("DELETE", `/api/homes/${enc(home.id)}`)))),
+      h("p", { class: "muted-text" }, facts.join(" · "),
+        home.primary ? "" : ". Removing it removes its rooms, zones, scenes and automations; its accessories move to the primary home."),
       error);
   }
 

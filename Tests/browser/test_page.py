@@ -429,6 +429,13 @@ def choose(driver, testid, value):
     wait(driver, chosen, f"{value} to be chosen in {testid}")
 
 
+def confirm_click(driver, testid):
+    """A button that asks again before it acts: pressed, then pressed again once it asks."""
+    click(driver, testid)  # arms
+    wait(driver, lambda d: "again" in text(d, testid), f"{testid} to ask again")
+    click(driver, testid)
+
+
 def open_page(driver, house, url=None):
     driver.get(url or house.url)
     wait(driver, lambda d: present(d, "accessory-bulb"), "the accessories to be shown")
@@ -671,6 +678,91 @@ def test_d3_new_automations(driver, house, action_set):
             house.api("DELETE", f"/api/triggers/{trigger_id}")
 
 
+def test_d4_automation_only_if(driver, house, action_set):
+    """An automation's "only if" made on the page: days picked one by one, a time window, and an accessory's state that
+    keeps motion from switching the bulb on until the plug is on."""
+    made = []
+
+    def trigger_named(name):
+        status, body = house.api("GET", "/api/triggers")
+        return next((t for t in body["triggers"] if t["name"] == name), None)
+
+    def write(path, value):
+        status, body = house.api("PUT", f"/api/accessories/{path}", {"value": value})
+        assert status == 200, body
+        wait_until(lambda: house.value(path) is value, WAIT, f"{path} to be {value}")
+
+    def report_motion():
+        """Motion off then on, then a reading after it: once the reading is in, the gateway has handled the motion."""
+        house.simulator("report", {"id": "occupancy_sensor", "state": {"occupancy": False}})
+        house.simulator("report", {"id": "occupancy_sensor", "state": {"occupancy": True}})
+        marker = 18.0 if house.value("weather_sensor/temperature_sensor/current_temperature") != 18.0 else 19.0
+        house.simulator("report", {"id": "weather_sensor", "state": {"temperature": marker}})
+        wait_until(lambda: house.value("weather_sensor/temperature_sensor/current_temperature") == marker, WAIT, "the reading after the motion")
+
+    try:
+        write("power_plug/outlet/on", False)
+        write("bulb/lightbulb/on", False)
+        open_page(driver, house)
+        click(driver, "tab-automations")
+
+        click(driver, "new-trigger-open")
+        type_into(driver, "new-trigger-name", "Browser Odd Days")
+        choose(driver, "new-trigger-days", "custom")
+        click(driver, f"trigger-pick-{action_set}")
+        click(driver, "add-trigger")
+        wait(driver, lambda d: "Pick the days" in text(d, "add-trigger-error"), "the form to ask for the days")
+        click(driver, "new-trigger-day-mon")
+        click(driver, "new-trigger-day-wed")
+        choose(driver, "new-trigger-only-time", "night")
+        click(driver, "add-trigger")
+        # The test house has no location: the gateway's reason is shown, and nothing is stored.
+        wait(driver, lambda d: "need the house's location" in text(d, "add-trigger-error"), "the gateway's reason for refusing 'at night'")
+        assert trigger_named("Browser Odd Days") is None
+        choose(driver, "new-trigger-only-time", "between")
+        click(driver, "add-trigger")
+        odd = wait_until(lambda: trigger_named("Browser Odd Days"), WAIT, "the automation with picked days to be stored")
+        made.append(odd["id"])
+        assert odd["timer"]["recurrence"]["weekdays"] == ["mon", "wed"], odd
+        assert odd["conditions"] == {"time": {"after": "22:00", "before": "06:00"}}, odd
+        wait(driver, lambda d: "on Mon, Wed" in text(d, f"trigger-{odd['id']}") and "between 22:00 and 06:00" in text(d, f"trigger-{odd['id']}"),
+             "its card to say when it fires and the hours it runs in")
+
+        click(driver, "new-trigger-open")
+        type_into(driver, "new-trigger-name", "Browser Motion If Plug")
+        choose(driver, "new-trigger-when", "change")
+        choose(driver, "new-trigger-characteristic", "occupancy_sensor/motion_sensor/motion_detected")
+        choose(driver, "new-trigger-target", "true")
+        choose(driver, "new-trigger-only-time", "between")
+        driver.execute_script("arguments[0].value = '06:00'", find(driver, "new-trigger-only-after"))  # as "Until" (06:00)
+        choose(driver, "new-trigger-only-characteristic", "power_plug/outlet/on")
+        choose(driver, "new-trigger-only-target", "true")
+        click(driver, f"trigger-pick-{action_set}")
+        click(driver, "add-trigger")
+        wait(driver, lambda d: "two different times" in text(d, "add-trigger-error"), "the form to refuse an empty window")
+        choose(driver, "new-trigger-only-time", "")
+        no_horizontal_scroll(driver)
+        shot(driver, "d4-only-if-desktop")
+        click(driver, "add-trigger")
+        motion = wait_until(lambda: trigger_named("Browser Motion If Plug"), WAIT, "the motion automation to be stored")
+        made.append(motion["id"])
+        assert motion["conditions"] == {"characteristic": "power_plug/outlet/on", "op": "=", "value": True}, motion
+        wait(driver, lambda d: "is On" in text(d, f"trigger-{motion['id']}"), "its card to show the condition")
+
+        report_motion()
+        assert trigger_named("Browser Motion If Plug")["last_fired"] is None, "motion with the plug off does nothing"
+        assert house.value("bulb/lightbulb/on") is False
+
+        write("power_plug/outlet/on", True)
+        report_motion()
+        wait_until(lambda: house.value("bulb/lightbulb/on") is True, WAIT, "motion with the plug on to switch the bulb on")
+        assert trigger_named("Browser Motion If Plug")["last_fired"]
+    finally:
+        house.simulator("report", {"id": "occupancy_sensor", "state": {"occupancy": False}})
+        for trigger_id in made:
+            house.api("DELETE", f"/api/triggers/{trigger_id}")
+
+
 def test_e_unreachable_device_is_marked(driver, house):
     open_page(driver, house)
     click(driver, "group-by-room")
@@ -759,8 +851,16 @@ def test_g_phone_width(driver, house, trigger):
             choose(driver, "new-trigger-when", "change")
             choose(driver, "new-trigger-characteristic", "weather_sensor/temperature_sensor/current_temperature")
             wait(driver, lambda d: find(d, "new-trigger-number").is_displayed(), "a number for a temperature")
+            choose(driver, "new-trigger-only-time", "between")
+            choose(driver, "new-trigger-only-characteristic", "weather_sensor/temperature_sensor/current_temperature")
+            wait(driver, lambda d: find(d, "new-trigger-only-number").is_displayed(), "a comparison for a temperature")
             no_horizontal_scroll(driver)
             shot(driver, "g-new-automation-phone")
+            choose(driver, "new-trigger-when", "time")
+            choose(driver, "new-trigger-days", "custom")
+            wait(driver, lambda d: find(d, "new-trigger-day-sun").is_displayed(), "the days to pick")
+            no_horizontal_scroll(driver)
+            shot(driver, "g-new-automation-days-phone")
             click(driver, "new-trigger-open")
     click(driver, "tab-accessories")
 
@@ -780,9 +880,7 @@ def test_h_rooms_and_zones_are_edited(driver, house):
         return next((r for r in body["rooms"] if r["id"] == room_id), None)
 
     def confirm(testid):
-        click(driver, testid)  # arms
-        wait(driver, lambda d: "again" in text(d, testid), f"{testid} to ask again")
-        click(driver, testid)
+        confirm_click(driver, testid)
 
     open_page(driver, house)
     try:
@@ -880,7 +978,8 @@ def test_i_token_is_asked_for_and_kept(driver, house):
 
 
 def test_j_home_picker(driver, house):
-    """A home added on the page is shown at once; with two the page offers a picker; each home shows its own accessories."""
+    """A home added on the page is shown at once; with two the page offers a picker; each home shows its own accessories;
+    a home is renamed, made primary and removed from the page."""
     cabin = None
     try:
         open_page(driver, house)
@@ -907,8 +1006,31 @@ def test_j_home_picker(driver, house):
         click(driver, "tab-rooms")
         wait(driver, lambda d: present(d, f"room-{cabin['default_room']}"), "the cabin's default room")
         shot(driver, "j-second-home-desktop")
+
+        # Renamed, made primary and back, then removed, all from the Rooms view.
+        def home(home_id):
+            status, body = house.api("GET", "/api/homes")
+            return next((h for h in body["homes"] if h["id"] == home_id), None), body["primary"]
+
+        assert present(driver, "home-is-primary-home") and not present(driver, "home-remove-home"), "the primary home cannot be removed"
+        type_into(driver, f"home-name-{cabin['id']}", "Browser Lodge")
+        click(driver, f"home-rename-{cabin['id']}")
+        wait_until(lambda: home(cabin["id"])[0]["name"] == "Browser Lodge", WAIT, "the home to be renamed")
+        wait(driver, lambda d: "Browser Lodge" in text(d, "home-picker"), "the new name in the picker")
+        click(driver, f"home-primary-{cabin['id']}")
+        wait_until(lambda: home(cabin["id"])[1] == cabin["id"], WAIT, "the lodge to be the primary home")
+        wait(driver, lambda d: present(d, f"home-is-primary-{cabin['id']}") and present(d, "home-remove-home"), "the page to show the lodge as primary")
+        shot(driver, "j-homes-desktop")
+        click(driver, "home-primary-home")
+        wait_until(lambda: home("home")[1] == "home", WAIT, "the first home to be primary again")
+        confirm_click(driver, f"home-remove-{cabin['id']}")
+        wait_until(lambda: home(cabin["id"])[0] is None, WAIT, "the lodge to be removed")
+        removed, cabin = cabin, None
+        wait(driver, lambda d: not present(d, f"home-{removed['id']}"), "the lodge to leave the page")
+        wait(driver, lambda d: present(d, "room-office"), "the primary home's rooms, shown once the lodge is gone")
+        picker = present(driver, "home-picker")
+        assert not picker or not picker[0].is_displayed(), "no picker with one home"
         click(driver, "tab-accessories")
-        choose(driver, "home-picker", "home")
         wait(driver, lambda d: present(d, "accessory-bulb"), "the primary home's accessories again")
     finally:
         if cabin:
