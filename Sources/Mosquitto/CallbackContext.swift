@@ -30,6 +30,9 @@ final class CallbackContext: Sendable {
 
     let shared = Mutex(Shared())
     let inbox: Inbox
+    /// Used by the message callback alone, which libmosquitto calls one at a time on its network
+    /// thread: its lock is never contended.
+    let topics = TopicCache()
     let events: AsyncStream<ConnectionState>.Continuation
     let birth: MQTTConfiguration.StatusMessage?
     let clientID: String

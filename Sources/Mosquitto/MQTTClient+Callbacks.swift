@@ -18,13 +18,14 @@ extension MQTTClient {
         }
         mosquitto_message_v5_callback_set(mosq) { _, obj, msg, _ in
             guard let msg = msg?.pointee, let topic = msg.topic else { return }
+            let context = CallbackContext.from(obj)
             // Copy now: libmosquitto frees the message when this returns.
             let payload =
                 msg.payloadlen > 0
                 ? [UInt8](UnsafeRawBufferPointer(start: msg.payload, count: Int(msg.payloadlen)))
                 : []
-            let message = MQTTMessage(topic: String(cString: topic), payload: payload, qos: msg.qos, retain: msg.retain)
-            CallbackContext.from(obj).inbox.append(message)
+            let message = MQTTMessage(topic: context.topics.topic(topic), payload: payload, qos: msg.qos, retain: msg.retain)
+            context.inbox.append(message)
         }
         mosquitto_subscribe_v5_callback_set(mosq) { _, obj, mid, count, granted, _ in
             let qos = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []

@@ -32,8 +32,16 @@ struct MessageService: Service {
                 if count <= Self.step {
                     await runtime.handle(consume batch)
                 } else {
+                    // Each slice's messages leave the batch as they are handed over, so what has
+                    // been handled is freed while the rest of the burst waits its turn.
                     for start in stride(from: 0, to: count, by: Self.step) {
-                        await runtime.handle(Array(batch[start..<min(start + Self.step, count)]))
+                        var slice: [MQTTMessage] = []
+                        slice.reserveCapacity(min(Self.step, count - start))
+                        for index in start..<min(start + Self.step, count) {
+                            slice.append(batch[index])
+                            batch[index] = MQTTMessage(topic: "", payload: [])
+                        }
+                        await runtime.handle(consume slice)
                     }
                 }
                 if count >= 1_000 { await runtime.releaseMemory() }
