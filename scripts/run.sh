@@ -18,8 +18,8 @@ case "$devices" in
 esac
 [ -f "$devices_file" ] || { echo "run.sh: no devices file $devices_file" >&2; exit 64; }
 scripts/install-deps.sh
-swift build -c release --product homegate >&2
-swift build -c release --product homegate-simulator >&2
+swift build -c release --product homegate --static-swift-stdlib >&2
+swift build -c release --product homegate-simulator --static-swift-stdlib >&2
 
 port=${DEMO_PORT:-1883}
 if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then

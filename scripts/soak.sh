@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --product homegate >&2
-swift build -c release --product homegate-simulator >&2
+swift build -c release --product homegate --static-swift-stdlib >&2
+swift build -c release --product homegate-simulator --static-swift-stdlib >&2
 exec python3 scripts/soak.py --bin "$(swift build -c release --show-bin-path)" "$@"
