@@ -1495,6 +1495,15 @@
     return paths.map((path) => [path, describePath(path)]).sort((a, b) => a[1].localeCompare(b[1], undefined, { sensitivity: "base" }));
   }
 
+  /** A number for a characteristic, labelled with its unit, starting at its value now. */
+  function valueField(id, characteristic) {
+    const unit = unitText(characteristic);
+    return [
+      h("label", { for: id }, `Value${unit ? ` (${unit})` : ""}`),
+      h("input", { id, "data-testid": id, type: "number", step: "any", min: characteristic.min, max: characteristic.max,
+        value: characteristic.value ?? "" })];
+  }
+
   /** The value part of "when it changes", after the characteristic's kind. */
   function renderTriggerValue() {
     const container = $("#new-trigger-value");
@@ -1511,9 +1520,7 @@
           h("option", { value: "min" }, "rises to at least"),
           h("option", { value: "max" }, "falls to at most"),
           h("option", { value: "any" }, "changes at all")),
-        h("label", { for: "new-trigger-number" }, `Value${unitText(characteristic) ? ` (${unitText(characteristic)})` : ""}`),
-        h("input", { id: "new-trigger-number", "data-testid": "new-trigger-number", type: "number", step: "any",
-          min: characteristic.min, max: characteristic.max, value: characteristic.value ?? "" })]);
+        ...valueField("new-trigger-number", characteristic)]);
       return;
     }
     const choices = characteristic.format === "bool" ? [true, false] : characteristic.valid_values || null;
@@ -1553,9 +1560,7 @@
         h("option", { value: "<" }, "is below"),
         h("option", { value: ">" }, "is above"),
         h("option", { value: "=" }, "is exactly")),
-      h("label", { for: "new-trigger-only-number" }, `Value${unitText(characteristic) ? ` (${unitText(characteristic)})` : ""}`),
-      h("input", { id: "new-trigger-only-number", "data-testid": "new-trigger-only-number", type: "number", step: "any",
-        min: characteristic.min, max: characteristic.max, value: characteristic.value ?? "" })]);
+      ...valueField("new-trigger-only-number", characteristic)]);
   }
 
   function showWhen() {
