@@ -1,4 +1,5 @@
-/// A message as it arrived: topic and payload copied out of libmosquitto's buffers.
+/// A message as it arrived: its payload copied out of libmosquitto's buffers, its topic a String
+/// shared with the other messages on that topic (`TopicCache`).
 public struct MQTTMessage: Sendable, Equatable {
     public var topic: String
     public var payload: [UInt8]
