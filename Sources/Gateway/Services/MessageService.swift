@@ -19,30 +19,28 @@ struct MessageService: Service {
         // Cancelled at shutdown between batches: a batch taken is handled whole.
         await cancelWhenGracefulShutdown {
             var iterator = client.messages.makeAsyncIterator()
-            while var batch = await iterator.nextBatch() {
-                if batch.contains(where: { $0.topic == healthTopic }) {
-                    await answerHealth(batch.filter { $0.topic == healthTopic })
-                    batch.removeAll { $0.topic == healthTopic }
+            while var chunks = await iterator.nextChunks() {
+                if chunks.contains(where: { $0.contains { $0.topic == healthTopic } }) {
+                    await answerHealth(chunks.flatMap { $0.filter { $0.topic == healthTopic } })
+                    for index in chunks.indices { chunks[index].removeAll { $0.topic == healthTopic } }
                 }
-                // A burst is handled a slice at a time: what one step makes (events, states, its
+                // A burst is handled a step at a time: what one step makes (events, states, its
                 // output) grows with its size; one step of a 50,000-message flood held 15 MB more.
-                // A batch of one step is handed over whole, so nothing here holds its payloads
-                // while the core works (a bridge's device list is megabytes).
-                let count = batch.count
-                if count <= Self.step {
-                    await runtime.handle(consume batch)
-                } else {
-                    // Each slice's messages leave the batch as they are handed over, so what has
-                    // been handled is freed while the rest of the burst waits its turn.
-                    for start in stride(from: 0, to: count, by: Self.step) {
-                        var slice: [MQTTMessage] = []
-                        slice.reserveCapacity(min(Self.step, count - start))
-                        for index in start..<min(start + Self.step, count) {
-                            slice.append(batch[index])
-                            batch[index] = MQTTMessage(topic: "", payload: [])
-                        }
-                        await runtime.handle(consume slice)
+                // The inbox's chunks (a thousand messages at most) are handed over as they are
+                // taken, so nothing here holds the payloads of what the core has handled (a
+                // bridge's device list is megabytes) while the rest of the burst waits its turn.
+                let count = chunks.reduce(0) { $0 + $1.count }
+                var next = 0
+                while next < chunks.count {
+                    var step: [MQTTMessage] = []
+                    swap(&step, &chunks[next])
+                    next += 1
+                    while next < chunks.count, step.count + chunks[next].count <= Self.step {
+                        step.append(contentsOf: chunks[next])
+                        chunks[next] = []
+                        next += 1
                     }
+                    if !step.isEmpty { await runtime.handle(consume step) }
                 }
                 if count >= 1_000 { await runtime.releaseMemory() }
             }
