@@ -80,6 +80,7 @@ final class Inbox: Sendable {
     }
 
     var droppedCount: Int { state.withLock { $0.dropped } }
+    var waitingCount: Int { state.withLock { $0.count } }
 
     /// Everything waiting, in chunks, oldest first, waiting if nothing is there; nil once finished
     /// and drained, or on cancellation.

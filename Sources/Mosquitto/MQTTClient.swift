@@ -92,6 +92,9 @@ public final class MQTTClient: Sendable {
     /// Messages dropped because the consumer fell more than `inboxLimit` behind.
     public var droppedMessages: Int { context.inbox.droppedCount }
 
+    /// Messages received and waiting to be taken, for tests that must know a burst has arrived.
+    @_spi(Testing) public var waitingMessages: Int { context.inbox.waitingCount }
+
     public var state: ConnectionState { context.shared.withLock { $0.state } }
 
     /// Starts the network thread, then connects: a first attempt that fails is retried by the thread.

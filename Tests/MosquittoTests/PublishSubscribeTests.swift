@@ -105,8 +105,11 @@ struct PublishSubscribeTests {
         let publisher = try await connectedClient(broker)
         for i in 0..<1_000 { try publisher.publish("flood/x", Array("\(i)".utf8), qos: .atLeastOnce) }
         try await publisher.publishAndWait("flood/end", [], qos: .atLeastOnce)
-        // Nobody reads until the end marker has been through the broker.
-        try await Task.sleep(for: .milliseconds(300))
+        // Nobody reads until all 1,001 have arrived: each is either waiting or dropped.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while subscriber.droppedMessages + subscriber.waitingMessages < 1_001, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         var iterator = subscriber.messages.makeAsyncIterator()
         let batch = try #require(await iterator.nextBatch())
         #expect(batch.count <= 100)
