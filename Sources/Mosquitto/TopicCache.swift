@@ -30,7 +30,7 @@ final class TopicCache: Sendable {
         let bytes = UnsafeRawBufferPointer(start: cString, count: length)
         let key = hash(bytes)
         return table.withLock { table in
-            if let known = table[key], known.utf8.elementsEqual(bytes) { return known }
+            if let known = table[key], Self.same(known, bytes) { return known }
             if table.count >= limit { table.removeAll(keepingCapacity: true) }
             let made = String(decoding: bytes, as: UTF8.self)
             table[key] = made
@@ -39,6 +39,15 @@ final class TopicCache: Sendable {
     }
 
     var count: Int { table.withLock { $0.count } }
+
+    /// Whether the String's UTF-8 is exactly these bytes (with `memcmp`: the generic `elementsEqual`
+    /// cost more than the rest of the lookup).
+    private static func same(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard string.utf8.count == bytes.count else { return false }
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return string.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, bytes.count) == 0 }
+            ?? string.utf8.elementsEqual(bytes)
+    }
 
     /// FNV-1a, 64 bits.
     static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

@@ -62,6 +62,17 @@ struct DeviceSourcesTests {
         else { Issue.record("a broken group list is not said to be"); return }
     }
 
+    @Test("a device's own state topic, the common case: read by its bytes, a cleared retained state is nothing")
+    func plainStateTopics() {
+        guard case .report("zigbee2mqtt", "bulb", "zigbee2mqtt/bulb", _)? = read("zigbee2mqtt/bulb", #"{"state":"ON"}"#).first
+        else { Issue.record("no report for a name without a slash"); return }
+        guard case .report("zigbee2mqtt", "küche licht", "zigbee2mqtt/küche licht", _)? = read("zigbee2mqtt/küche licht", "{}").first
+        else { Issue.record("no report for a name beyond ASCII"); return }
+        #expect(read("zigbee2mqtt/bulb", "").isEmpty)
+        #expect(read("zigbee2mqttx/bulb", "{}").isEmpty, "a topic that only begins with the base's letters is not the bridge's")
+        #expect(read("zigbee2mqtt", "{}").isEmpty)
+    }
+
     @Test("a mapping file's topics: one message feeds every binding on its topic, read through the binding; availability by its words")
     func explicit() {
         let values = read("stat/garage/DOOR", "CLOSED").compactMap { input -> String? in

@@ -235,12 +235,12 @@ public struct HomeCore: Sendable {
             out.append(.treeChanged)
             treeChanged = false
         }
-        defer {
-            out = []
-            deferredOut = []
-            store = StoreBatch()
-        }
-        return CoreOutput(now: out, afterCommit: deferredOut, store: store, time: now)
+        // Moved out, not copied: a copy of the batch retains every field, and the next step starts empty.
+        var output = CoreOutput(now: [], afterCommit: [], store: StoreBatch(), time: now)
+        swap(&output.now, &out)
+        swap(&output.afterCommit, &deferredOut)
+        swap(&output.store, &store)
+        return output
     }
 
     /// Goes out now, or after the store commit inside `afterStoring`.

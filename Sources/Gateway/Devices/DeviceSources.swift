@@ -2,6 +2,10 @@ public import HomeModel
 public import JSON
 public import Mappings
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a device source makes of a device message: the core's input from the device side, with
 /// the topics and payload formats left behind.
 public enum DeviceInput: Sendable {
@@ -79,8 +83,11 @@ public struct DeviceSources: Sendable {
 
     /// `read`, each input handed to `take` as it is read (no array per message on the hot path).
     public func read(_ topic: String, _ payload: [UInt8], _ take: (DeviceInput) -> Void) {
-        for (base, prefix) in prefixes where topic.hasPrefix(prefix) {
-            if let input = Self.zigbee2mqtt(base: base, rest: topic.dropFirst(prefix.count), topic: topic, payload) { take(input) }
+        // Topics are compared by their bytes, as the broker compares them (and faster than
+        // String's Unicode-aware hasPrefix and dropFirst).
+        for (base, prefix) in prefixes where Self.startsWith(topic, prefix) {
+            let rest = Substring(topic.utf8.dropFirst(prefix.utf8.count))
+            if let input = Self.zigbee2mqtt(base: base, rest: rest, topic: topic, payload) { take(input) }
             return
         }
         for route in stateRoutes[topic] ?? [] {
@@ -99,6 +106,11 @@ public struct DeviceSources: Sendable {
     }
 
     private static func zigbee2mqtt(base: String, rest: Substring, topic: String, _ payload: [UInt8]) -> DeviceInput? {
+        // Most messages are a device's state, on a topic with no `/` after the base.
+        if !Self.containsSlash(rest) {
+            guard !payload.isEmpty else { return nil }  // a cleared retained state
+            return .report(bridge: base, device: String(rest), topic: topic, payload: payload)
+        }
         switch rest {
         case "bridge/devices":
             guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else {
@@ -122,11 +134,26 @@ public struct DeviceSources: Sendable {
             return .availability(bridge: base, device: String(rest.dropLast("/availability".count)), online: availability(payload))
         }
         // Our own /set and /get requests come back to us on <base>/#: `<name>/set`, `<name>/set/<key>`.
-        // (A device's state topic has no `/` at all as a rule, so most messages stop at the first test.)
-        if rest.utf8.contains(UInt8(ascii: "/")), rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }) {
-            return nil
-        }
+        if rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }) { return nil }
         return .report(bridge: base, device: String(rest), topic: topic, payload: payload)
+    }
+
+    /// Whether `topic`'s bytes begin with `prefix`'s (`memcmp`; the generic `starts(with:)` costs
+    /// tens of instructions a byte, on every message).
+    private static func startsWith(_ topic: String, _ prefix: String) -> Bool {
+        guard topic.utf8.count >= prefix.utf8.count else { return false }
+        let same = topic.utf8.withContiguousStorageIfAvailable { topicBytes in
+            prefix.utf8.withContiguousStorageIfAvailable { prefixBytes in
+                prefixBytes.isEmpty || memcmp(topicBytes.baseAddress!, prefixBytes.baseAddress!, prefixBytes.count) == 0
+            }
+        }
+        return (same ?? nil) ?? topic.utf8.starts(with: prefix.utf8)
+    }
+
+    private static func containsSlash(_ text: Substring) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.isEmpty && memchr(bytes.baseAddress!, Int32(UInt8(ascii: "/")), bytes.count) != nil
+        } ?? text.utf8.contains(UInt8(ascii: "/"))
     }
 
     /// `{"state":"online"}` (Zigbee2MQTT 2.x) or plain `online` (1.x).

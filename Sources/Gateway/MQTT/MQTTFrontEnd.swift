@@ -107,7 +107,7 @@ public struct MQTTFrontEnd: Sendable {
         }
         messages = []
         var output = render(core.handle(inputs, now: now))
-        output.messages = early + output.messages
+        if !early.isEmpty { output.messages.insert(contentsOf: early, at: 0) }
         return output
     }
 
@@ -225,9 +225,10 @@ public struct MQTTFrontEnd: Sendable {
 
     // MARK: What the core produced, as messages
 
-    mutating func render(_ output: CoreOutput) -> GatewayOutput {
+    mutating func render(_ output: consuming CoreOutput) -> GatewayOutput {
         var time: String?
-        var rendered = GatewayOutput(store: output.store)
+        var rendered = GatewayOutput()
+        swap(&rendered.store, &output.store)
         // Writes to devices go out first: a light a trigger switches should not wait for the
         // events and states that describe the change to be rendered and written.
         let writes = output.now.compactMap { effect -> Outgoing? in
