@@ -55,9 +55,14 @@ extension JSONValue {
 
     static func writeString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings need no escapes: copy them whole.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out.append(contentsOf: string.utf8)
+        // Most strings need no escapes: copy them whole. (Scanned as a buffer: the generic
+        // `contains(where:)` on the UTF-8 view cost a tenth of the gateway's work per reading.)
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             out.append(UInt8(ascii: "\""))
             return
         }

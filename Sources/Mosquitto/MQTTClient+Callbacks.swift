@@ -9,7 +9,14 @@ extension MQTTClient {
     /// Non-capturing literals become C function pointers; all state travels through `obj`.
     /// Only the `_v5` setters: libmosquitto calls both v3 and v5 callbacks when both are set,
     /// and the v5 ones fire for 3.1.1 connections too.
-    static func installCallbacks(_ mosq: OpaquePointer) {
+    ///
+    /// The log callback is set for TLS connections only: what it is for is the handshake's failures,
+    /// which reach nothing else, and while one is set libmosquitto formats a debug line (with
+    /// `vsnprintf`, into a fresh allocation) for every packet in and out, about 4 % of the
+    /// gateway's instructions per reading by callgrind. Without TLS its errors are a topic that is
+    /// not UTF-8 (refused before it reaches libmosquitto) and a broken packet (which also ends the
+    /// connection with a reason).
+    static func installCallbacks(_ mosq: OpaquePointer, logging: Bool) {
         mosquitto_connect_v5_callback_set(mosq) { mosq, obj, rc, _, _ in
             CallbackContext.from(obj).connackArrived(mosq!, reasonCode: rc)
         }
@@ -37,6 +44,7 @@ extension MQTTClient {
         mosquitto_publish_v5_callback_set(mosq) { _, obj, mid, reasonCode, _ in
             CallbackContext.from(obj).acknowledge(mid, [reasonCode])
         }
+        guard logging else { return }
         mosquitto_log_callback_set(mosq) { _, obj, level, text in
             // Only errors and warnings are kept: they explain a failed TLS handshake, say.
             guard level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }

@@ -31,7 +31,7 @@ public final class MQTTClient: Sendable {
         self.context = context
         try check(mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, isV5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311), "protocol version")
         try apply(configuration)
-        Self.installCallbacks(raw)
+        Self.installCallbacks(raw, logging: configuration.broker.usesTLS)
     }
 
     deinit {

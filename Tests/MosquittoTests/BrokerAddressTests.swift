@@ -37,6 +37,13 @@ struct TopicRuleTests {
         #expect(MQTTTopic.problem(publishing: topic)?.contains(reason) == true)
     }
 
+    @Test("publish topics that are fine: letters beyond ASCII, an emoji, deep levels")
+    func goodPublishTopics() {
+        for good in ["zigbee2mqtt/küche licht/set", "homegate/event/a/b/c", "home/🛋️/lamp", "x"] {
+            #expect(MQTTTopic.problem(publishing: good) == nil, "\(good)")
+        }
+    }
+
     @Test("filters: wildcards only as whole levels, '#' only last")
     func filters() {
         for good in ["a/+/c", "a/#", "#", "+", "zigbee2mqtt/kitchen/ceiling"] { #expect(MQTTTopic.problem(filter: good) == nil, "\(good)") }
