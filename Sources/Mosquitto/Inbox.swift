@@ -81,6 +81,8 @@ final class Inbox: Sendable {
 
     var droppedCount: Int { state.withLock { $0.dropped } }
     var waitingCount: Int { state.withLock { $0.count } }
+    /// Whether a consumer is waiting for the next message (for tests of the hand-off).
+    var hasWaiter: Bool { state.withLock { $0.waiter != nil } }
 
     /// Everything waiting, in chunks, oldest first, waiting if nothing is there; nil once finished
     /// and drained, or on cancellation.

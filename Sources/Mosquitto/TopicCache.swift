@@ -45,8 +45,8 @@ final class TopicCache: Sendable {
     private static func same(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard string.utf8.count == bytes.count else { return false }
         guard let start = bytes.baseAddress, !bytes.isEmpty else { return true }
-        return string.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, bytes.count) == 0 }
-            ?? string.utf8.elementsEqual(bytes)
+        var string = string
+        return string.withUTF8 { memcmp($0.baseAddress!, start, bytes.count) == 0 }
     }
 
     /// FNV-1a, 64 bits.

@@ -58,8 +58,11 @@ struct InboxTests {
             var iterator = MQTTMessages(inbox: inbox).makeAsyncIterator()
             return await iterator.nextBatch()
         }
-        // Whether the reader is already waiting or not, the message reaches it.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !inbox.hasWaiter, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(inbox.hasWaiter)
         inbox.append(message(42))
         #expect(numbers(try #require(await reader.value)) == [42])
+        #expect(inbox.waitingCount == 0, "handed over, not also kept")
     }
 }

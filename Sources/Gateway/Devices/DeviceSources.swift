@@ -141,19 +141,15 @@ public struct DeviceSources: Sendable {
     /// Whether `topic`'s bytes begin with `prefix`'s (`memcmp`; the generic `starts(with:)` costs
     /// tens of instructions a byte, on every message).
     private static func startsWith(_ topic: String, _ prefix: String) -> Bool {
+        if prefix.isEmpty { return true }
         guard topic.utf8.count >= prefix.utf8.count else { return false }
-        let same = topic.utf8.withContiguousStorageIfAvailable { topicBytes in
-            prefix.utf8.withContiguousStorageIfAvailable { prefixBytes in
-                prefixBytes.isEmpty || memcmp(topicBytes.baseAddress!, prefixBytes.baseAddress!, prefixBytes.count) == 0
-            }
-        }
-        return (same ?? nil) ?? topic.utf8.starts(with: prefix.utf8)
+        var (topic, prefix) = (topic, prefix)
+        return topic.withUTF8 { whole in prefix.withUTF8 { start in memcmp(whole.baseAddress!, start.baseAddress!, start.count) == 0 } }
     }
 
     private static func containsSlash(_ text: Substring) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.isEmpty && memchr(bytes.baseAddress!, Int32(UInt8(ascii: "/")), bytes.count) != nil
-        } ?? text.utf8.contains(UInt8(ascii: "/"))
+        var text = text
+        return text.withUTF8 { bytes in !bytes.isEmpty && memchr(bytes.baseAddress!, Int32(UInt8(ascii: "/")), bytes.count) != nil }
     }
 
     /// `{"state":"online"}` (Zigbee2MQTT 2.x) or plain `online` (1.x).
