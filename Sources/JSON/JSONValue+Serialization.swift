@@ -53,7 +53,9 @@ extension JSONValue {
         }
     }
 
-    static func writeString(_ string: String, to out: inout [UInt8]) {
+    /// A JSON string literal, quotes and escapes included: for writers that put known keys and
+    /// values straight into bytes without building a `JSONValue` first.
+    public static func writeString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escapes: copy them whole. (Scanned as a buffer: the generic
         // `contains(where:)` on the UTF-8 view was about 6 % of the gateway's instructions per reading.)

@@ -1,6 +1,6 @@
 import Automation
 import Foundation
-import HomeModel
+public import HomeModel
 public import JSON
 
 /// The JSON every front end speaks: results, errors and events as the MQTT API documents them
@@ -126,6 +126,30 @@ public enum HomeJSON {
     }
 
     // MARK: Events
+
+    /// A characteristic's event as the bytes `json(event, time:).serializedBytes()` gives, written
+    /// straight out: there is one for every reading, and its dictionary and sorted keys were a third
+    /// of rendering it.
+    public static func eventBytes(_ change: CharacteristicChange, time: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + change.accessory.utf8.count + change.service.utf8.count)
+        out.append(contentsOf: #"{"accessory":"#.utf8)
+        JSONValue.writeString(change.accessory, to: &out)
+        out.append(contentsOf: #","characteristic":"#.utf8)
+        JSONValue.writeString(change.characteristic, to: &out)
+        out.append(contentsOf: #","previous":"#.utf8)
+        (change.previous?.json ?? .null).write(to: &out)
+        out.append(contentsOf: #","service":"#.utf8)
+        JSONValue.writeString(change.service, to: &out)
+        out.append(contentsOf: #","source":"#.utf8)
+        JSONValue.writeString(change.source.description, to: &out)
+        out.append(contentsOf: #","time":"#.utf8)
+        JSONValue.writeString(time, to: &out)
+        out.append(contentsOf: #","value":"#.utf8)
+        change.value.json.write(to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
 
     /// The event's payload, with `time` as given (one formatted time per batch).
     public static func json(_ event: HomeEvent, time: String) -> JSONValue {

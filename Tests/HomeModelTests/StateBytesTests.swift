@@ -1,0 +1,87 @@
+import HomeModel
+import JSON
+import Testing
+
+/// The state written straight to bytes must be exactly what serializing `stateJSON` gives: the
+/// retained state on `homegate/state/<accessory>` is compared byte for byte by clients that
+/// deduplicate, and the page and the tests read it as JSON.
+@Suite("An accessory's state written straight to bytes")
+struct StateBytesTests {
+    @Test("the same bytes as serializing the state's JSON, keys sorted, unknown values left out")
+    func sameAsSerialized() {
+        let accessory = Accessory(
+            id: "hall", name: "Hall", reachable: false,
+            services: [
+                Service(
+                    id: "thermostat", type: .thermostat,
+                    characteristics: [
+                        Characteristic(.target_temperature, value: .float(21.5)), Characteristic(.current_temperature),
+                        Characteristic(.name, value: .string("Hall \"north\"\n\u{1}é")),
+                    ]),
+                Service(id: "battery", type: .battery_service, characteristics: [Characteristic(.battery_level, value: .int(-3))]),
+                Service(id: "accessory_information", type: .accessory_information, characteristics: []),
+            ])
+        let expected =
+            #"{"reachable":false,"services":{"accessory_information":{},"battery":{"battery_level":-3},"#
+            + #""thermostat":{"name":"Hall \"north\"\n\u0001é","target_temperature":21.5}}}"#
+        #expect(String(decoding: accessory.stateJSONBytes, as: UTF8.self) == expected)
+        #expect(accessory.stateJSONBytes == accessory.stateJSON.serializedBytes())
+    }
+
+    @Test("a repeated service id or characteristic name keeps its last known value, as the JSON object does")
+    func repeatedKeys() {
+        let accessory = Accessory(
+            id: "twin", name: "Twin",
+            services: [
+                Service(id: "b", type: .switch, characteristics: [Characteristic(.on, value: .bool(true))]),
+                Service(
+                    id: "a", type: .switch,
+                    characteristics: [
+                        Characteristic(.on, value: .bool(false)), Characteristic(.on, value: .bool(true)), Characteristic(.on),
+                    ]),
+                Service(id: "b", type: .switch, characteristics: [Characteristic(.on, value: .bool(false))]),
+            ])
+        #expect(
+            String(decoding: accessory.stateJSONBytes, as: UTF8.self)
+                == #"{"reachable":true,"services":{"a":{"on":true},"b":{"on":false}}}"#)
+        #expect(accessory.stateJSONBytes == accessory.stateJSON.serializedBytes())
+    }
+
+    @Test("generated accessories: every one the same bytes both ways")
+    func generated() {
+        var random = SplitMix(seed: 17)
+        let types: [CharacteristicType] = [.on, .brightness, .current_temperature, .name, .model, .battery_level, .configured_name]
+        let ids = ["lightbulb", "switch_l1", "switch_l2", "Switch", "ä", "a\"b", "temperature_sensor", "z"]
+        let values: [CharacteristicValue?] = [
+            nil, .bool(true), .bool(false), .int(0), .int(Int.min), .int(254), .float(-0.0), .float(21.25), .float(.infinity),
+            .float(.nan), .float(1e300), .float(3), .string(""), .string("tab\there"), .string("e\u{301}"), .string("é"),
+        ]
+        for _ in 0..<2_000 {
+            let services = (0..<random.below(5)).map { _ in
+                Service(
+                    id: ids[random.below(ids.count)], type: .switch,
+                    characteristics: (0..<random.below(6)).map { _ in
+                        Characteristic(types[random.below(types.count)], value: values[random.below(values.count)])
+                    })
+            }
+            let accessory = Accessory(id: "x", name: "X", reachable: random.below(2) == 0, services: services)
+            let (written, serialized) = (accessory.stateJSONBytes, accessory.stateJSON.serializedBytes())
+            let same = written == serialized
+            #expect(same, "written \(String(decoding: written, as: UTF8.self))\nserialized \(String(decoding: serialized, as: UTF8.self))")
+        }
+    }
+}
+
+/// A small deterministic generator: the same accessories every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
