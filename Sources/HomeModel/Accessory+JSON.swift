@@ -15,26 +15,26 @@ extension Accessory {
         return ["reachable": .bool(reachable), "services": .object(services)]
     }
 
-    /// `stateJSON` as the bytes its `serializedBytes()` gives (keys sorted; of a repeated key, the
-    /// last value), written straight out: building its dictionaries and sorting them to serialize
-    /// them was more than half of rendering a reading's messages (callgrind; README, the gateway
-    /// benchmark).
+    /// `stateJSON` as the bytes its `serializedBytes()` gives (keys sorted; a repeated key with its
+    /// first spelling and its last value, as the dictionary keeps it), written straight out:
+    /// building its dictionaries and sorting them to serialize them was more than half of rendering
+    /// a reading's messages (callgrind; README, the gateway benchmark).
     public var stateJSONBytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(48 + 40 * services.count)
         out.append(contentsOf: #"{"reachable":"#.utf8)
         out.append(contentsOf: (reachable ? "true" : "false").utf8)
         out.append(contentsOf: #","services":{"#.utf8)
-        for (position, s) in Self.sortedLastOfEach(services.count, { services[$0].id }).enumerated() {
+        for (position, s) in Self.sortedKeys(services.count, { services[$0].id }).enumerated() {
             if position > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(services[s].id, to: &out)
+            JSONValue.writeString(services[s.spelling].id, to: &out)
             out.append(contentsOf: #":{"#.utf8)
-            let characteristics = services[s].characteristics
+            let characteristics = services[s.value].characteristics
             let known = characteristics.indices.filter { characteristics[$0].value != nil }
-            for (position, k) in Self.sortedLastOfEach(known.count, { characteristics[known[$0]].name }).enumerated() {
-                guard let value = characteristics[known[k]].value else { continue }
+            for (position, c) in Self.sortedKeys(known.count, { characteristics[known[$0]].name }).enumerated() {
+                guard let value = characteristics[known[c.value]].value else { continue }
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(characteristics[known[k]].name, to: &out)
+                JSONValue.writeString(characteristics[known[c.spelling]].name, to: &out)
                 out.append(UInt8(ascii: ":"))
                 value.json.write(to: &out)
             }
@@ -44,17 +44,22 @@ extension Accessory {
         return out
     }
 
-    /// The positions `0..<count` in the order of their keys, each key once (at its last position),
-    /// as a dictionary built from them in order and then sorted would have them. Keys already in
-    /// order, as a mapping usually lists them, cost a comparison each and no sort.
-    static func sortedLastOfEach(_ count: Int, _ key: (Int) -> String) -> [Int] {
-        if count < 2 { return Array(0..<count) }
-        if (1..<count).allSatisfy({ key($0 - 1) < key($0) }) { return Array(0..<count) }
+    /// For each distinct key of the positions `0..<count`, in the order of the keys: the position
+    /// whose spelling a dictionary built from them in order keeps (the first) and the one whose
+    /// value it keeps (the last). Keys already in order, as a mapping usually lists them, cost a
+    /// comparison each and no sort.
+    static func sortedKeys(_ count: Int, _ key: (Int) -> String) -> [(spelling: Int, value: Int)] {
+        if count < 2 || (1..<count).allSatisfy({ key($0 - 1) < key($0) }) { return (0..<count).map { ($0, $0) } }
         let keys = (0..<count).map(key)
-        let order = keys.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
-        return order.indices.compactMap { position in
-            position + 1 < order.count && keys[order[position + 1]] == keys[order[position]] ? nil : order[position]
+        var groups: [(spelling: Int, value: Int)] = []
+        for position in keys.indices.sorted(by: { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }) {
+            if let last = groups.last, keys[last.spelling] == keys[position] {
+                groups[groups.count - 1].value = position
+            } else {
+                groups.append((position, position))
+            }
         }
+        return groups
     }
 
     /// The whole accessory with metadata, for `homegate/accessories`.
