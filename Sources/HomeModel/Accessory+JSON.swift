@@ -17,8 +17,8 @@ extension Accessory {
 
     /// `stateJSON` as the bytes its `serializedBytes()` gives (keys sorted; a repeated key with its
     /// first spelling and its last value, as the dictionary keeps it), written straight out:
-    /// building its dictionaries and sorting them to serialize them was more than half of rendering
-    /// a reading's messages (callgrind; README, the gateway benchmark).
+    /// building its dictionaries and sorting them to serialize them was much of the work of
+    /// rendering a reading's messages (callgrind; README, the gateway benchmark).
     public var stateJSONBytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(48 + 40 * services.count)

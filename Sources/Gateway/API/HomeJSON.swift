@@ -128,8 +128,8 @@ public enum HomeJSON {
     // MARK: Events
 
     /// A characteristic's event as the bytes `json(event, time:).serializedBytes()` gives, written
-    /// straight out: there is one for every reading, and its dictionary and sorted keys were a third
-    /// of rendering it.
+    /// straight out: there is one for every reading, and building its dictionary to serialize it
+    /// with sorted keys was a good part of rendering the reading.
     public static func eventBytes(_ change: CharacteristicChange, time: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128 + change.accessory.utf8.count + change.service.utf8.count)
