@@ -17,9 +17,9 @@ let swiftSettings: [SwiftSetting] = [
 /// How the shipped executables are linked in release builds on Linux: by lld, with their relative
 /// relocations packed (DT_RELR: 22 KB in place of 2.7 MB of relocations that the loader reads and
 /// keeps resident), and without the dynamic symbol table that `--static-swift-stdlib` would export
-/// for the whole Swift runtime (nothing loads plugins into homegate). 5–6 MB less resident memory
-/// with 1,000 devices (README, "The gateway benchmark"). Packed relocations need glibc 2.36 or
-/// later where the program runs; the build host's glibc decides, as it does for the rest.
+/// for the whole Swift runtime (nothing loads plugins into homegate): about 5 MB less resident
+/// memory with 1,000 devices (README, the gateway benchmark's notes). Packed relocations need glibc
+/// 2.36 or later where the program runs; the build host's glibc decides, as it does for the rest.
 let leanLinking: [LinkerSetting] = {
     var flags = ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
     if hostGlibcLoadsPackedRelocations { flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] }
