@@ -1,25 +1,13 @@
 public import JSON
 
 extension Accessory {
-    /// `homegate/state/<accessory>`: `{"reachable":true,"services":{"lightbulb":{"on":true,"brightness":80}}}`.
-    /// Values not known yet are left out.
-    public var stateJSON: JSONValue {
-        var services: [String: JSONValue] = [:]
-        for service in self.services {
-            var values: [String: JSONValue] = [:]
-            for characteristic in service.characteristics {
-                if let value = characteristic.value { values[characteristic.name] = value.json }
-            }
-            services[service.id] = .object(values)
-        }
-        return ["reachable": .bool(reachable), "services": .object(services)]
-    }
-
-    /// `stateJSON` as the bytes its `serializedBytes()` gives (keys sorted; a repeated key with its
-    /// first spelling and its last value, as the dictionary keeps it), written straight out:
-    /// building its dictionaries and sorting them to serialize them was much of the work of
-    /// rendering a reading's messages (callgrind; README, the gateway benchmark).
-    public var stateJSONBytes: [UInt8] {
+    /// `homegate/state/<accessory>`: `{"reachable":true,"services":{"lightbulb":{"brightness":80,"on":true}}}`,
+    /// keys sorted, values not known yet left out. Written straight to bytes, not built as a
+    /// `JSONValue` and serialized: that was much of the work of rendering a reading (callgrind;
+    /// README, the gateway benchmark's notes). Ids are unique in an accessory and names in a
+    /// service; should one repeat, it is written once, with its first spelling and last value, as
+    /// a JSON object built from them in order would have it.
+    public var statePayload: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(48 + 40 * services.count)
         out.append(contentsOf: #"{"reachable":"#.utf8)

@@ -115,10 +115,12 @@ struct ValidationTests {
     }
 
     @Test("state JSON carries reachability and the known values")
-    func stateJSON() throws {
+    func statePayload() throws {
         var light = light()
         _ = try light.update(service: "lightbulb", characteristic: "brightness", value: .int(80))
-        #expect(light.stateJSON.serialized() == #"{"reachable":true,"services":{"lightbulb":{"brightness":80,"on":false}}}"#)
+        #expect(
+            String(decoding: light.statePayload, as: UTF8.self)
+                == #"{"reachable":true,"services":{"lightbulb":{"brightness":80,"on":false}}}"#)
         let tree = light.treeJSON
         #expect(tree["services"]?[0]?["characteristics"]?[2]?["max"] == 454)
         #expect(tree["services"]?[0]?["characteristics"]?[1]?["permissions"] == ["read", "write", "notify"])

@@ -1,6 +1,6 @@
 import Automation
 import Foundation
-public import HomeModel
+import HomeModel
 public import JSON
 
 /// The JSON every front end speaks: results, errors and events as the MQTT API documents them
@@ -127,10 +127,12 @@ public enum HomeJSON {
 
     // MARK: Events
 
-    /// A characteristic's event as the bytes `json(event, time:).serializedBytes()` gives, written
-    /// straight out: there is one for every reading, and building its dictionary to serialize it
-    /// with sorted keys was a good part of rendering the reading.
-    public static func eventBytes(_ change: CharacteristicChange, time: String) -> [UInt8] {
+    /// An event's payload on `homegate/event/…`, with `time` as given (one formatted time per
+    /// batch). Keys sorted, as every payload. A characteristic's event, one for every reading, is
+    /// written straight to bytes: building its dictionary to serialize it was a good part of
+    /// rendering a reading (callgrind; README, the gateway benchmark's notes).
+    public static func eventPayload(_ event: HomeEvent, time: String) -> [UInt8] {
+        guard case .characteristic(let change) = event else { return structureJSON(event, time: time).serializedBytes() }
         var out: [UInt8] = []
         out.reserveCapacity(128 + change.accessory.utf8.count + change.service.utf8.count)
         out.append(contentsOf: #"{"accessory":"#.utf8)
@@ -151,17 +153,12 @@ public enum HomeJSON {
         return out
     }
 
-    /// The event's payload, with `time` as given (one formatted time per batch).
-    public static func json(_ event: HomeEvent, time: String) -> JSONValue {
+    /// The events of the home's structure, action sets and triggers.
+    private static func structureJSON(_ event: HomeEvent, time: String) -> JSONValue {
         var fields: [String: JSONValue]
         switch event {
-        case .characteristic(let change):
-            return [
-                "accessory": .string(change.accessory), "service": .string(change.service),
-                "characteristic": .string(change.characteristic),
-                "value": change.value.json, "previous": change.previous?.json ?? .null, "source": .string(change.source.description),
-                "time": .string(time),
-            ]
+        case .characteristic:
+            preconditionFailure("a characteristic's event is written by eventPayload")
         case .accessory(let id, let change, let state):
             fields = ["type": "accessory", "id": .string(id), "change": .string(change.rawValue)]
             if let state {

@@ -277,20 +277,14 @@ public struct MQTTFrontEnd: Sendable {
         case .event(let event):
             let formatted = time ?? instantText(date)
             time = formatted
-            let payload: [UInt8] =
-                if case .characteristic(let change) = event {
-                    HomeJSON.eventBytes(change, time: formatted)
-                } else {
-                    HomeJSON.json(event, time: formatted).serializedBytes()
-                }
-            var message = Outgoing(topic(of: event), payload)
+            var message = Outgoing(topic(of: event), HomeJSON.eventPayload(event, time: formatted))
             message.isEvent = true
             return message
         case .reply(let reply):
             return answer(reply)
         case .stateChanged(let id):
             guard let accessory = core.accessory(id) else { return nil }
-            return Outgoing(topics.state(id), accessory.stateJSONBytes, retain: true)
+            return Outgoing(topics.state(id), accessory.statePayload, retain: true)
         case .stateRemoved(let id):
             return Outgoing(topics.state(id), [], retain: true)  // clears the retained state
         case .treeChanged:
