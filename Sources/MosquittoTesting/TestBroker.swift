@@ -50,6 +50,8 @@ public final class TestBroker: @unchecked Sendable {
     private var pid: pid_t = 0
 
     public var url: String { "mqtt://127.0.0.1:\(port)" }
+    /// The broker's process while it runs (0 when stopped), for benchmarks that measure its CPU.
+    public var processID: pid_t { lock.withLock { pid } }
     public var tlsURL: String? { tlsPort.map { "mqtts://127.0.0.1:\($0)" } }
     public var logFile: URL { directory.appendingPathComponent("mosquitto.log") }
 

@@ -76,6 +76,43 @@ struct StreamBench: AsyncParsableCommand {
             say("\(count) clients: \(run.delivered) of \(run.expected) events received, WebSocket p50 \(format(run.ms(50), 3)) ms")
             try await Task.sleep(for: .seconds(1))  // the connections closed before the next run
         }
+        // The floor under the last count: the same clients of a fan-out that does nothing but write.
+        var floorRun: StreamRun?
+        if let count = counts.last {
+            let listen = try freePort()
+            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
+            let fanOut = try spawn(
+                [executable, "fanout", "--port", "\(broker.port)", "--listen", "\(listen)"],
+                output: house.directory.appendingPathComponent("fanout.log").path)
+            defer { kill(fanOut, SIGTERM); var status: Int32 = 0; waitpid(fanOut, &status, 0) }
+            var waited = 0
+            while !canConnect(port: listen) {
+                guard waited < 100 else { throw BenchError("homegate-bench fanout did not listen on \(listen) within 10 s") }
+                try await Task.sleep(for: .milliseconds(100))
+                waited += 1
+            }
+            let sockets = try EventSockets(port: Int(listen), path: "/api/events", count: count, timed: timed)
+            try await Task.sleep(for: .seconds(1))
+            let before = (received: sockets.received, fanOut: ProcessStats(pid: fanOut), bench: processCPUSeconds())
+            let started = ContinuousClock.now
+            let latencies = try await house.latency(rate: rate, seconds: seconds, gateway: true) { sockets.published($0, at: $1) }
+            let window = (ContinuousClock.now - started) / .seconds(1)
+            var run = StreamRun(clients: count, mqtt: latencies, timings: sockets.takeTimings())
+            run.delivered = sockets.received - before.received
+            run.expected = latencies.samples.count * count
+            run.cutOff = sockets.closedByGateway
+            run.benchCPU = (processCPUSeconds() - before.bench) / window * 100
+            if let start = before.fanOut, let end = ProcessStats(pid: fanOut) {
+                run.stats = Stats(
+                    cpuPercent: (end.cpuSeconds - start.cpuSeconds) / window * 100, rssMB: Double(end.rssKiB) / 1024,
+                    peakMB: Double(end.peakRSSKiB) / 1024)
+            }
+            sockets.close()
+            floorRun = run
+            say(
+                "no-work fan-out, \(count) clients: \(run.delivered) of \(run.expected) events received, WebSocket p50 \(format(run.ms(50), 3)) ms"
+            )
+        }
         house.stop()
 
         say("")
@@ -100,6 +137,13 @@ struct StreamBench: AsyncParsableCommand {
                     + "\(format(run.ms(50), 3)) | \(format(run.ms(99), 3)) | \(format(run.timings.totalCount == 0 ? .nan : Double(run.timings.max) / 1000, 3)) | "
                     + "\(run.delivered) of \(run.expected) (\(run.cutOff)) | \(stats(run.stats)) | \(format(run.benchCPU, 1)) |")
         }
+        if let run = floorRun {
+            say(
+                "| no-work fan-out, \(run.clients) WebSocket clients (CPU and RSS: its own process) | \(format(run.mqtt.percentile(0.5), 3)) | "
+                    + "\(format(run.mqtt.percentile(0.99), 3)) | \(format(run.ms(50), 3)) | \(format(run.ms(99), 3)) | "
+                    + "\(format(run.timings.totalCount == 0 ? .nan : Double(run.timings.max) / 1000, 3)) | \(run.delivered) of \(run.expected) (\(run.cutOff)) | "
+                    + "\(stats(run.stats)) | \(format(run.benchCPU, 1)) |")
+        }
         guard let last = runs.last else { return }
         say("")
         say("events delivered to WebSocket clients with \(last.clients) clients: \(Int(Double(last.delivered) / seconds))/s")
@@ -112,6 +156,11 @@ struct StreamBench: AsyncParsableCommand {
             say(
                 "gateway CPU the \(last.clients) clients add at \(rate) readings/s: \(format(cost, 1))% of one core — \(verdict(cost < 30)) (< 30%); "
                     + "RSS \(format(with.rssMB - without.rssMB, 1)) MB more")
+        }
+        if let cpu = floorRun?.stats?.cpuPercent {
+            say(
+                "  for scale, not a target: a fan-out that only writes each event to each of the \(last.clients) clients "
+                    + "(homegate-bench fanout) takes \(format(cpu, 1))% of one core")
         }
         say("machine load average at the end: \(loadAverage())")
     }

@@ -61,15 +61,32 @@ struct TailBench: AsyncParsableCommand {
             TailReport.run(run, seconds: seconds, gap: gap, stallMs: stallMs)
         }
 
-        var ingest: (gateway: IngestStep?, broker: IngestStep?) = (nil, nil)
+        var ingest: [IngestPath: IngestStep] = [:]
         if stepSeconds > 0 {
             let ceiling = IngestCeiling(house: house, stepSeconds: stepSeconds, maxDrain: maxDrain)
-            try await ceiling.prime()
-            let gatewaySteps = try await ceiling.climb(gateway: true, from: 2_000, limit: maxRate)
-            let brokerSteps = try await ceiling.climb(gateway: false, from: 2_000, limit: maxRate)
-            ingest = (gatewaySteps.ceiling, brokerSteps.ceiling)
+            let sizes = try await ceiling.prime()
+            let relay = try spawn(
+                [
+                    executable, "relay", "--port", "\(broker.port)", "--from", IngestPath.relayIn, "--events", IngestPath.relayEvents,
+                    "--states", IngestPath.relayStates, "--event-bytes", "\(sizes.eventBytes)", "--state-bytes", "\(sizes.stateBytes)",
+                ],
+                output: house.directory.appendingPathComponent("relay.log").path)
+            defer { kill(relay, SIGTERM); var status: Int32 = 0; waitpid(relay, &status, 0) }
+            try await Task.sleep(for: .seconds(1))  // connected and subscribed; a step that finds it not yet there fails loudly
+            var steps: [(IngestPath, [IngestStep])] = []
+            for path in IngestPath.allCases {
+                let farEnd: pid_t? =
+                    switch path {
+                    case .gateway: house.gateway
+                    case .relay: relay
+                    case .broker: nil
+                    }
+                let climbed = try await ceiling.climb(path, farEnd: farEnd, from: 2_000, limit: maxRate)
+                steps.append((path, climbed.steps))
+                ingest[path] = climbed.ceiling
+            }
             say("")
-            TailReport.ingest(gateway: gatewaySteps.steps, broker: brokerSteps.steps, stepSeconds: stepSeconds)
+            TailReport.ingest(steps, sizes: sizes, stepSeconds: stepSeconds)
         }
         let final = ProcessStats(pid: house.gateway)
         house.stop()

@@ -37,21 +37,28 @@ enum TailReport {
         }
     }
 
-    static func ingest(gateway: [IngestStep], broker: [IngestStep], stepSeconds: Double) {
+    static func ingest(_ paths: [(IngestPath, [IngestStep])], sizes: (eventBytes: Int, stateBytes: Int), stepSeconds: Double) {
         say(
             "### ingest ceiling: readings at a steady rate for \(format(stepSeconds, 0)) s per step, doubling until something is lost or arrives late, then narrowing"
         )
+        say(
+            "(the relay publishes a \(sizes.eventBytes)-byte event and a \(sizes.stateBytes)-byte retained state per reading, "
+                + "the medians of homegate's for these sensors; CPU in % of one core over the step: the process that turns "
+                + "readings into events, the broker, and this benchmark, which publishes the readings and subscribes)")
         say("")
-        say("| path | asked /s | published /s | arrived / sent | behind at the end s |")
-        say("| --- | --- | --- | --- | --- |")
-        for (path, steps) in [("homegate: reading → event", gateway), ("broker alone: reading → subscriber", broker)] {
+        say("| path | asked /s | published /s | arrived / sent | behind at the end s | CPU far end | CPU broker | CPU bench |")
+        say("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        func cpu(_ value: Double?) -> String { value.map { "\(format($0, 0)) %" } ?? "—" }
+        for (path, steps) in paths {
             for step in steps {
-                say("| \(path) | \(step.rate) | \(Int(step.publishedRate)) | \(step.received) / \(step.sent) | \(format(step.drain, 3)) |")
+                say(
+                    "| \(path.label) | \(step.rate) | \(Int(step.publishedRate)) | \(step.received) / \(step.sent) | \(format(step.drain, 3)) "
+                        + "| \(cpu(step.cpu.farEnd)) | \(cpu(step.cpu.broker)) | \(cpu(step.cpu.bench)) |")
             }
         }
     }
 
-    static func targets(_ runs: [TailRun], ingest: (gateway: IngestStep?, broker: IngestStep?), devices: Int, final: ProcessStats?) {
+    static func targets(_ runs: [TailRun], ingest: [IngestPath: IngestStep], devices: Int, final: ProcessStats?) {
         say("### targets")
         if let busy = runs.filter({ $0.background > 0 }).max(by: { $0.background < $1.background }) {
             let added = busy.gateway.ms(99) - busy.floor.ms(99)
@@ -66,12 +73,18 @@ enum TailReport {
             let added = idle.gateway.ms(50) - idle.floor.ms(50)
             say("idle p50 within 0.15 ms of the floor's: \(format(added, 3)) ms — \(verdict(added <= 0.15))")
         }
-        if let gateway = ingest.gateway, let broker = ingest.broker {
+        if let gateway = ingest[.gateway], let broker = ingest[.broker] {
             let ratio = gateway.publishedRate / broker.publishedRate
             say(
                 "ingest ceiling: homegate \(Int(gateway.publishedRate))/s, broker alone \(Int(broker.publishedRate))/s: \(format(ratio * 100, 0))% — "
                     + verdict(ratio >= 0.5))
-        } else if ingest.gateway == nil, ingest.broker != nil {
+            if let relay = ingest[.relay] {
+                say(
+                    "  for scale, not a target: the no-work relay \(Int(relay.publishedRate))/s, \(format(relay.publishedRate / broker.publishedRate * 100, 0))% "
+                        + "of the broker alone; homegate reaches \(format(gateway.publishedRate / relay.publishedRate * 100, 0))% of the relay"
+                )
+            }
+        } else if ingest[.gateway] == nil, ingest[.broker] != nil {
             say("ingest ceiling: homegate kept no step — MISSES the target")
         }
         if let final {
