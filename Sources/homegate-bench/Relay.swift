@@ -11,12 +11,12 @@ struct Relay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Republish each message on <from>/+ as an event and a retained state of the given sizes (a no-work gateway for `tail`).")
 
-    @Option var port: Int32
+    @Option(help: "The broker's port on 127.0.0.1.") var port: Int32
     @Option(help: "Topic prefix of the readings: <from>/<name>.") var from: String
     @Option(help: "Topic prefix of the events: <events>/<name>.") var events: String
     @Option(help: "Topic prefix of the retained states: <states>/<name>.") var states: String
-    @Option(name: .customLong("event-bytes")) var eventBytes: Int
-    @Option(name: .customLong("state-bytes")) var stateBytes: Int
+    @Option(name: .customLong("event-bytes"), help: "Bytes of each event's payload.") var eventBytes: Int
+    @Option(name: .customLong("state-bytes"), help: "Bytes of each retained state's payload.") var stateBytes: Int
 
     func validate() throws {
         guard eventBytes > 0, stateBytes > 0 else { throw ValidationError("--event-bytes and --state-bytes must be positive") }

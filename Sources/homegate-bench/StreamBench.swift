@@ -10,7 +10,8 @@ struct StreamBench: AsyncParsableCommand {
         commandName: "stream",
         abstract:
             "WebSocket clients of /api/events while devices publish readings: events delivered per second, latency from device publish "
-            + "to client next to the MQTT event path, and the gateway's CPU and RSS with and without the clients.")
+            + "to client next to the MQTT event path, and the gateway's CPU and RSS with and without the clients; then the same clients "
+            + "of a fan-out that does nothing but write.")
 
     @Option var devices = 1_000
     @Option(help: "WebSocket clients: one run for each count, comma separated (the last one is held to the targets).") var clients =

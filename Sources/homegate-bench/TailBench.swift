@@ -8,7 +8,8 @@ struct TailBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail",
         abstract: "Tail latency of sensor publish → trigger → action set → /set under background load, next to an echo client (the floor); "
-            + "p50 to p99.9, max, stalls with their times, RSS and CPU; then the ingest ceiling next to the broker alone.")
+            + "p50 to p99.9, max, stalls with their times, RSS and CPU; then the ingest ceiling next to a no-work relay and the broker alone."
+    )
 
     @Option(help: "Devices in the simulated house; every other one is a temperature sensor that carries the background load.") var devices =
         400
