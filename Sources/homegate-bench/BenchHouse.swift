@@ -54,6 +54,28 @@ final class House: @unchecked Sendable {
         return client
     }
 
+    /// Publishes `payload` to `topic` every 100 ms until something arrives on `answer`: a helper
+    /// process (`echo`, `relay`) is connected and subscribed. Throws after 10 s, naming `who`.
+    func waitForAnswer(publishing topic: String, _ payload: String, on answer: String, from who: String) async throws {
+        let client = try await Self.client(broker, "bench-answer-check")
+        defer { Task { await client.shutdown() } }
+        try await client.subscribe(answer, qos: .atMostOnce)
+        let answered = Atomic<Bool>(false)
+        let reader = Task {
+            for await _ in client.messages {
+                answered.store(true, ordering: .relaxed)
+                return
+            }
+        }
+        defer { reader.cancel() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !answered.load(ordering: .relaxed) {
+            guard ContinuousClock.now < deadline else { throw BenchError("\(who) did not answer within 10 s") }
+            try? client.publish(topic, payload)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     /// The database `homegate run` uses: write it before starting the gateway to give it a home.
     var database: URL { directory.appendingPathComponent("homegate.sqlite") }
     var log: URL { directory.appendingPathComponent("homegate.log") }

@@ -23,25 +23,14 @@ struct FanOut: ParsableCommand {
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         let listener = try Self.listen(on: listen)
-        let clients = FanOutClients(filter: filter)
+        let clients = FanOutClients()
         let acceptor = Thread { clients.accept(from: listener) }
         acceptor.start()
-        _ = mosquitto_lib_init()
-        let context = Unmanaged.passRetained(clients)
-        guard let raw = mosquitto_new("bench-fanout", true, context.toOpaque()) else { throw ValidationError("mosquitto_new failed") }
-        mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
-        mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1)
-        mosquitto_connect_v5_callback_set(raw) { mosq, context, _, _, _ in
-            let clients = Unmanaged<FanOutClients>.fromOpaque(context!).takeUnretainedValue()
-            mosquitto_subscribe_v5(mosq, nil, clients.filter, 0, 0, nil)
-        }
-        mosquitto_message_v5_callback_set(raw) { _, context, message, _ in
-            guard let message, let topic = message.pointee.topic else { return }
-            let payload = UnsafeRawBufferPointer(start: message.pointee.payload, count: Int(message.pointee.payloadlen))
-            Unmanaged<FanOutClients>.fromOpaque(context!).takeUnretainedValue().send(topic: topic, payload: payload)
-        }
-        guard mosquitto_connect(raw, "127.0.0.1", port, 30) == 0 else { throw ValidationError("cannot connect to 127.0.0.1:\(port)") }
-        _ = mosquitto_loop_forever(raw, -1, 1)
+        try BareClient(filter: filter) { _, message in
+            guard let topic = message.pointee.topic else { return }
+            clients.send(
+                topic: topic, payload: UnsafeRawBufferPointer(start: message.pointee.payload, count: Int(message.pointee.payloadlen)))
+        }.run(id: "bench-fanout", port: port)
     }
 
     private static func listen(on port: Int32) throws -> Int32 {
@@ -62,10 +51,7 @@ struct FanOut: ParsableCommand {
 }
 
 final class FanOutClients: Sendable {
-    let filter: String
     private let sockets = Mutex<[Int32]>([])
-
-    init(filter: String) { self.filter = filter }
 
     /// Completes each client's handshake and adds it; runs on a thread of its own.
     func accept(from listener: Int32) {
@@ -86,14 +72,18 @@ final class FanOutClients: Sendable {
                 close(fd)
                 continue
             }
-            _ = answer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             // The same send buffer and Nagle setting as the gateway gives its clients.
             var size: Int32 = 64 * 1024
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            sockets.withLock { $0.append(fd) }
+            // Answered and added under the lock: no event is written to it before its 101, and
+            // every event after the 101 is.
+            sockets.withLock { sockets in
+                _ = answer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                sockets.append(fd)
+            }
         }
     }
 

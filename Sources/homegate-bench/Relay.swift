@@ -23,22 +23,11 @@ struct Relay: ParsableCommand {
     }
 
     func run() throws {
-        _ = mosquitto_lib_init()
-        let route = Unmanaged.passRetained(
-            RelayRoute(from: from, events: events, states: states, eventBytes: eventBytes, stateBytes: stateBytes))
-        guard let raw = mosquitto_new("bench-relay", true, route.toOpaque()) else { throw ValidationError("mosquitto_new failed") }
-        mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
-        mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1)
-        mosquitto_connect_v5_callback_set(raw) { mosq, context, _, _, _ in
-            let route = Unmanaged<RelayRoute>.fromOpaque(context!).takeUnretainedValue()
-            mosquitto_subscribe_v5(mosq, nil, route.filter, 0, 0, nil)
-        }
-        mosquitto_message_v5_callback_set(raw) { mosq, context, message, _ in
-            guard let message, let topic = message.pointee.topic else { return }
-            Unmanaged<RelayRoute>.fromOpaque(context!).takeUnretainedValue().relay(mosq, topic: topic)
-        }
-        guard mosquitto_connect(raw, "127.0.0.1", port, 30) == 0 else { throw ValidationError("cannot connect to 127.0.0.1:\(port)") }
-        _ = mosquitto_loop_forever(raw, -1, 1)
+        let route = RelayRoute(from: from, events: events, states: states, eventBytes: eventBytes, stateBytes: stateBytes)
+        try BareClient(filter: route.filter) { mosq, message in
+            guard let topic = message.pointee.topic else { return }
+            route.relay(mosq, topic: topic)
+        }.run(id: "bench-relay", port: port)
     }
 }
 

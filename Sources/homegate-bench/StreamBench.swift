@@ -93,7 +93,12 @@ struct StreamBench: AsyncParsableCommand {
                 waited += 1
             }
             let sockets = try EventSockets(port: Int(listen), path: "/api/events", count: count, timed: timed)
-            try await Task.sleep(for: .seconds(1))
+            // Subscribed to the events and writing to every client before the measured run.
+            let ready = ContinuousClock.now + .seconds(10)
+            while sockets.received < count {
+                guard ContinuousClock.now < ready else { throw BenchError("homegate-bench fanout sent no event within 10 s") }
+                _ = try await house.latency(rate: 50, seconds: 0.2, gateway: true)
+            }
             let before = (received: sockets.received, fanOut: ProcessStats(pid: fanOut), bench: processCPUSeconds())
             let started = ContinuousClock.now
             let latencies = try await house.latency(rate: rate, seconds: seconds, gateway: true) { sockets.published($0, at: $1) }

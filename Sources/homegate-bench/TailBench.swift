@@ -73,7 +73,8 @@ struct TailBench: AsyncParsableCommand {
                 ],
                 output: house.directory.appendingPathComponent("relay.log").path)
             defer { kill(relay, SIGTERM); var status: Int32 = 0; waitpid(relay, &status, 0) }
-            try await Task.sleep(for: .seconds(1))  // connected and subscribed; a step that finds it not yet there fails loudly
+            try await house.waitForAnswer(
+                publishing: "\(IngestPath.relayIn)/ready", "{}", on: "\(IngestPath.relayEvents)/ready", from: "homegate-bench relay")
             var steps: [(IngestPath, [IngestStep])] = []
             for path in IngestPath.allCases {
                 let farEnd: pid_t? =

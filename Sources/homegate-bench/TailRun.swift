@@ -50,21 +50,7 @@ struct TailProbe {
 
     /// Waits until the echo process answers, so the first measured sample is not its start-up.
     func waitForEcho() async throws {
-        let client = try await House.client(house.broker, "bench-echo-check")
-        defer { Task { await client.shutdown() } }
-        try await client.subscribe(floorOut, qos: .atMostOnce)
-        var messages = client.messages.makeAsyncIterator()
-        let deadline = ContinuousClock.now + .seconds(10)
-        let answered = Atomic<Bool>(false)
-        let pinger = Task {
-            while !answered.load(ordering: .relaxed), ContinuousClock.now < deadline {
-                try? client.publish(floorIn, #"{"occupancy":false}"#)
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
-        defer { pinger.cancel() }
-        if await messages.next() != nil { answered.store(true, ordering: .relaxed); return }
-        throw BenchError("the echo client did not answer within 10 s")
+        try await house.waitForAnswer(publishing: floorIn, #"{"occupancy":false}"#, on: floorOut, from: "the echo client")
     }
 
     func run(background: Int) async throws -> TailRun {
