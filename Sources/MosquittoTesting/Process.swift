@@ -37,31 +37,65 @@ public func spawn(_ argv: [String], output: String? = nil, environment: [String:
 
 /// A port the kernel says is free on 127.0.0.1 right now.
 public func freePort() throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TestBrokerError("socket: \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-    }
-    guard bound else { throw TestBrokerError("bind: \(String(cString: strerror(errno)))") }
-    return Int32(UInt16(bigEndian: address.sin_port))
+    let (fd, port) = try bindLoopback(port: 0)
+    close(fd)
+    return port
 }
 
 /// Whether something accepts TCP connections on 127.0.0.1:port.
 public func canConnect(port: Int32) -> Bool {
+    guard let fd = connectLoopback(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`, `prepare` run on it first (socket options that
+/// must be set before connecting); nil when that fails, with `errno` saying why.
+public func connectLoopback(port: Int32, prepare: (Int32) -> Void = { _ in }) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
+    guard fd >= 0 else { return nil }
+    prepare(fd)
+    var address = loopback(port)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        let reason = errno
+        close(fd)
+        errno = reason
+        return nil
+    }
+    return fd
+}
+
+/// A TCP socket bound to 127.0.0.1:`port` (0: one the kernel picks), listening when given a
+/// backlog, and the port it is bound to.
+public func bindLoopback(port: Int32, listen backlog: Int32? = nil) throws -> (fd: Int32, port: Int32) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestBrokerError("socket: \(String(cString: strerror(errno)))") }
+    if backlog != nil {
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+    var address = loopback(port)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true) && getsockname(fd, $0, &length) == 0
+        }
+    }
+    guard bound else {
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        throw TestBrokerError("cannot \(backlog == nil ? "bind" : "listen on") 127.0.0.1:\(port): \(reason)")
+    }
+    return (fd, Int32(UInt16(bigEndian: address.sin_port)))
+}
+
+private func loopback(_ port: Int32) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = in_port_t(UInt16(port).bigEndian)
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
+    return address
 }

@@ -18,6 +18,8 @@ final class EventSockets: @unchecked Sendable {
         var buffer: [UInt8] = []
         var timed: Bool
         var open = true
+        /// Whether it has had an event yet.
+        var heard = false
     }
 
     /// Send times by key ("<sensor>|<tenths>"), written by the publisher, never removed: every
@@ -25,6 +27,7 @@ final class EventSockets: @unchecked Sendable {
     private let sent = Mutex<[String: UInt64]>([:])
     private let timings = Mutex(Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
     private let frames = Atomic<Int>(0)
+    private let heard = Atomic<Int>(0)
     private let closed = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let finished = Mutex<Bool>(false)
@@ -54,6 +57,8 @@ final class EventSockets: @unchecked Sendable {
     /// Events received by all clients so far; clients the gateway has closed.
     var received: Int { frames.load(ordering: .relaxed) }
     var closedByGateway: Int { closed.load(ordering: .relaxed) }
+    /// Clients that have had at least one event: all of them once the server sends to each.
+    var clientsHeard: Int { heard.load(ordering: .relaxed) }
 
     /// The timed clients' latencies so far, and a fresh start.
     func takeTimings() -> Histogram<UInt64> {
@@ -72,16 +77,7 @@ final class EventSockets: @unchecked Sendable {
     }
 
     private static func handshake(port: Int, path: String) throws -> (fd: Int32, leftover: [UInt8]) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw BenchError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
+        guard let fd = connectLoopback(port: Int32(port)) else { throw BenchError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         let request = WebSocketFrames.upgradeRequest(host: "127.0.0.1", port: port, path: path)
@@ -162,7 +158,13 @@ final class EventSockets: @unchecked Sendable {
             }
         }
         connections[index].buffer.removeFirst(used)
-        if texts > 0 { frames.add(texts, ordering: .relaxed) }
+        if texts > 0 {
+            frames.add(texts, ordering: .relaxed)
+            if !connections[index].heard {
+                connections[index].heard = true
+                heard.add(1, ordering: .relaxed)
+            }
+        }
         for pong in pongs { _ = pong.withUnsafeBytes { write(connections[index].fd, $0.baseAddress, $0.count) } }
         if closing { end(index) }
     }

@@ -22,7 +22,7 @@ struct FanOut: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        let listener = try Self.listen(on: listen)
+        let (listener, _) = try bindLoopback(port: listen, listen: 1024)
         let clients = FanOutClients()
         let acceptor = Thread { clients.accept(from: listener) }
         acceptor.start()
@@ -31,22 +31,6 @@ struct FanOut: ParsableCommand {
             clients.send(
                 topic: topic, payload: UnsafeRawBufferPointer(start: message.pointee.payload, count: Int(message.pointee.payloadlen)))
         }.run(id: "bench-fanout", port: port)
-    }
-
-    private static func listen(on port: Int32) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ValidationError("socket failed: errno \(errno)") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, Glibc.listen(fd, 1024) == 0 else { throw ValidationError("cannot listen on 127.0.0.1:\(port): errno \(errno)") }
-        return fd
     }
 }
 

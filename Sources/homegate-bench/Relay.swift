@@ -32,7 +32,7 @@ struct Relay: ParsableCommand {
 }
 
 /// Touched on libmosquitto's thread only, once connected.
-final class RelayRoute: @unchecked Sendable {
+final class RelayRoute {
     let filter: String
     private let fromLength: Int
     private let event: [UInt8]

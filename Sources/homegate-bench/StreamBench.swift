@@ -55,23 +55,11 @@ struct StreamBench: AsyncParsableCommand {
                 + "HTTP on 127.0.0.1:\(port); clients on \(path), up to \(timed + 1) of them timing, the rest counting")
 
         let floor = try await house.latency(rate: rate, seconds: seconds, gateway: false)
-        let alone = try await measured(house) { try await house.latency(rate: rate, seconds: seconds, gateway: true) }
+        let alone = try await measured(house.gateway) { try await house.latency(rate: rate, seconds: seconds, gateway: true) }
         var runs: [StreamRun] = []
         for count in counts {
             let sockets = try EventSockets(port: port, path: path, count: count, timed: timed)
-            try await Task.sleep(for: .seconds(1))  // every upgrade subscribed before the first reading
-            let bench = processCPUSeconds()
-            let before = sockets.received
-            let started = ContinuousClock.now
-            let shared = try await measured(house) {
-                try await house.latency(rate: rate, seconds: seconds, gateway: true) { sockets.published($0, at: $1) }
-            }
-            let window = (ContinuousClock.now - started) / .seconds(1)
-            var run = StreamRun(clients: count, mqtt: shared.latencies, stats: shared.stats, timings: sockets.takeTimings())
-            run.delivered = sockets.received - before
-            run.expected = shared.latencies.samples.count * count
-            run.cutOff = sockets.closedByGateway
-            run.benchCPU = (processCPUSeconds() - bench) / window * 100
+            let run = try await clientsRun(house, sockets, of: house.gateway, named: "the gateway")
             sockets.close()
             runs.append(run)
             say("\(count) clients: \(run.delivered) of \(run.expected) events received, WebSocket p50 \(format(run.ms(50), 3)) ms")
@@ -86,33 +74,15 @@ struct StreamBench: AsyncParsableCommand {
                 [executable, "fanout", "--port", "\(broker.port)", "--listen", "\(listen)"],
                 output: house.directory.appendingPathComponent("fanout.log").path)
             defer { kill(fanOut, SIGTERM); var status: Int32 = 0; waitpid(fanOut, &status, 0) }
-            var waited = 0
+            let deadline = ContinuousClock.now + .seconds(10)
             while !canConnect(port: listen) {
-                guard waited < 100 else { throw BenchError("homegate-bench fanout did not listen on \(listen) within 10 s") }
+                guard ContinuousClock.now < deadline else {
+                    throw BenchError("homegate-bench fanout did not listen on \(listen) within 10 s")
+                }
                 try await Task.sleep(for: .milliseconds(100))
-                waited += 1
             }
             let sockets = try EventSockets(port: Int(listen), path: "/api/events", count: count, timed: timed)
-            // Subscribed to the events and writing to every client before the measured run.
-            let ready = ContinuousClock.now + .seconds(10)
-            while sockets.received < count {
-                guard ContinuousClock.now < ready else { throw BenchError("homegate-bench fanout sent no event within 10 s") }
-                _ = try await house.latency(rate: 50, seconds: 0.2, gateway: true)
-            }
-            let before = (received: sockets.received, fanOut: ProcessStats(pid: fanOut), bench: processCPUSeconds())
-            let started = ContinuousClock.now
-            let latencies = try await house.latency(rate: rate, seconds: seconds, gateway: true) { sockets.published($0, at: $1) }
-            let window = (ContinuousClock.now - started) / .seconds(1)
-            var run = StreamRun(clients: count, mqtt: latencies, timings: sockets.takeTimings())
-            run.delivered = sockets.received - before.received
-            run.expected = latencies.samples.count * count
-            run.cutOff = sockets.closedByGateway
-            run.benchCPU = (processCPUSeconds() - before.bench) / window * 100
-            if let start = before.fanOut, let end = ProcessStats(pid: fanOut) {
-                run.stats = Stats(
-                    cpuPercent: (end.cpuSeconds - start.cpuSeconds) / window * 100, rssMB: Double(end.rssKiB) / 1024,
-                    peakMB: Double(end.peakRSSKiB) / 1024)
-            }
+            let run = try await clientsRun(house, sockets, of: fanOut, named: "homegate-bench fanout")
             sockets.close()
             floorRun = run
             say(
@@ -177,14 +147,41 @@ struct StreamBench: AsyncParsableCommand {
         var peakMB: Double
     }
 
-    /// A latency run and the gateway's CPU over it and RSS after it.
-    private func measured(_ house: House, _ body: () async throws -> Latencies) async throws -> (latencies: Latencies, stats: Stats?) {
-        let before = ProcessStats(pid: house.gateway)
+    /// One measured run with `sockets` connected to the server `pid` (the gateway or the fan-out):
+    /// readings until every client has had an event (each is subscribed), then `seconds` of
+    /// `rate` readings, the server's CPU and RSS and the benchmark's own CPU over them.
+    private func clientsRun(_ house: House, _ sockets: EventSockets, of pid: pid_t, named server: String) async throws -> StreamRun {
+        let ready = ContinuousClock.now + .seconds(10)
+        while sockets.clientsHeard < sockets.count {
+            guard ContinuousClock.now < ready else {
+                throw BenchError(
+                    "only \(sockets.clientsHeard) of \(sockets.count) WebSocket clients had an event from \(server) within 10 s")
+            }
+            _ = try await house.latency(rate: 50, seconds: 0.2, gateway: true)
+        }
+        let bench = processCPUSeconds()
+        let before = sockets.received
+        let started = ContinuousClock.now
+        let measured = try await measured(pid) {
+            try await house.latency(rate: rate, seconds: seconds, gateway: true) { sockets.published($0, at: $1) }
+        }
+        let window = (ContinuousClock.now - started) / .seconds(1)
+        var run = StreamRun(clients: sockets.count, mqtt: measured.latencies, stats: measured.stats, timings: sockets.takeTimings())
+        run.delivered = sockets.received - before
+        run.expected = measured.latencies.samples.count * sockets.count
+        run.cutOff = sockets.closedByGateway
+        run.benchCPU = (processCPUSeconds() - bench) / window * 100
+        return run
+    }
+
+    /// A latency run and the CPU of process `pid` over it and its RSS after it.
+    private func measured(_ pid: pid_t, _ body: () async throws -> Latencies) async throws -> (latencies: Latencies, stats: Stats?) {
+        let before = ProcessStats(pid: pid)
         let clock = ContinuousClock()
         let start = clock.now
         let latencies = try await body()
         let elapsed = (clock.now - start) / .seconds(1)
-        let after = ProcessStats(pid: house.gateway)
+        let after = ProcessStats(pid: pid)
         guard let before, let after else { return (latencies, nil) }
         return (
             latencies,

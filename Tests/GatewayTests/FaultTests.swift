@@ -50,17 +50,12 @@ final class StuckSubscriber {
     let socket: Int32
 
     init(port: Int32, filter: String) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var small: Int32 = 4096
-        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let connected = connectLoopback(port: port) { fd in
+            var small: Int32 = 4096
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         }
-        guard connected == 0 else { throw HarnessError("the stuck subscriber cannot connect: errno \(errno)") }
+        guard let connected else { throw HarnessError("the stuck subscriber cannot connect: errno \(errno)") }
+        socket = connected
         // MQTT 3.1.1 CONNECT, clean session, no keep-alive (so the broker never drops it for silence).
         let id = Array("stuck-\(UInt32.random(in: 0...UInt32.max))".utf8)
         let connectBody: [UInt8] = [0, 4] + Array("MQTT".utf8) + [4, 2, 0, 0, UInt8(id.count >> 8), UInt8(id.count & 0xff)] + id

@@ -181,19 +181,8 @@ struct HTTPAPITests {
 
     @Test("a port another program holds stops homegate with a clear message instead of running without its API")
     func portInUse() async throws {
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (holder, port) = try bindLoopback(port: 0, listen: 1)
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) } }
-        listen(holder, 1)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let house = try await House(startGateway: false)
         defer { house.stop() }
         try house.startGateway(["HOMEGATE_HTTP_LISTEN": "127.0.0.1:\(port)"])
