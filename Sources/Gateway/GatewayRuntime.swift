@@ -36,7 +36,9 @@ actor GatewayRuntime {
 
     func handle(_ batch: consuming [MQTTMessage]) {
         let largeInput = batch.contains { $0.payload.count >= 256 * 1024 }
-        let incoming = batch.map { Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain) }
+        let incoming = batch.map {
+            Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain, read: $0.read?.value as? DeviceInput)
+        }
         batch = []  // the payloads are in `incoming` alone now, which the front end lets go once it has read them
         let largeOutput = publish(api.handle(consume incoming, now: now()))
         // After a large message (a bridge's device list) or a large answer (the tree, every

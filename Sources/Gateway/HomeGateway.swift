@@ -58,6 +58,12 @@ public struct HomeGateway: Sendable {
         } catch {
             throw .mqtt(error)
         }
+        // A bridge's device list (megabytes with a thousand devices) is read on the network thread
+        // where libmosquitto holds it, rather than copied beside libmosquitto's own two copies first.
+        let ownTopics = configuration.baseTopic + "/"
+        client.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in
+            topic.hasPrefix(ownTopics) ? nil : DeviceSources.inventory(lent: topic, payload)
+        }
         let health = GatewayHealth()
         let events = EventHub(baseTopic: configuration.baseTopic)
         let pending = PendingAnswers()

@@ -7,6 +7,18 @@ struct MosquittoHandle: @unchecked Sendable {
     let raw: OpaquePointer
 }
 
+/// What `MQTTClient.readLargePayloads` set. The closure is kept in a class: a bare function value
+/// read out of a `Mutex` would be wrapped in one more reabstraction thunk at each read.
+final class PayloadReader: Sendable {
+    let minimumBytes: Int
+    let read: @Sendable (String, UnsafeRawBufferPointer) -> (any Sendable)?
+
+    init(minimumBytes: Int, _ read: @escaping @Sendable (String, UnsafeRawBufferPointer) -> (any Sendable)?) {
+        self.minimumBytes = minimumBytes
+        self.read = read
+    }
+}
+
 /// What the C callbacks reach through `obj`: only Sendable state, guarded by one lock.
 final class CallbackContext: Sendable {
     struct Shared: ~Copyable {
@@ -30,6 +42,7 @@ final class CallbackContext: Sendable {
 
     let shared = Mutex(Shared())
     let inbox: Inbox
+    let reader = Mutex<PayloadReader?>(nil)
     /// Used by the message callback alone, which libmosquitto calls one at a time on its network
     /// thread: its lock is never contended.
     let topics = TopicCache()

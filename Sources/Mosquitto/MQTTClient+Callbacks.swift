@@ -26,12 +26,18 @@ extension MQTTClient {
         mosquitto_message_v5_callback_set(mosq) { _, obj, msg, _ in
             guard let msg = msg?.pointee, let topic = msg.topic else { return }
             let context = CallbackContext.from(obj)
-            // Copy now: libmosquitto frees the message when this returns.
-            let payload =
-                msg.payloadlen > 0
-                ? [UInt8](UnsafeRawBufferPointer(start: msg.payload, count: Int(msg.payloadlen)))
-                : []
-            let message = MQTTMessage(topic: context.topics.topic(topic), payload: payload, qos: msg.qos, retain: msg.retain)
+            let count = Int(msg.payloadlen)
+            var message = MQTTMessage(topic: context.topics.topic(topic), payload: [], qos: msg.qos, retain: msg.retain)
+            // libmosquitto frees the message when this returns: a large payload is read where it lies
+            // if a reader takes it, anything else is copied.
+            let payload = UnsafeRawBufferPointer(start: msg.payload, count: count)
+            if count > 0, let reader = context.reader.withLock({ $0 }), count >= reader.minimumBytes,
+                let read = reader.read(message.topic, payload)
+            {
+                message.read = ReadPayload(read)
+            } else if count > 0 {
+                message.payload = [UInt8](payload)
+            }
             context.inbox.append(message)
         }
         mosquitto_subscribe_v5_callback_set(mosq) { _, obj, mid, count, granted, _ in

@@ -62,6 +62,30 @@ struct DeviceSourcesTests {
         else { Issue.record("a broken group list is not said to be"); return }
     }
 
+    @Test("a device list read where the network thread holds it says what the same message read as usual says")
+    func lentInventory() {
+        let list =
+            #"[{"ieee_address":"0x1","friendly_name":"hall/bulb","type":"Router"},{"ieee_address":"0x2","friendly_name":"plug","type":"Router"}]"#
+        func lent(_ topic: String, _ text: String) -> DeviceInput? {
+            Array(text.utf8).withUnsafeBytes { DeviceSources.inventory(lent: topic, $0) }
+        }
+        guard case .devices("upstairs/zigbee", let devices)? = lent("upstairs/zigbee/bridge/devices", list),
+            case .devices("upstairs/zigbee", let usual)? = DeviceSources(
+                mappings: {
+                    var mappings = MappingSet()
+                    _ = mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: upstairs/zigbee\n")
+                    return mappings
+                }()
+            ).read("upstairs/zigbee/bridge/devices", Array(list.utf8)).first
+        else { Issue.record("no device list from the lent bytes"); return }
+        #expect(devices.map(\.friendlyName) == ["hall/bulb", "plug"])
+        #expect(devices.map(\.friendlyName) == usual.map(\.friendlyName) && devices.map(\.ieeeAddress) == usual.map(\.ieeeAddress))
+        guard case .unreadable("zigbee2mqtt/bridge/devices", "expected a JSON array of devices")? = lent("zigbee2mqtt/bridge/devices", "{}")
+        else { Issue.record("a broken device list is not said to be"); return }
+        #expect(lent("zigbee2mqtt/bridge/definitions", list) == nil && lent("/bridge/devices", list) == nil)
+        #expect(lent("zigbee2mqtt/bulb", list) == nil)
+    }
+
     @Test("a device's own state topic, the common case: read by its bytes, a cleared retained state is nothing")
     func plainStateTopics() {
         guard case .report("zigbee2mqtt", "bulb", "zigbee2mqtt/bulb", _)? = read("zigbee2mqtt/bulb", #"{"state":"ON"}"#).first

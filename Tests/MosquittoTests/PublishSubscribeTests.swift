@@ -41,6 +41,36 @@ struct PublishSubscribeTests {
         await publisher.shutdown()
     }
 
+    @Test("a reader takes payloads from its size up where libmosquitto holds them; smaller ones, and ones it declines, are copied")
+    func readLargePayloads() async throws {
+        let broker = try TestBroker()
+        defer { withExtendedLifetime(broker) {} }
+        let subscriber = try await connectedClient(broker)
+        // What it reads: the payload's length and its bytes' sum, as proof it saw them all.
+        subscriber.readLargePayloads(minimumBytes: 1000) { topic, payload in
+            topic.hasSuffix("/declined") ? nil : "\(payload.count) bytes summing to \(payload.reduce(0) { $0 + Int($1) })"
+        }
+        try await subscriber.subscribe("big/#")
+        let publisher = try await connectedClient(broker)
+        let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let sum = large.reduce(0) { $0 + Int($1) }
+        try await publisher.publishAndWait("big/list", large, qos: .atLeastOnce)
+        try await publisher.publishAndWait("big/small", Array(repeating: 1, count: 999), qos: .atLeastOnce)
+        try await publisher.publishAndWait("big/declined", large, qos: .atLeastOnce)
+        let received = try await receive(3, from: subscriber)
+        #expect(received.map(\.topic) == ["big/list", "big/small", "big/declined"])
+        #expect(received[0].payload.isEmpty && received[0].read?.value as? String == "300000 bytes summing to \(sum)")
+        #expect(received[1].read == nil && received[1].payload == Array(repeating: 1, count: 999))
+        #expect(received[2].read == nil && received[2].payload == large)
+        // Stopped, a large payload is copied as any other.
+        subscriber.readLargePayloads(minimumBytes: 0, nil)
+        try await publisher.publishAndWait("big/list", large, qos: .atLeastOnce)
+        let after = try #require(try await receive(1, from: subscriber).first)
+        #expect(after.read == nil && after.payload == large)
+        await subscriber.shutdown()
+        await publisher.shutdown()
+    }
+
     @Test("10,000 messages arrive in order, none lost, payloads byte-exact")
     func tenThousandInOrder() async throws {
         // mosquitto drops QoS 1 messages past 1,000 queued for a slow subscriber; this test is about the client.

@@ -65,11 +65,15 @@ public struct Incoming: Sendable {
     public var payload: [UInt8]
     /// Published retained: a stored message replayed (or, on MQTT 5, kept as published), not a live one.
     public var retained: Bool
+    /// A bridge's device list read on the network thread where libmosquitto held it
+    /// (`DeviceSources.inventory(lent:_:)`), in place of the payload.
+    public var read: DeviceInput?
 
-    public init(topic: String, payload: [UInt8], retained: Bool = false) {
+    public init(topic: String, payload: [UInt8], retained: Bool = false, read: DeviceInput? = nil) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
+        self.read = read
     }
 }
 

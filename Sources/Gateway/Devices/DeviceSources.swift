@@ -73,6 +73,22 @@ public struct DeviceSources: Sendable {
         bridges.contains { topic == "\($0)/bridge/devices" }
     }
 
+    /// A message on `<base>/bridge/devices` read where it lies (on the network thread, before
+    /// libmosquitto frees it: `MQTTClient.readLargePayloads`), for whichever bridge has that base;
+    /// nil for any other topic. The front end uses it only if `<base>` is one of its bridges.
+    public static func inventory(lent topic: String, _ payload: UnsafeRawBufferPointer) -> DeviceInput? {
+        let suffix = "/bridge/devices"
+        guard topic.utf8.count > suffix.utf8.count, topic.hasSuffix(suffix) else { return nil }
+        return inventory(base: String(topic.dropLast(suffix.count)), topic: topic, payload.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private static func inventory(base: String, topic: String, _ payload: some Collection<UInt8>) -> DeviceInput {
+        guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else {
+            return .unreadable(topic: topic, problem: "expected a JSON array of devices")
+        }
+        return .devices(bridge: base, devices)
+    }
+
     /// What a message on a device topic says; nothing for topics no source owns and for our own
     /// `/set` and `/get` coming back on a bridge's `#`.
     public func read(_ topic: String, _ payload: [UInt8]) -> [DeviceInput] {
@@ -113,10 +129,7 @@ public struct DeviceSources: Sendable {
         }
         switch rest {
         case "bridge/devices":
-            guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else {
-                return .unreadable(topic: topic, problem: "expected a JSON array of devices")
-            }
-            return .devices(bridge: base, devices)
+            return inventory(base: base, topic: topic, payload)
         case "bridge/groups":
             guard let groups = Zigbee2MQTTGroup.list(parsing: payload) else {
                 return .unreadable(topic: topic, problem: "expected a JSON array of groups")

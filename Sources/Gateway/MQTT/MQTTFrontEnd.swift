@@ -82,6 +82,11 @@ public struct MQTTFrontEnd: Sendable {
             let isRequest = topic.hasPrefix(topics.requestPrefix)
             guard isSet || isRequest else {
                 received.messages += 1
+                if let read = message.read {
+                    // Read where it lay; a bridge removed since is ignored, as its messages are.
+                    if devices.isInventory(topic) { inputs.append(.device(read, retained: message.retained)) }
+                    continue
+                }
                 guard message.payload.count <= maxPayloadBytes || devices.isInventory(topic) else {
                     received.oversized += 1
                     notices.append(

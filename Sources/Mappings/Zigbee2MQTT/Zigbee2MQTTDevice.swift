@@ -90,7 +90,7 @@ extension Zigbee2MQTTDevice {
     /// A `bridge/devices` payload parsed device by device, so its size in memory stays near the
     /// size of one device; nil when it is not a JSON array. Devices of one model with the same
     /// exposes share one copy of them: twenty bulbs of a kind keep one list, not twenty.
-    public static func list(parsing payload: [UInt8]) -> [Zigbee2MQTTDevice]? {
+    public static func list(parsing payload: some Collection<UInt8>) -> [Zigbee2MQTTDevice]? {
         var devices: [Zigbee2MQTTDevice] = []
         var exposesByModel: [String: [Expose]] = [:]
         do {
