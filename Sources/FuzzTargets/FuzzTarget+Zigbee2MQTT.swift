@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import HomeModel
 import JSON
 import Mappings
@@ -32,9 +33,11 @@ extension FuzzTarget {
         return nil
     }
 
-    /// Parsed device by device, as the gateway does on `<base>/bridge/devices`, and every device built.
+    /// Parsed device by device, as the gateway does on `<base>/bridge/devices`: from raw bytes, as it
+    /// reads them in libmosquitto's buffer (`DeviceSources.inventory(lent:)`), and every device built.
     static func zigbee2mqttDevices(_ bytes: [UInt8]) -> String? {
-        guard let devices = Zigbee2MQTTDevice.list(parsing: bytes) else { return nil }
+        let input = bytes.withUnsafeBytes { DeviceSources.inventory(lent: "zigbee2mqtt/bridge/devices", $0) }
+        guard case .devices(_, let devices)? = input else { return nil }
         _ = Zigbee2MQTTMapping.build(devices)
         return nil
     }
