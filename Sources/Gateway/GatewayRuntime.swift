@@ -35,7 +35,7 @@ actor GatewayRuntime {
     private func now() -> Date { clock.now }
 
     func handle(_ batch: consuming [MQTTMessage]) {
-        let largeInput = batch.contains { $0.payload.count >= 256 * 1024 }
+        let largeInput = batch.contains { $0.payload.count >= 256 * 1024 || $0.read != nil }  // `read`: a device list
         let incoming = batch.map {
             Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain, read: $0.read?.value as? DeviceInput)
         }
