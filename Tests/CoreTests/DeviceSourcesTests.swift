@@ -86,6 +86,23 @@ struct DeviceSourcesTests {
         #expect(lent("zigbee2mqtt/bulb", list) == nil)
     }
 
+    @Test("which topics are read at all: a bridge's topics homegate has no use for, our own echoes and strangers' are not")
+    func reads() {
+        let sources = Self.sources()
+        for topic in [
+            "zigbee2mqtt/bulb", "zigbee2mqtt/hall/bulb", "zigbee2mqtt/bulb/availability", "zigbee2mqtt/bridge/devices",
+            "zigbee2mqtt/bridge/groups", "zigbee2mqtt/bridge/state", "stat/garage/DOOR", "tele/garage/LWT",
+        ] {
+            #expect(sources.reads(topic), "\(topic) is read")
+        }
+        for topic in [
+            "zigbee2mqtt/bridge/definitions", "zigbee2mqtt/bridge/info", "zigbee2mqtt/bridge/extensions", "zigbee2mqtt/bulb/set",
+            "zigbee2mqtt/bulb/set/brightness", "zigbee2mqtt/bulb/get", "zigbee2mqttx/bulb", "stat/garage/POWER",
+        ] {
+            #expect(!sources.reads(topic), "\(topic) is not read")
+        }
+    }
+
     @Test("a device's own state topic, the common case: read by its bytes, a cleared retained state is nothing")
     func plainStateTopics() {
         guard case .report("zigbee2mqtt", "bulb", "zigbee2mqtt/bulb", _)? = read("zigbee2mqtt/bulb", #"{"state":"ON"}"#).first

@@ -121,34 +121,61 @@ public struct DeviceSources: Sendable {
         }
     }
 
-    private static func zigbee2mqtt(base: String, rest: Substring, topic: String, _ payload: [UInt8]) -> DeviceInput? {
-        // Most messages are a device's state, on a topic with no `/` after the base.
-        if !Self.containsSlash(rest) {
-            guard !payload.isEmpty else { return nil }  // a cleared retained state
-            return .report(bridge: base, device: String(rest), topic: topic, payload: payload)
+    /// Whether a message on `topic` is read at all. A bridge's topics homegate has no use for
+    /// (`bridge/info`, `bridge/definitions`, `bridge/extensions`, …), our own `/set` and `/get`
+    /// coming back, and topics no source owns are not: the front end lets them go whatever their
+    /// size, where a message that would be read and is over `max_payload_bytes` is dropped with a warning.
+    public func reads(_ topic: String) -> Bool {
+        for (_, prefix) in prefixes where Self.startsWith(topic, prefix) {
+            return BridgeTopic(Substring(topic.utf8.dropFirst(prefix.utf8.count))) != .unread
         }
-        switch rest {
-        case "bridge/devices":
+        return stateRoutes[topic] != nil || availabilityRoutes[topic] != nil
+    }
+
+    /// What a topic under a bridge's base is, by the part after `<base>/`.
+    private enum BridgeTopic: Equatable {
+        case report(device: Substring), devices, groups, bridgeState, availability(device: Substring), unread
+
+        init(_ rest: Substring) {
+            // Most messages are a device's state, on a topic with no `/` after the base.
+            if !DeviceSources.containsSlash(rest) {
+                self = .report(device: rest)
+                return
+            }
+            switch rest {
+            case "bridge/devices": self = .devices
+            case "bridge/groups": self = .groups
+            case "bridge/state": self = .bridgeState
+            case _ where rest.hasPrefix("bridge/"): self = .unread
+            case _ where rest.hasSuffix("/availability"): self = .availability(device: rest.dropLast("/availability".count))
+            // Our own /set and /get requests come back to us on <base>/#: `<name>/set`, `<name>/set/<key>`.
+            case _ where rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }): self = .unread
+            default: self = .report(device: rest)
+            }
+        }
+    }
+
+    private static func zigbee2mqtt(base: String, rest: Substring, topic: String, _ payload: [UInt8]) -> DeviceInput? {
+        switch BridgeTopic(rest) {
+        case .report(let device):
+            guard !payload.isEmpty else { return nil }  // a cleared retained state
+            return .report(bridge: base, device: String(device), topic: topic, payload: payload)
+        case .devices:
             return inventory(base: base, topic: topic, payload)
-        case "bridge/groups":
+        case .groups:
             guard let groups = Zigbee2MQTTGroup.list(parsing: payload) else {
                 return .unreadable(topic: topic, problem: "expected a JSON array of groups")
             }
             return .groups(bridge: base, groups)
-        case "bridge/state":
+        case .bridgeState:
             guard !payload.isEmpty, let online = availability(payload) else { return nil }
             return .bridgeState(bridge: base, online: online)
-        default:
-            break
+        case .availability(let device):
+            guard !payload.isEmpty else { return nil }  // a cleared retained availability
+            return .availability(bridge: base, device: String(device), online: availability(payload))
+        case .unread:
+            return nil
         }
-        if rest.hasPrefix("bridge/") { return nil }
-        guard !payload.isEmpty else { return nil }  // a cleared retained state or availability
-        if rest.hasSuffix("/availability") {
-            return .availability(bridge: base, device: String(rest.dropLast("/availability".count)), online: availability(payload))
-        }
-        // Our own /set and /get requests come back to us on <base>/#: `<name>/set`, `<name>/set/<key>`.
-        if rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }) { return nil }
-        return .report(bridge: base, device: String(rest), topic: topic, payload: payload)
     }
 
     /// Whether `topic`'s bytes begin with `prefix`'s (`memcmp`; the generic `starts(with:)` costs

@@ -88,6 +88,8 @@ public struct MQTTFrontEnd: Sendable {
                     continue
                 }
                 guard message.payload.count <= maxPayloadBytes || devices.isInventory(topic) else {
+                    // Nothing reads it (a bridge's `bridge/definitions`, say): let go as any unread message, unwarned.
+                    guard devices.reads(topic) else { continue }
                     received.oversized += 1
                     notices.append(
                         .init(
