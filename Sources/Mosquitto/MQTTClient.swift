@@ -91,9 +91,9 @@ public final class MQTTClient: Sendable {
 
     /// Lets `reader` read a payload of at least `minimumBytes` where libmosquitto holds it, on the
     /// network thread, instead of having it copied: what it returns comes in the message's `read`,
-    /// with an empty payload; nil has the payload copied as usual. For a Zigbee2MQTT device list of
-    /// megabytes, that copy beside libmosquitto's own two was the gateway's peak of memory. `reader`
-    /// must not keep the bytes (libmosquitto frees them once the callback returns) and nothing else is
+    /// with an empty payload; nil has the payload copied as usual. A Zigbee2MQTT device list is
+    /// megabytes, and libmosquitto holds two copies of it already while it calls back. `reader` must
+    /// not keep the bytes (libmosquitto frees them once the callback returns), and nothing else is
     /// read from the broker while it runs. Nil stops it.
     public func readLargePayloads(minimumBytes: Int, _ reader: (@Sendable (String, UnsafeRawBufferPointer) -> (any Sendable)?)?) {
         context.reader.withLock { $0 = reader.map { PayloadReader(minimumBytes: max(1, minimumBytes), $0) } }
