@@ -16,6 +16,13 @@ extension FuzzTarget {
         return Array(data)
     }()
 
+    /// One Zigbee2MQTT bridge on `zigbee2mqtt`, as a mapping file gives it.
+    static let bridgeSources: DeviceSources = {
+        var mappings = MappingSet()
+        _ = mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n")
+        return DeviceSources(mappings: mappings)
+    }()
+
     /// The checkout these sources are in: the fuzz targets run from it, never from an install.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -36,7 +43,7 @@ extension FuzzTarget {
     /// Parsed device by device, as the gateway does on `<base>/bridge/devices`: from raw bytes, as it
     /// reads them in libmosquitto's buffer (`DeviceSources.inventory(lent:)`), and every device built.
     static func zigbee2mqttDevices(_ bytes: [UInt8]) -> String? {
-        let input = bytes.withUnsafeBytes { DeviceSources.inventory(lent: "zigbee2mqtt/bridge/devices", $0) }
+        let input = bytes.withUnsafeBytes { bridgeSources.inventory(lent: "zigbee2mqtt/bridge/devices", $0) }
         guard case .devices(_, let devices)? = input else { return nil }
         _ = Zigbee2MQTTMapping.build(devices)
         return nil

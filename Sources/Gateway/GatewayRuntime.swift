@@ -17,10 +17,12 @@ actor GatewayRuntime {
     /// Answers to commands from inside the process, and the live streams' events.
     let pending: PendingAnswers
     let events: EventHub
+    /// Reads device lists on the network thread with the routing of the mappings last loaded.
+    private let inventories: InventoryReader
 
     init(
         api: MQTTFrontEnd, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock,
-        pending: PendingAnswers, events: EventHub
+        pending: PendingAnswers, events: EventHub, inventories: InventoryReader
     ) {
         self.api = api
         self.api.sendFirst = { [logger = log[.mqtt]] writes in Self.send(writes, with: client, logger: logger) }
@@ -30,6 +32,7 @@ actor GatewayRuntime {
         self.clock = clock
         self.pending = pending
         self.events = events
+        self.inventories = inventories
     }
 
     private func now() -> Date { clock.now }
@@ -90,6 +93,7 @@ actor GatewayRuntime {
 
     func reload(_ mappings: MappingSet) async {
         if publish(api.reload(mappings, now: now())) { releaseMemory() }
+        inventories.update(api.devices)
         await syncSubscriptions()
         log[.mappings].info(
             "mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(api.core.accessories.count)"])

@@ -58,12 +58,6 @@ public struct HomeGateway: Sendable {
         } catch {
             throw .mqtt(error)
         }
-        // A bridge's device list (megabytes with a thousand devices) is read on the network thread
-        // where libmosquitto holds it, rather than copied beside libmosquitto's own two copies first.
-        let ownTopics = configuration.baseTopic + "/"
-        client.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in
-            topic.hasPrefix(ownTopics) ? nil : DeviceSources.inventory(lent: topic, payload)
-        }
         let health = GatewayHealth()
         let events = EventHub(baseTopic: configuration.baseTopic)
         let pending = PendingAnswers()
@@ -71,9 +65,13 @@ public struct HomeGateway: Sendable {
             GatewayRuntime.publish(messages, with: client, events: events, logger: log[.mqtt])
         }
         let api = MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
+        // A bridge's device list (megabytes with a thousand devices) is read on the network thread
+        // where libmosquitto holds it, rather than copied beside libmosquitto's own two copies first.
+        let inventories = InventoryReader(api.devices)
+        client.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
         let runtime = GatewayRuntime(
             api: api, client: client,
-            writer: writer, log: log, clock: clock, pending: pending, events: events)
+            writer: writer, log: log, clock: clock, pending: pending, events: events, inventories: inventories)
         let mappingReport = MappingReport(
             baseTopic: configuration.baseTopic, client: client, health: health, log: log[.mappings], clock: clock)
         log[.gateway].info(

@@ -43,6 +43,9 @@ final class CallbackContext: Sendable {
     let shared = Mutex(Shared())
     let inbox: Inbox
     let reader = Mutex<PayloadReader?>(nil)
+    /// The reader's `minimumBytes` (`Int.max` without one): looked at first, so that messages smaller
+    /// than that cost no lock.
+    let readerMinimum = Atomic<Int>(.max)
     /// Used by the message callback alone, which libmosquitto calls one at a time on its network
     /// thread: its lock is never contended.
     let topics = TopicCache()

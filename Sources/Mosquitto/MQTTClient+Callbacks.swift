@@ -31,7 +31,8 @@ extension MQTTClient {
             // libmosquitto frees the message when this returns: a large payload is read where it lies
             // if a reader takes it, anything else is copied.
             let payload = UnsafeRawBufferPointer(start: msg.payload, count: count)
-            if count > 0, let reader = context.reader.withLock({ $0 }), count >= reader.minimumBytes,
+            if count > 0, count >= context.readerMinimum.load(ordering: .relaxed), let reader = context.reader.withLock({ $0 }),
+                count >= reader.minimumBytes,
                 let read = reader.read(message.topic, payload)
             {
                 message.read = ReadPayload(read)

@@ -96,7 +96,10 @@ public final class MQTTClient: Sendable {
     /// not keep the bytes (libmosquitto frees them once the callback returns), and nothing else is
     /// read from the broker while it runs. Nil stops it.
     public func readLargePayloads(minimumBytes: Int, _ reader: (@Sendable (String, UnsafeRawBufferPointer) -> (any Sendable)?)?) {
-        context.reader.withLock { $0 = reader.map { PayloadReader(minimumBytes: max(1, minimumBytes), $0) } }
+        context.reader.withLock { current in
+            current = reader.map { PayloadReader(minimumBytes: max(1, minimumBytes), $0) }
+            context.readerMinimum.store(current?.minimumBytes ?? .max, ordering: .relaxed)
+        }
     }
 
     /// Messages dropped because the consumer fell more than `inboxLimit` behind.

@@ -66,24 +66,33 @@ struct DeviceSourcesTests {
     func lentInventory() {
         let list =
             #"[{"ieee_address":"0x1","friendly_name":"hall/bulb","type":"Router"},{"ieee_address":"0x2","friendly_name":"plug","type":"Router"}]"#
+        var mappings = MappingSet()
+        #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: upstairs/zigbee\n").isEmpty)
+        #expect(mappings.add(file: "n.yaml", text: "source: zigbee2mqtt\nbase_topic: upstairs/zigbee/garage\n").isEmpty)
+        let sources = DeviceSources(mappings: mappings)
         func lent(_ topic: String, _ text: String) -> DeviceInput? {
-            Array(text.utf8).withUnsafeBytes { DeviceSources.inventory(lent: topic, $0) }
+            Array(text.utf8).withUnsafeBytes { sources.inventory(lent: topic, $0) }
         }
-        guard case .devices("upstairs/zigbee", let devices)? = lent("upstairs/zigbee/bridge/devices", list),
-            case .devices("upstairs/zigbee", let usual)? = DeviceSources(
-                mappings: {
-                    var mappings = MappingSet()
-                    _ = mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: upstairs/zigbee\n")
-                    return mappings
-                }()
-            ).read("upstairs/zigbee/bridge/devices", Array(list.utf8)).first
-        else { Issue.record("no device list from the lent bytes"); return }
-        #expect(devices.map(\.friendlyName) == ["hall/bulb", "plug"])
-        #expect(devices.map(\.friendlyName) == usual.map(\.friendlyName) && devices.map(\.ieeeAddress) == usual.map(\.ieeeAddress))
-        guard case .unreadable("zigbee2mqtt/bridge/devices", "expected a JSON array of devices")? = lent("zigbee2mqtt/bridge/devices", "{}")
+        // A bridge whose base lies under another's has its own device list, copied or lent.
+        for (topic, bridge) in [
+            ("upstairs/zigbee/bridge/devices", "upstairs/zigbee"), ("upstairs/zigbee/garage/bridge/devices", "upstairs/zigbee/garage"),
+        ] {
+            guard case .devices(let base, let devices)? = lent(topic, list), base == bridge,
+                case .devices(let usualBase, let usual)? = sources.read(topic, Array(list.utf8)).first
+            else { Issue.record("no device list from the lent bytes on \(topic)"); continue }
+            #expect(base == usualBase, "routed as a copied message is")
+            #expect(devices.map(\.friendlyName) == ["hall/bulb", "plug"])
+            #expect(devices.map(\.friendlyName) == usual.map(\.friendlyName) && devices.map(\.ieeeAddress) == usual.map(\.ieeeAddress))
+        }
+        guard case .report("upstairs/zigbee/garage", "bulb", _, _)? = sources.read("upstairs/zigbee/garage/bulb", Array("{}".utf8)).first
+        else { Issue.record("a report under the inner base is not the inner bridge's"); return }
+        guard
+            case .unreadable("upstairs/zigbee/bridge/devices", "expected a JSON array of devices")? = lent(
+                "upstairs/zigbee/bridge/devices", "{}")
         else { Issue.record("a broken device list is not said to be"); return }
-        #expect(lent("zigbee2mqtt/bridge/definitions", list) == nil && lent("/bridge/devices", list) == nil)
-        #expect(lent("zigbee2mqtt/bulb", list) == nil)
+        // Only what `read` would read as a device list: other topics are left to be copied and read as usual.
+        #expect(lent("upstairs/zigbee/bridge/definitions", list) == nil && lent("elsewhere/bridge/devices", list) == nil)
+        #expect(lent("upstairs/zigbee/bulb", list) == nil && lent("upstairs/zigbee/hall/bridge/devices/set", list) == nil)
     }
 
     @Test("which topics are read at all: a bridge's topics homegate has no use for, our own echoes and strangers' are not")

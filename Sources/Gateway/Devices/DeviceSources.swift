@@ -4,6 +4,7 @@ public import Mappings
 
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// What a device source makes of a device message: the core's input from the device side, with
@@ -44,7 +45,8 @@ public enum DeviceCommand: Sendable, Equatable {
 public struct DeviceSources: Sendable {
     /// Base topics of the Zigbee2MQTT bridges.
     public let bridges: [String]
-    /// `<base>/` for each bridge, made once.
+    /// `<base>/` for each bridge, made once; the longest first, so that a bridge whose base lies
+    /// under another's (`zigbee2mqtt/garage` beside `zigbee2mqtt`) gets its own messages.
     private let prefixes: [(base: String, prefix: String)]
     private var stateRoutes: [String: [(accessory: String, binding: Int)]] = [:]
     private var availabilityRoutes: [String: [String]] = [:]
@@ -52,7 +54,7 @@ public struct DeviceSources: Sendable {
 
     public init(mappings: MappingSet) {
         bridges = mappings.zigbee2mqtt.map(\.baseTopic)
-        prefixes = bridges.map { ($0, $0 + "/") }
+        prefixes = bridges.map { ($0, $0 + "/") }.sorted { $0.prefix.utf8.count > $1.prefix.utf8.count }
         for mapping in mappings.accessories {
             let id = mapping.accessory.id
             explicit[id] = mapping
@@ -69,17 +71,22 @@ public struct DeviceSources: Sendable {
     }
 
     /// Whether the topic is a bridge's device list, which may be larger than `max_payload_bytes`.
-    public func isInventory(_ topic: String) -> Bool {
-        bridges.contains { topic == "\($0)/bridge/devices" }
+    public func isInventory(_ topic: String) -> Bool { inventoryBase(topic) != nil }
+
+    /// The bridge whose `bridge/devices` the topic is, as `read` routes it; nil for any other topic.
+    func inventoryBase(_ topic: String) -> String? {
+        for (base, prefix) in prefixes where Self.startsWith(topic, prefix) {
+            return BridgeTopic(Substring(topic.utf8.dropFirst(prefix.utf8.count))) == .devices ? base : nil
+        }
+        return nil
     }
 
-    /// A message on `<base>/bridge/devices` read where it lies (on the network thread, before
-    /// libmosquitto frees it: `MQTTClient.readLargePayloads`), for whichever bridge has that base;
-    /// nil for any other topic. The front end uses it only if `<base>` is one of its bridges.
-    public static func inventory(lent topic: String, _ payload: UnsafeRawBufferPointer) -> DeviceInput? {
-        let suffix = "/bridge/devices"
-        guard topic.utf8.count > suffix.utf8.count, topic.hasSuffix(suffix) else { return nil }
-        return inventory(base: String(topic.dropLast(suffix.count)), topic: topic, payload.assumingMemoryBound(to: UInt8.self))
+    /// A bridge's `bridge/devices` read where it lies (on the network thread, before libmosquitto
+    /// frees it: `MQTTClient.readLargePayloads`), as `read` reads it; nil for any other topic, which
+    /// is left to be copied and read as usual.
+    public func inventory(lent topic: String, _ payload: UnsafeRawBufferPointer) -> DeviceInput? {
+        guard let base = inventoryBase(topic) else { return nil }
+        return payload.withMemoryRebound(to: UInt8.self) { Self.inventory(base: base, topic: topic, $0) }
     }
 
     private static func inventory(base: String, topic: String, _ payload: some Collection<UInt8>) -> DeviceInput {
@@ -215,5 +222,24 @@ public struct DeviceSources: Sendable {
         case .mqtt(let topic, let payload, let retain):
             Outgoing(topic, payload, retain: retain, qos: 1)
         }
+    }
+}
+
+/// Reads a bridge's device list on libmosquitto's network thread (`MQTTClient.readLargePayloads`),
+/// routed as the front end routes messages: the runtime hands it each new `DeviceSources` when the
+/// mapping files change.
+final class InventoryReader: Sendable {
+    private let sources: Mutex<DeviceSources>
+
+    init(_ sources: DeviceSources) {
+        self.sources = Mutex(sources)
+    }
+
+    func update(_ sources: DeviceSources) {
+        self.sources.withLock { $0 = sources }
+    }
+
+    func read(_ topic: String, _ payload: UnsafeRawBufferPointer) -> DeviceInput? {
+        sources.withLock { $0 }.inventory(lent: topic, payload)
     }
 }

@@ -83,7 +83,7 @@ public struct MQTTFrontEnd: Sendable {
             guard isSet || isRequest else {
                 received.messages += 1
                 if let read = message.read {
-                    // Read where it lay; a bridge removed since is ignored, as its messages are.
+                    // Read where it lay, as routed then; a bridge removed since is ignored, as its messages are.
                     if devices.isInventory(topic) { inputs.append(.device(read, retained: message.retained)) }
                     continue
                 }
