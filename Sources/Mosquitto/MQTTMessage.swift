@@ -7,6 +7,7 @@ public struct MQTTMessage: Sendable, Equatable {
     public var payload: [UInt8]
     public var qos: Int32
     public var retain: Bool
+    /// What the client's reader made of a large payload, in place of the payload; nil for a copied one.
     public var read: ReadPayload?
 
     public init(topic: String, payload: [UInt8], qos: Int32 = 0, retain: Bool = false) {

@@ -1,10 +1,10 @@
 public import HomeModel
 public import JSON
 public import Mappings
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
-import Synchronization
 #endif
 
 /// What a device source makes of a device message: the core's input from the device side, with
@@ -75,8 +75,16 @@ public struct DeviceSources: Sendable {
 
     /// The bridge whose `bridge/devices` the topic is, as `read` routes it; nil for any other topic.
     func inventoryBase(_ topic: String) -> String? {
+        guard let (base, rest) = bridge(of: topic), BridgeTopic(rest) == .devices else { return nil }
+        return base
+    }
+
+    /// The bridge a topic is under (the longest base that is a prefix of it), and the rest of the topic.
+    private func bridge(of topic: String) -> (base: String, rest: Substring)? {
+        // Topics are compared by their bytes, as the broker compares them (and faster than
+        // String's Unicode-aware hasPrefix and dropFirst).
         for (base, prefix) in prefixes where Self.startsWith(topic, prefix) {
-            return BridgeTopic(Substring(topic.utf8.dropFirst(prefix.utf8.count))) == .devices ? base : nil
+            return (base, Substring(topic.utf8.dropFirst(prefix.utf8.count)))
         }
         return nil
     }
@@ -106,10 +114,7 @@ public struct DeviceSources: Sendable {
 
     /// `read`, each input handed to `take` as it is read (no array per message on the hot path).
     public func read(_ topic: String, _ payload: [UInt8], _ take: (DeviceInput) -> Void) {
-        // Topics are compared by their bytes, as the broker compares them (and faster than
-        // String's Unicode-aware hasPrefix and dropFirst).
-        for (base, prefix) in prefixes where Self.startsWith(topic, prefix) {
-            let rest = Substring(topic.utf8.dropFirst(prefix.utf8.count))
+        if let (base, rest) = bridge(of: topic) {
             if let input = Self.zigbee2mqtt(base: base, rest: rest, topic: topic, payload) { take(input) }
             return
         }
@@ -133,9 +138,7 @@ public struct DeviceSources: Sendable {
     /// coming back, and topics no source owns are not: the front end lets them go whatever their
     /// size, where a message that would be read and is over `max_payload_bytes` is dropped with a warning.
     public func reads(_ topic: String) -> Bool {
-        for (_, prefix) in prefixes where Self.startsWith(topic, prefix) {
-            return BridgeTopic(Substring(topic.utf8.dropFirst(prefix.utf8.count))) != .unread
-        }
+        if let (_, rest) = bridge(of: topic) { return BridgeTopic(rest) != .unread }
         return stateRoutes[topic] != nil || availabilityRoutes[topic] != nil
     }
 
