@@ -5,6 +5,9 @@ struct ProcessStats {
     var cpuSeconds: Double
     var peakRSSKiB: Int
     var rssKiB: Int
+    /// The part of `rssKiB` mapped from files: the program's and its libraries' code and data,
+    /// which the kernel can take back and read again.
+    var fileKiB: Int
 
     init?(pid: pid_t) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -21,6 +24,7 @@ struct ProcessStats {
         }
         peakRSSKiB = kib("VmHWM:")
         rssKiB = kib("VmRSS:")
+        fileKiB = kib("RssFile:")
     }
 }
 
