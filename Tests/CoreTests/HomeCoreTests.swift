@@ -330,6 +330,29 @@ struct HomeCoreTests {
         #expect(home.value("bulb/lightbulb/on") == .bool(true), "reports under the new name reach the same accessory")
     }
 
+    @Test("devices of one model keep one copy of their rules, and each is still its own accessory: its values, its writes, its topic")
+    func oneModelManyDevices() throws {
+        var home = try TestHome()
+        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
+        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
+            var twin = devices.first(where: { $0["friendly_name"] == "bulb" })?.objectValue
+        else { Issue.record("no bulb in the device list"); return }
+        twin["friendly_name"] = "bulb_twin"
+        twin["ieee_address"] = "0x00158d0009f8e7d6"
+        devices.append(.object(twin))
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        for id in ["bulb", "bulb_twin"] {
+            #expect(home.core.accessory(id)?["lightbulb"]?["on"]?.isWritable == true, "\(id) is writable")
+        }
+        _ = home.run(.write([TestHome.write("bulb_twin/lightbulb/brightness", 50)]))
+        #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb_twin/set"] && home.sets.first?.payload["brightness"] == 127)
+        _ = home.run(.write([TestHome.write("bulb/lightbulb/on", true)]))
+        #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb/set"] && home.sets.first?.payload["state"] == "ON")
+        home.device("zigbee2mqtt/bulb", ["state": "OFF"])
+        home.device("zigbee2mqtt/bulb_twin", ["state": "ON"])
+        #expect(home.value("bulb/lightbulb/on") == .bool(false) && home.value("bulb_twin/lightbulb/on") == .bool(true))
+    }
+
     @Test("the bridge offline makes every accessory unreachable and refuses writes as unreachable; online, each is as its device says")
     func bridgeOffline() throws {
         var home = try TestHome()

@@ -184,6 +184,26 @@ struct Zigbee2MQTTDevicesTests {
         #expect(try Self.mapping("occupancy_sensor", .init(service: .motion)).accessory["motion_sensor"] != nil)
     }
 
+    @Test("devices of one model share one copy of their rules; a device whose override changes them keeps its own")
+    func sharedRules() throws {
+        let bulb = try Self.mapping("bulb")
+        var twin = try Zigbee2MQTTMapping.build(try UnsafeNameTests.bulb(named: "bulb_twin", ieee: "0x00158d0009f8e7d6")).get()
+        let shared = twin.shareRules(with: bulb)
+        #expect(shared)
+        let storage = { (mapping: Zigbee2MQTTMapping) in mapping.gettableKeys.withUnsafeBufferPointer(\.baseAddress) }
+        #expect(!bulb.gettableKeys.isEmpty && storage(twin) == storage(bulb), "one copy")
+        #expect(twin.friendlyName == "bulb_twin" && twin.ieeeAddress == "0x00158d0009f8e7d6" && twin.accessory.id == "bulb_twin")
+        let on = [CharacteristicUpdate(service: "lightbulb", characteristic: "on", value: .bool(true))]
+        #expect(try twin.encode(on) == bulb.encode(on))
+        #expect(twin.decode(["state": "ON", "brightness": 254]).updates == bulb.decode(["state": "ON", "brightness": 254]).updates)
+
+        var noColorTemp = try Self.mapping("bulb", .init(excludeProperties: ["color_temp"]))
+        let sharedToo = noColorTemp.shareRules(with: bulb)
+        #expect(!sharedToo)
+        #expect(noColorTemp.decode(["color_temp": 300]).updates.isEmpty, "its own rules kept")
+        #expect(!bulb.decode(["color_temp": 300]).updates.isEmpty)
+    }
+
     @Test("excluded properties reach into lights and gangs")
     func excludedFeatures() throws {
         let noColorTemp = try Self.mapping("bulb_color_2", .init(excludeProperties: ["color_temp"]))

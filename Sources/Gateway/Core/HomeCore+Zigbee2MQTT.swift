@@ -51,6 +51,7 @@ extension HomeCore {
         var seen: Set<String> = []
         var byName: [String: String] = [:]
         var skipped: [SkippedDevice] = []
+        var rules: RuleSets = [:]
         // Members of a group whose override says hide_members are shown through the group alone.
         var hiddenBy: [String: String] = [:]
         for group in bridges[base]!.groups {
@@ -62,7 +63,9 @@ extension HomeCore {
                 skipped.append(SkippedDevice(device: device.friendlyName, reason: "shown through its group \(group) (hide_members)"))
                 continue
             }
-            place(device, online: nil, bridge: base, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped)
+            place(
+                device, online: nil, bridge: base, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped,
+                rules: &rules)
         }
         for group in bridges[base]!.groups {
             guard let device = group.asDevice(devices) else {
@@ -76,7 +79,7 @@ extension HomeCore {
             }
             place(
                 device, online: groupOnline(group, bridge: base), bridge: base, requestState: requestState, seen: &seen, byName: &byName,
-                skipped: &skipped)
+                skipped: &skipped, rules: &rules)
         }
         for (id, entry) in entries where !seen.contains(id) {
             if case .zigbee2mqtt(let b, _) = entry.source, b == base { remove(id) }
@@ -139,11 +142,15 @@ extension HomeCore {
         }
     }
 
+    /// The rules built so far in a rebuild, by vendor and model: a device whose rules are the same
+    /// as an earlier one's shares their storage (`Zigbee2MQTTMapping.shareRules`).
+    typealias RuleSets = [String: [Zigbee2MQTTMapping]]
+
     /// One device (or group, as a device) of the bridge as an accessory, or the reason it is none.
     /// `online`: a group's reachability from its members; a device keeps what its availability said.
     private mutating func place(
         _ device: Zigbee2MQTTDevice, online: Bool?, bridge base: String, requestState: Bool,
-        seen: inout Set<String>, byName: inout [String: String], skipped: inout [SkippedDevice]
+        seen: inout Set<String>, byName: inout [String: String], skipped: inout [SkippedDevice], rules: inout RuleSets
     ) {
         let source = bridges[base]!.source
         let knownID = bridges[base]!.idByIEEE[device.ieeeAddress]
@@ -154,6 +161,8 @@ extension HomeCore {
         case .success(let built):
             mapping = built
         }
+        let model = "\(device.vendor ?? "")/\(device.model ?? "")"
+        if !(rules[model] ?? []).contains(where: { mapping.shareRules(with: $0) }) { rules[model, default: []].append(mapping) }
         var id = mapping.accessory.id
         if knownID == nil, entries[id].map({ !isSameDevice($0, device) }) == true {
             id = Naming.unique(id: id) { entries[$0] != nil }  // two names that collapse to one id, or a group named like a device
@@ -172,6 +181,9 @@ extension HomeCore {
         seen.insert(id)
         byName[device.friendlyName] = id
         var accessory = mapping.accessory
+        // The entry's accessory has the services from here on; left in the mapping as well, they
+        // would be copied whole at the accessory's first change and both kept.
+        mapping.accessory.services = []
         let old = entries[id]
         if let old { Self.carryValues(from: old.accessory, into: &accessory) }
         let deviceOnline = online ?? old?.deviceOnline ?? true

@@ -11,7 +11,8 @@ public import Persistence
 /// those into their own protocol; the services do the I/O. One owner calls it at a time.
 public struct HomeCore: Sendable {
     struct Entry: Sendable {
-        enum Source: Sendable {
+        /// Boxed: an entry is stored inline in the entries dictionary, and a mapping is as large as an accessory.
+        indirect enum Source: Sendable {
             case zigbee2mqtt(bridge: String, mapping: Zigbee2MQTTMapping)
             case explicit(MQTTAccessoryMapping)
         }

@@ -33,7 +33,7 @@ extension Zigbee2MQTTMapping {
                 payload[key] = (write.value.doubleValue ?? 0) > 0 ? "OPEN" : "CLOSE"
             case .levels(let key, let levels):
                 let value = write.value.doubleValue ?? 0
-                if let word = levels.first(where: { value <= $0.0 })?.1 ?? levels.last?.1 { payload[key] = .string(word) }
+                if let word = levels.first(where: { value <= $0.upTo })?.word ?? levels.last?.word { payload[key] = .string(word) }
             case .text(let key):
                 if let text = write.value.stringValue { payload[key] = .string(text) }
             case .mirroredPercent(let key):

@@ -170,7 +170,12 @@ extension Builder {
                 percent["off"] = 0
                 if mode.values.contains("on") { percent["on"] = 100 }
                 mapping.read(key, into: service, "rotation_speed", .enumeration(percent))
-                mapping.write(service, "rotation_speed", .levels(key: key, [(0, "off")] + speeds.map { (Double($0.percent), $0.mode) }))
+                mapping.write(
+                    service, "rotation_speed",
+                    .levels(
+                        key: key,
+                        [Zigbee2MQTTMapping.Level(upTo: 0, word: "off")]
+                            + speeds.map { Zigbee2MQTTMapping.Level(upTo: Double($0.percent), word: $0.mode) }))
             }
             if auto {
                 let manual = speeds.last?.mode ?? (mode.values.contains("on") ? "on" : "auto")

@@ -42,8 +42,8 @@ public struct Zigbee2MQTTMapping: Sendable {
     }
 
     /// How a state key becomes a characteristic value.
-    struct Reader: Sendable {
-        enum Rule: Sendable {
+    struct Reader: Sendable, Equatable {
+        enum Rule: Sendable, Equatable {
             case onOff(on: JSONValue, off: JSONValue)
             case binary(on: JSONValue, off: JSONValue, whenOn: CharacteristicValue, whenOff: CharacteristicValue)
             case number
@@ -80,7 +80,7 @@ public struct Zigbee2MQTTMapping: Sendable {
     }
 
     /// How a characteristic write becomes part of the `/set` payload.
-    enum Writer: Sendable {
+    enum Writer: Sendable, Equatable {
         case onOff(key: String, on: JSONValue, off: JSONValue)
         case number(key: String)
         case percentOf254(key: String)
@@ -95,9 +95,15 @@ public struct Zigbee2MQTTMapping: Sendable {
         /// A percentage mirrored: 30 is sent as 70.
         case mirroredPercent(key: String)
         /// A number as the first word whose level is at least it (fan speeds: 0 off, up to 33 low, ...).
-        case levels(key: String, [(Double, String)])
+        case levels(key: String, [Level])
         /// A word as it is.
         case text(key: String)
+    }
+
+    /// A word for the numbers up to `upTo`.
+    struct Level: Sendable, Equatable {
+        var upTo: Double
+        var word: String
     }
 
     public init(accessory: Accessory, ieeeAddress: String, friendlyName: String) {
@@ -114,6 +120,20 @@ public struct Zigbee2MQTTMapping: Sendable {
 
     mutating func write(_ service: String, _ characteristic: String, _ writer: Writer) {
         writers[Target(service: service, characteristic: characteristic)] = writer
+    }
+
+    /// Takes `other`'s rules (and its gettable keys and unmapped exposes) when they are the same as
+    /// these, so that both mappings hold one copy: a house of 500 sensors of one model keeps one
+    /// set of rules, not 500. True when they were the same.
+    @discardableResult
+    public mutating func shareRules(with other: Zigbee2MQTTMapping) -> Bool {
+        guard readers == other.readers, writers == other.writers, gettableKeys == other.gettableKeys, unmapped == other.unmapped
+        else { return false }
+        readers = other.readers
+        writers = other.writers
+        gettableKeys = other.gettableKeys
+        unmapped = other.unmapped
+        return true
     }
 
     /// Whether the characteristic can be written through this device.
