@@ -92,7 +92,8 @@ enum TailReport {
         }
         if let settled {
             let measured =
-                "homegate RSS after the latency runs \(mb(settled.rssKiB)) MB (\(mb(settled.fileKiB)) MB of it mapped from the program's files), "
+                "homegate RSS after the latency runs \(mb(settled.rssKiB)) MB "
+                + "(\(mb(settled.fileKiB)) MB of it mapped from the program's files), "
                 + "peak since start \(mb(settled.peakRSSKiB)) MB, with \(devices) devices"
             if devices >= 1_000 {
                 let within = { (kib: Int) in kib <= 40 * 1024 }
