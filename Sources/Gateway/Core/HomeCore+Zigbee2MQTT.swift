@@ -162,7 +162,10 @@ extension HomeCore {
             mapping = built
         }
         let model = "\(device.vendor ?? "")/\(device.model ?? "")"
-        if !(rules[model] ?? []).contains(where: { mapping.shareRules(with: $0) }) { rules[model, default: []].append(mapping) }
+        // A few different rule sets per model at most (overrides, firmware): past that a device keeps its own.
+        if !(rules[model] ?? []).contains(where: { mapping.shareRules(with: $0) }), rules[model, default: []].count < 8 {
+            rules[model, default: []].append(mapping)
+        }
         var id = mapping.accessory.id
         if knownID == nil, entries[id].map({ !isSameDevice($0, device) }) == true {
             id = Naming.unique(id: id) { entries[$0] != nil }  // two names that collapse to one id, or a group named like a device
