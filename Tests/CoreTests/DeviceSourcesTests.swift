@@ -56,6 +56,13 @@ struct DeviceSourcesTests {
         #expect(payload == Array(#"{"state":"ON"}"#.utf8))
         #expect(read("zigbee2mqtt/bulb/set", #"{"state":"ON"}"#).isEmpty && read("zigbee2mqtt/bulb/get", "{}").isEmpty)
         #expect(read("zigbee2mqtt/bulb/set/brightness", "40").isEmpty && read("zigbee2mqtt/bridge/logging", "{}").isEmpty)
+        #expect(read("zigbee2mqtt/hall/bulb/set", "{}").isEmpty && read("zigbee2mqtt/hall/bulb/get/", "{}").isEmpty)
+        // Names with slashes whose parts only look like a request are devices' reports.
+        for name in ["hall/settings", "hall/se", "set_top/box", "hall/gets/sets", "a//b"] {
+            guard case .report("zigbee2mqtt", name, _, _)? = read("zigbee2mqtt/\(name)", #"{"state":"ON"}"#).first else {
+                Issue.record("\(name) is not read as a report"); continue
+            }
+        }
         guard
             case .unreadable("zigbee2mqtt/bridge/groups", "expected a JSON array of groups")? = read("zigbee2mqtt/bridge/groups", "{}")
                 .first

@@ -4,6 +4,7 @@ import Gateway
 import HomeModel
 import JSON
 import Persistence
+import Synchronization
 import Testing
 
 @Suite("The home core alone: typed commands in, typed events and replies out, no broker")
@@ -215,6 +216,35 @@ struct HomeCoreTests {
         #expect(home.sets.isEmpty, "not held for a minute yet")
         home.advance(1)
         #expect(home.sets.map(\.payload) == [["state": "OFF"]])
+    }
+
+    @Test(
+        "given somewhere to send them first, a step's writes to devices leave once its fires have run, once, in order; the rest is as before"
+    )
+    func writesSentFirst() throws {
+        var home = try TestHome()
+        _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
+        let motion = TestHome.path("occupancy_sensor/motion_sensor/motion_detected")
+        _ = try home.ok(
+            .addTrigger(
+                TriggerDraft(
+                    name: "Motion", actionSets: ["light_on"], kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)]))))
+        let handed = Mutex<[[String]]>([])
+        home.core.sendFirst = { commands in
+            let topics = commands.map { DeviceSources.message(for: $0).topic }
+            handed.withLock { $0.append(topics) }
+        }
+        home.device("zigbee2mqtt/occupancy_sensor", ["occupancy": true])
+        #expect(handed.withLock { $0 } == [["zigbee2mqtt/bulb/set"]])
+        #expect(home.sent.isEmpty, "handed over, not in the step's output as well")
+        #expect(home.events.contains { if case .trigger("motion", let event) = $0 { event.change == .fired } else { false } })
+        #expect(home.stored.values[motion] == .bool(true), "the step's store changes are collected after the writes, not lost")
+
+        // A command's writes, and a /get with them, go the same way, in the order they were made.
+        handed.withLock { $0 = [] }
+        _ = try home.ok(.write([TestHome.write("bulb/lightbulb/on", false), TestHome.write("power_plug/outlet/on", true)]))
+        #expect(handed.withLock { $0 } == [["zigbee2mqtt/bulb/set", "zigbee2mqtt/power_plug/set"]])
+        #expect(home.sent.isEmpty)
     }
 
     @Test("what the core stores brings the home back: the action set, the trigger and the last values, after a restart")

@@ -48,6 +48,11 @@ public enum CoreEffect: Sendable {
     case stateRemoved(String)
     /// Accessories came, went or changed shape, name or place.
     case treeChanged
+
+    var isDeviceWrite: Bool {
+        if case .device = self { return true }
+        return false
+    }
 }
 
 /// What one step of the core produced: effects now, effects once `store` is committed (replies to

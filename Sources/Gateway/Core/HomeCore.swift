@@ -114,6 +114,9 @@ public struct HomeCore: Sendable {
     /// While set (only by `afterStoring`), effects go to `deferredOut`.
     private(set) var deferring = false
     var store = StoreBatch()
+    /// Where writes to devices go the moment the step's fires have run, before the rest of the step
+    /// (events, store changes) is collected; without it they stay in the step's output.
+    public var sendFirst: (@Sendable ([DeviceCommand]) -> Void)?
     /// Reachability at the start of the batch, for accessories whose reachability changed in it:
     /// a bridge flapping 10,000 times in one batch is one event per accessory, not 10,000.
     var reachabilityBefore: [String: Bool] = [:]
@@ -214,6 +217,7 @@ public struct HomeCore: Sendable {
 
     mutating func finish() -> CoreOutput {
         runQueuedFirings()
+        sendDeviceWrites()
         for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key })
         where entries[id].map({ $0.accessory.reachable != before }) == true {
             publishAccessoryEvent(id, .reachability)
@@ -242,6 +246,14 @@ public struct HomeCore: Sendable {
         swap(&output.afterCommit, &deferredOut)
         swap(&output.store, &store)
         return output
+    }
+
+    /// Hands the step's writes to devices to `sendFirst`, in order: what decides them has run, and
+    /// the light a trigger switches should not wait for the rest of the step.
+    private mutating func sendDeviceWrites() {
+        guard let sendFirst, out.contains(where: \.isDeviceWrite) else { return }
+        sendFirst(out.compactMap { if case .device(let command) = $0 { command } else { nil } })
+        out.removeAll(where: \.isDeviceWrite)
     }
 
     /// Goes out now, or after the store commit inside `afterStoring`.

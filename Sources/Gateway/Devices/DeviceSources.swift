@@ -159,7 +159,7 @@ public struct DeviceSources: Sendable {
             case _ where rest.hasPrefix("bridge/"): self = .unread
             case _ where rest.hasSuffix("/availability"): self = .availability(device: rest.dropLast("/availability".count))
             // Our own /set and /get requests come back to us on <base>/#: `<name>/set`, `<name>/set/<key>`.
-            case _ where rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }): self = .unread
+            case _ where DeviceSources.isRequest(rest): self = .unread
             default: self = .report(device: rest)
             }
         }
@@ -195,6 +195,26 @@ public struct DeviceSources: Sendable {
         guard topic.utf8.count >= prefix.utf8.count else { return false }
         var (topic, prefix) = (topic, prefix)
         return topic.withUTF8 { whole in prefix.withUTF8 { start in memcmp(whole.baseAddress!, start.baseAddress!, start.count) == 0 } }
+    }
+
+    /// Whether a part of `rest` after the first is `set` or `get` (`<name>/set`, `<name>/set/<key>`),
+    /// read in place: every write the gateway makes comes back to it this way.
+    private static func isRequest(_ rest: Substring) -> Bool {
+        var rest = rest
+        return rest.withUTF8 { bytes in
+            let slash = UInt8(ascii: "/")
+            guard var start = bytes.firstIndex(of: slash).map({ $0 + 1 }) else { return false }
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: slash) ?? bytes.count
+                if end - start == 3, bytes[start] == UInt8(ascii: "s") || bytes[start] == UInt8(ascii: "g"),
+                    bytes[start + 1] == UInt8(ascii: "e"), bytes[start + 2] == UInt8(ascii: "t")
+                {
+                    return true
+                }
+                start = end + 1
+            }
+            return false
+        }
     }
 
     private static func containsSlash(_ text: Substring) -> Bool {

@@ -26,7 +26,12 @@ public struct MQTTFrontEnd: Sendable {
     /// Where writes to devices go the moment a step of the core has made them, before its events
     /// and states are rendered (the running gateway publishes them); without it they lead the
     /// step's messages.
-    var sendFirst: (@Sendable ([Outgoing]) -> Void)?
+    var sendFirst: (@Sendable ([Outgoing]) -> Void)? {
+        didSet {
+            guard let send = sendFirst else { return core.sendFirst = nil }
+            core.sendFirst = { @Sendable commands in send(commands.map { DeviceSources.message(for: $0) }) }
+        }
+    }
 
     /// A request refused before it reached the core, with its answer.
     struct Refused: Error {
