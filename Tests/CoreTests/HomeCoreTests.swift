@@ -360,6 +360,27 @@ struct HomeCoreTests {
         #expect(home.value("bulb/lightbulb/on") == .bool(true), "reports under the new name reach the same accessory")
     }
 
+    @Test("the bridge's device list again as it was (a restart, a reconnect's replay) is nothing: no events, states, tree or log lines")
+    func sameDevicesAgain() throws {
+        var home = try TestHome()
+        home.device("zigbee2mqtt/bulb", ["state": "ON", "brightness": 200])
+        _ = home.core.drainNotices()
+        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
+        home.step(home.core.handle(home.sources.read("zigbee2mqtt/bridge/devices", Array(data)), now: home.now))
+        #expect(home.effects.isEmpty, "\(home.effects)")
+        #expect(home.core.drainNotices().isEmpty)
+        #expect(home.value("bulb/lightbulb/on") == .bool(true), "the accessory and its values are as they were")
+
+        // One field of one device different is a new list: the home is built from it.
+        guard case .array(var devices) = try JSONValue(parsing: Array(data)), var first = devices[0].objectValue else {
+            Issue.record("no device list"); return
+        }
+        first["friendly_name"] = .string("\(first["friendly_name"]?.stringValue ?? "")_moved")
+        devices[0] = .object(first)
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        #expect(home.effects.contains { if case .treeChanged = $0 { true } else { false } })
+    }
+
     @Test("devices of one model keep one copy of their rules, and each is still its own accessory: its values, its writes, its topic")
     func oneModelManyDevices() throws {
         var home = try TestHome()

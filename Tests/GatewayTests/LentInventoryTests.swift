@@ -42,4 +42,39 @@ struct LentInventoryTests {
         #expect(tree(lentOutput) != nil && tree(lentOutput) == tree(copiedOutput))
         #expect(lent.counters.messages == 3 && lent.counters.oversized == 0)
     }
+
+    @Test("the same bytes as a bridge's last list are that list again, not read twice; other bytes are read; a bridge removed is forgotten")
+    func sameBytesAgain() throws {
+        let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
+        let payload = JSONValue.array(SimulatedBridge.generated(count: 40, from: inventory.arrayValue ?? [])).serializedBytes()
+        let reader = InventoryReader(DeviceSources(mappings: Self.bridge("zigbee2mqtt")))
+        let read = { (bytes: [UInt8]) -> [Zigbee2MQTTDevice]? in
+            guard case .devices("zigbee2mqtt", let devices)? = bytes.withUnsafeBytes({ reader.read("zigbee2mqtt/bridge/devices", $0) })
+            else { return nil }
+            return devices
+        }
+        let storage = { (devices: [Zigbee2MQTTDevice]?) in devices?.withUnsafeBufferPointer { $0.baseAddress } }
+        let first = try #require(read(payload))
+        #expect(first.count == 40)
+        let again = try #require(read(Array(payload)))  // equal bytes in a buffer of their own
+        #expect(storage(again) == storage(first), "not parsed again: the same list")
+
+        var renamed = payload
+        let at = try #require(renamed.firstRange(of: Array(#""friendly_name":""#.utf8)))
+        renamed[at.upperBound] = UInt8(ascii: "Z")  // one byte different: one device's name
+        let other = try #require(read(renamed))
+        #expect(storage(other) != storage(first))
+        #expect(other.count == 40 && other != first)
+
+        // A list that does not parse is said to, and is not the last list.
+        guard case .unreadable? = Array("[{".utf8).withUnsafeBytes({ reader.read("zigbee2mqtt/bridge/devices", $0) }) else {
+            Issue.record("a broken list is read"); return
+        }
+        #expect(storage(try #require(read(renamed))) != storage(other), "read again after a broken one")
+
+        reader.update(DeviceSources(mappings: Self.bridge("elsewhere")))
+        #expect(payload.withUnsafeBytes { reader.read("zigbee2mqtt/bridge/devices", $0) } == nil)
+        reader.update(DeviceSources(mappings: Self.bridge("zigbee2mqtt")))
+        #expect(storage(try #require(read(payload))) != storage(first), "a bridge removed and added again reads its list")
+    }
 }

@@ -26,9 +26,12 @@ extension HomeCore {
         apply(updates, to: id, origin: topic)
     }
 
-    /// `bridge/devices`: new devices appear, removed ones go, renamed ones keep their id.
+    /// `bridge/devices`: new devices appear, removed ones go, renamed ones keep their id. The list
+    /// as it was is nothing: Zigbee2MQTT publishes it again on a restart, and the broker replays
+    /// it on every reconnect; the home built from it would be the same, and rebuilt it would
+    /// publish every accessory's state and the whole tree again.
     mutating func devicesChanged(_ devices: [Zigbee2MQTTDevice], bridge base: String) {
-        guard bridges[base] != nil else { return }
+        guard bridges[base] != nil, bridges[base]!.devices != devices else { return }
         let first = bridges[base]!.devices == nil
         let before = Set(bridges[base]!.byFriendlyName.values)
         warnAboutRenames(from: bridges[base]!.devices ?? [], to: devices, bridge: base)
