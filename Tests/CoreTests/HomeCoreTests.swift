@@ -371,14 +371,28 @@ struct HomeCoreTests {
         #expect(home.core.drainNotices().isEmpty)
         #expect(home.value("bulb/lightbulb/on") == .bool(true), "the accessory and its values are as they were")
 
-        // One field of one device different is a new list: the home is built from it.
-        guard case .array(var devices) = try JSONValue(parsing: Array(data)), var first = devices[0].objectValue else {
-            Issue.record("no device list"); return
-        }
-        first["friendly_name"] = .string("\(first["friendly_name"]?.stringValue ?? "")_moved")
-        devices[0] = .object(first)
+        // A list with one device more is a new list: the home is built from it, and what is published
+        // is what changed: the tree, and the state of the accessory that is new, not of every one.
+        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
+            let bulb = devices.first(where: { $0["friendly_name"] == "bulb" }),
+            var second = bulb.objectValue
+        else { Issue.record("no bulb in the device list"); return }
+        second["friendly_name"] = "bulb_2"
+        second["ieee_address"] = "0x00000000000b0b2"
+        devices.append(.object(second))
         home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        #expect(home.core.accessory("bulb_2") != nil)
         #expect(home.effects.contains { if case .treeChanged = $0 { true } else { false } })
+        let states = home.effects.compactMap { if case .stateChanged(let id) = $0 { id } else { nil } }
+        #expect(states == ["bulb_2"], "only the new accessory's state: \(states)")
+
+        // A device that is no accessory (the coordinator) renamed changes nothing that is published.
+        guard let coordinator = devices.firstIndex(where: { $0["type"] == "Coordinator" }), var fields = devices[coordinator].objectValue
+        else { Issue.record("no coordinator in the device list"); return }
+        fields["friendly_name"] = "the_coordinator"
+        devices[coordinator] = .object(fields)
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        #expect(!home.effects.contains { if case .treeChanged = $0 { true } else { false } }, "\(home.effects)")
     }
 
     @Test("devices of one model keep one copy of their rules, and each is still its own accessory: its values, its writes, its topic")

@@ -74,8 +74,12 @@ extension HomeCore {
             publishAccessoryEvent(id, .renamed)
         }
         if old == nil, departed.remove(id) != nil { publishAccessoryEvent(id, .added) }
-        dirtyStates.insert(id)
-        treeChanged = true
+        // Built again the same (a device list in which only another device changed), it has nothing
+        // new to publish: the tree and its state are written from the accessory alone.
+        if old?.accessory != entries[id]!.accessory {
+            dirtyStates.insert(id)
+            treeChanged = true
+        }
     }
 
     mutating func remove(_ id: String) {

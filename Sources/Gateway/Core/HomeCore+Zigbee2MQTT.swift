@@ -95,8 +95,7 @@ extension HomeCore {
         }
         bridges[base]!.skipped = skipped
         bridges[base]!.byFriendlyName = byName
-        treeChanged = true
-        scenesStale = true
+        scenesStale = true  // the tree changed with each accessory that did (insert, remove)
     }
 
     private func isSameDevice(_ entry: Entry, _ device: Zigbee2MQTTDevice) -> Bool {
