@@ -79,6 +79,14 @@ def groups_seeds():
     write("z2m-groups", "empty", "[]")
 
 
+def topic_seeds():
+    # What follows `zigbee2mqtt/`: reports, our own requests coming back, a bridge's own topics.
+    for i, topic in enumerate(["bulb", "hall/bulb", "bulb/set", "bulb/set/brightness", "hall/bulb/get", "bulb/l2/set",
+                               "bulb/availability", "hall/settings", "set/bulb", "bridge/devices", "bridge/state",
+                               "bridge/request/device/rename", "a//set", "", "/", "bulb/"]):
+        write("topic", f"topic{i:02}", topic)
+
+
 def mapping_seeds():
     for path in sorted(glob.glob(os.path.join(ROOT, "mappings/*.yaml")) + glob.glob(os.path.join(ROOT, "demo/mappings/*.yaml"))):
         write("mapping-file", os.path.basename(path)[:-5], open(path, "rb").read())
@@ -152,6 +160,6 @@ action_sets:
 
 
 if __name__ == "__main__":
-    json_seeds(); state_seeds(); devices_seeds(); groups_seeds(); mapping_seeds(); request_seeds(); import_seeds()
+    json_seeds(); state_seeds(); devices_seeds(); groups_seeds(); topic_seeds(); mapping_seeds(); request_seeds(); import_seeds()
     for target in sorted(os.listdir(os.path.join(ROOT, "Fuzz/Corpus"))):
         print(target, len(os.listdir(os.path.join(ROOT, "Fuzz/Corpus", target))), file=sys.stderr)

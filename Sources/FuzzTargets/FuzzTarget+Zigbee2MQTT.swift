@@ -49,6 +49,21 @@ extension FuzzTarget {
         return nil
     }
 
+    /// `zigbee2mqtt/<bytes>` read as a device message: whatever the topic, a report is never read
+    /// from our own `/set` or `/get` coming back (a part after the device's first that is `set` or
+    /// `get`, as splitting the topic says), and the device it names is the rest of the topic.
+    static func topic(_ bytes: [UInt8]) -> String? {
+        let rest = String(decoding: bytes, as: UTF8.self)
+        for input in bridgeSources.read("zigbee2mqtt/" + rest, Array(#"{"state":"ON"}"#.utf8)) {
+            guard case .report(_, let device, _, _) = input else { continue }
+            if rest.split(separator: "/").dropFirst().contains(where: { $0 == "set" || $0 == "get" }) {
+                return "zigbee2mqtt/\(rest) is our own request, read as a report of \(device)"
+            }
+            if device != rest { return "zigbee2mqtt/\(rest) read as a report of \(device)" }
+        }
+        return nil
+    }
+
     /// Parsed as the gateway does on `<base>/bridge/groups`, and each group built over the fixture's devices.
     static func zigbee2mqttGroups(_ bytes: [UInt8]) -> String? {
         guard let groups = Zigbee2MQTTGroup.list(parsing: bytes) else { return nil }

@@ -10,6 +10,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case zigbee2mqttDevices = "z2m-devices"
     /// A `bridge/groups` payload into group accessories over the fixture's devices.
     case zigbee2mqttGroups = "z2m-groups"
+    /// A topic under a Zigbee2MQTT bridge's base, read as a device message's.
+    case topic
     /// A mapping file's bytes into a mapping set, as `homegate validate` reads one.
     case mappingFile = "mapping-file"
     /// The first byte picks a `homegate/request/<command>`, the rest is its payload.
@@ -25,6 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .zigbee2mqttState: Self.zigbee2mqttState(bytes)
         case .zigbee2mqttDevices: Self.zigbee2mqttDevices(bytes)
         case .zigbee2mqttGroups: Self.zigbee2mqttGroups(bytes)
+        case .topic: Self.topic(bytes)
         case .mappingFile: Self.mappingFile(bytes)
         case .request: Self.request(bytes)
         case .archive: Self.archive(bytes)
