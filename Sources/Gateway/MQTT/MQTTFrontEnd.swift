@@ -28,7 +28,11 @@ public struct MQTTFrontEnd: Sendable {
     /// step's messages.
     var sendFirst: (@Sendable ([Outgoing]) -> Void)? {
         didSet {
-            guard let send = sendFirst else { return core.sendFirst = nil }
+            // The core hands them over as soon as the step's fires have run (`HomeCore.sendFirst`).
+            guard let send = sendFirst else {
+                core.sendFirst = nil
+                return
+            }
             core.sendFirst = { @Sendable commands in send(commands.map { DeviceSources.message(for: $0) }) }
         }
     }
