@@ -395,6 +395,43 @@ struct HomeCoreTests {
         #expect(!home.effects.contains { if case .treeChanged = $0 { true } else { false } }, "\(home.effects)")
     }
 
+    @Test("what is not shown of devices that leave the same out is said once, naming them, and only for devices not said before")
+    func notShownOnce() throws {
+        var home = try TestHome()
+        _ = home.core.drainNotices()
+        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
+        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
+            let bulb = devices.first(where: { $0["friendly_name"] == "bulb" })?.objectValue
+        else { Issue.record("no bulb in the device list"); return }
+        for n in 2...6 {
+            var copy = bulb
+            copy["friendly_name"] = .string("bulb_\(n)")
+            copy["ieee_address"] = .string("0x00000000000b0b\(n)")
+            devices.append(.object(copy))
+        }
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        let lines = home.core.drainNotices().map(\.message).filter { $0.contains("not shown") }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("zigbee2mqtt devices bulb_2, bulb_3, bulb_4 and 2 more: not shown: power_on_behavior") == true,
+            "\(lines)")
+
+        // Devices said before are not said again; new ones are, as one device or as a few.
+        for (added, line) in [
+            (["bulb_7", "bulb_8"], "zigbee2mqtt devices bulb_7 and bulb_8: "), (["bulb_9"], "zigbee2mqtt device bulb_9: "),
+        ] {
+            for (n, name) in added.enumerated() {
+                var copy = bulb
+                copy["friendly_name"] = .string(name)
+                copy["ieee_address"] = .string("0x00000000000c0c\(name.last!)\(n)")
+                devices.append(.object(copy))
+            }
+            home.device("zigbee2mqtt/bridge/devices", .array(devices))
+            let again = home.core.drainNotices().map(\.message).filter { $0.contains("not shown") }
+            #expect(again.count == 1 && again.first?.hasPrefix(line + "not shown: ") == true, "\(again)")
+        }
+    }
+
     @Test("devices of one model keep one copy of their rules, and each is still its own accessory: its values, its writes, its topic")
     func oneModelManyDevices() throws {
         var home = try TestHome()

@@ -51,10 +51,7 @@ extension HomeCore {
     mutating func rebuild(bridge base: String, requestState: Bool) {
         guard let devices = bridges[base]!.devices else { return }
         let source = bridges[base]!.source
-        var seen: Set<String> = []
-        var byName: [String: String] = [:]
-        var skipped: [SkippedDevice] = []
-        var rules: RuleSets = [:]
+        var placing = Placing()
         // Members of a group whose override says hide_members are shown through the group alone.
         var hiddenBy: [String: String] = [:]
         for group in bridges[base]!.groups {
@@ -63,16 +60,15 @@ extension HomeCore {
         }
         for device in devices {
             if let group = hiddenBy[device.ieeeAddress] {
-                skipped.append(SkippedDevice(device: device.friendlyName, reason: "shown through its group \(group) (hide_members)"))
+                placing.skipped.append(
+                    SkippedDevice(device: device.friendlyName, reason: "shown through its group \(group) (hide_members)"))
                 continue
             }
-            place(
-                device, online: nil, bridge: base, requestState: requestState, seen: &seen, byName: &byName, skipped: &skipped,
-                rules: &rules)
+            place(device, online: nil, bridge: base, requestState: requestState, &placing)
         }
         for group in bridges[base]!.groups {
             guard let device = group.asDevice(devices) else {
-                skipped.append(
+                placing.skipped.append(
                     SkippedDevice(
                         device: "\(group.friendlyName) (id \(group.id))",
                         reason: group.members.isEmpty
@@ -80,21 +76,24 @@ extension HomeCore {
                         isGroup: true))
                 continue
             }
-            place(
-                device, online: groupOnline(group, bridge: base), bridge: base, requestState: requestState, seen: &seen, byName: &byName,
-                skipped: &skipped, rules: &rules)
+            place(device, online: groupOnline(group, bridge: base), bridge: base, requestState: requestState, &placing)
         }
-        for (id, entry) in entries where !seen.contains(id) {
+        for (id, entry) in entries where !placing.seen.contains(id) {
             if case .zigbee2mqtt(let b, _) = entry.source, b == base { remove(id) }
         }
-        let newlySkipped = skipped.filter { !bridges[base]!.skipped.contains($0) }
+        let newlySkipped = placing.skipped.filter { !bridges[base]!.skipped.contains($0) }
         for reason in newlySkipped {
             notice(
                 reason.needsAttention ? .warning : .info, .devices,
                 "no accessory for \(source.baseTopic) \(reason.isGroup ? "group" : "device") \(reason)")
         }
-        bridges[base]!.skipped = skipped
-        bridges[base]!.byFriendlyName = byName
+        // Said once for all the devices that leave the same out (a house's 80 bulbs of one model).
+        for (text, names) in placing.notShown {
+            let who = names.count == 1 ? "device \(names[0])" : "devices \(Self.listed(names))"
+            notice(.info, .devices, "\(source.baseTopic) \(who): not shown: \(text)")
+        }
+        bridges[base]!.skipped = placing.skipped
+        bridges[base]!.byFriendlyName = placing.byName
         scenesStale = true  // the tree changed with each accessory that did (insert, remove)
     }
 
@@ -151,22 +150,21 @@ extension HomeCore {
     /// One device (or group, as a device) of the bridge as an accessory, or the reason it is none.
     /// `online`: a group's reachability from its members; a device keeps what its availability said.
     private mutating func place(
-        _ device: Zigbee2MQTTDevice, online: Bool?, bridge base: String, requestState: Bool,
-        seen: inout Set<String>, byName: inout [String: String], skipped: inout [SkippedDevice], rules: inout RuleSets
+        _ device: Zigbee2MQTTDevice, online: Bool?, bridge base: String, requestState: Bool, _ placing: inout Placing
     ) {
         let source = bridges[base]!.source
         let knownID = bridges[base]!.idByIEEE[device.ieeeAddress]
         var mapping: Zigbee2MQTTMapping
         switch Zigbee2MQTTMapping.build(device, override: source.override(for: device), id: knownID, bridge: source.baseTopic) {
         case .failure(let reason):
-            return skipped.append(reason)
+            return placing.skipped.append(reason)
         case .success(let built):
             mapping = built
         }
         let model = "\(device.vendor ?? "")/\(device.model ?? "")"
         // A few different rule sets per model at most (overrides, firmware): past that a device keeps its own.
-        if !(rules[model] ?? []).contains(where: { mapping.shareRules(with: $0) }), rules[model, default: []].count < 8 {
-            rules[model, default: []].append(mapping)
+        if !(placing.rules[model] ?? []).contains(where: { mapping.shareRules(with: $0) }), placing.rules[model, default: []].count < 8 {
+            placing.rules[model, default: []].append(mapping)
         }
         var id = mapping.accessory.id
         if knownID == nil, entries[id].map({ !isSameDevice($0, device) }) == true {
@@ -177,14 +175,11 @@ extension HomeCore {
         if bridges[base]!.unmappedSaid[device.ieeeAddress] != mapping.unmapped {
             bridges[base]!.unmappedSaid[device.ieeeAddress] = mapping.unmapped
             if !mapping.unmapped.isEmpty {
-                notice(
-                    .info, .devices,
-                    "\(source.baseTopic) device \(device.friendlyName): not shown: "
-                        + mapping.unmapped.map(\.description).joined(separator: ", "))
+                placing.notShown(device.friendlyName, mapping.unmapped.map(\.description).joined(separator: ", "))
             }
         }
-        seen.insert(id)
-        byName[device.friendlyName] = id
+        placing.seen.insert(id)
+        placing.byName[device.friendlyName] = id
         var accessory = mapping.accessory
         // The entry's accessory has the services from here on; left in the mapping as well, they
         // would be copied whole at the accessory's first change and both kept.
