@@ -2,6 +2,7 @@ import Foundation
 import HomeModel
 import JSON
 import Mappings
+import Mosquitto
 import Simulator
 import Testing
 
@@ -76,5 +77,33 @@ struct LentInventoryTests {
         #expect(payload.withUnsafeBytes { reader.read("zigbee2mqtt/bridge/devices", $0) } == nil)
         reader.update(DeviceSources(mappings: Self.bridge("zigbee2mqtt")))
         #expect(storage(try #require(read(payload))) != storage(first), "a bridge removed and added again reads its list")
+    }
+
+    @Test(
+        "over a real broker: a bridge's large device list again, byte for byte, publishes nothing; a device renamed in it, its accessory's state and the tree, not every state"
+    )
+    func sameListOverTheBroker() async throws {
+        let house = try await House(simulatorArguments: ["--generate", "60"], startGateway: false)
+        defer { house.stop() }
+        try house.startGateway()
+        try await house.recorder.wait(for: "homegate/accessories") { ($0["accessories"]?.arrayValue?.count ?? 0) >= 50 }
+        try await house.barrier()
+        let list = try #require(house.recorder.messages(on: "zigbee2mqtt/bridge/devices").last)
+        #expect(list.payload.count >= 16 * 1024, "large enough to be read where the network thread holds it")
+
+        var mark = house.recorder.mark
+        try await house.recorder.client.publishAndWait("zigbee2mqtt/bridge/devices", list.payload, qos: .atLeastOnce)
+        try await house.barrier()  // answered after the list is handled, and after anything it published
+        let republished = house.recorder.since(mark).map(\.topic).filter {
+            $0.hasPrefix("homegate/") && !$0.hasPrefix("homegate/request/") && !$0.hasPrefix("homegate/response/")  // the barrier's own
+        }
+        #expect(republished.isEmpty, "\(republished)")
+
+        mark = house.recorder.mark
+        try await house.recorder.publish("zigbee2mqtt/bridge/request/device/rename", #"{"from":"bulb_0000","to":"bulb_moved"}"#)
+        try await house.recorder.wait(for: "homegate/accessories", after: mark)
+        try await house.barrier()
+        let states = Set(house.recorder.since(mark).map(\.topic).filter { $0.hasPrefix("homegate/state/") })
+        #expect(states.isSubset(of: ["homegate/state/bulb_0000"]), "\(states)")
     }
 }

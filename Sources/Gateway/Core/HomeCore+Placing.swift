@@ -11,15 +11,16 @@ extension HomeCore {
         private(set) var notShown: [(text: String, devices: [String])] = []
         private var notShownIndex: [String: Int] = [:]
 
-        mutating func notShown(_ device: String, _ text: String) {
+        mutating func add(notShown text: String, device: String) {
             if let index = notShownIndex[text] { return notShown[index].devices.append(device) }
             notShownIndex[text] = notShown.count
             notShown.append((text, [device]))
         }
     }
 
-    /// `a, b and c`; past three names, `a, b, c and 77 more`.
+    /// `a`, `a and b`, `a, b and c`; past three names, `a, b, c and 77 more`.
     static func listed(_ names: [String]) -> String {
+        if names.count < 2 { return names.first ?? "" }
         if names.count > 3 { return names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more" }
         return names.dropLast().joined(separator: ", ") + " and " + names.last!
     }

@@ -89,8 +89,7 @@ extension HomeCore {
         }
         // Said once for all the devices that leave the same out (a house's 80 bulbs of one model).
         for (text, names) in placing.notShown {
-            let who = names.count == 1 ? "device \(names[0])" : "devices \(Self.listed(names))"
-            notice(.info, .devices, "\(source.baseTopic) \(who): not shown: \(text)")
+            notice(.info, .devices, "\(source.baseTopic) device\(names.count == 1 ? "" : "s") \(Self.listed(names)): not shown: \(text)")
         }
         bridges[base]!.skipped = placing.skipped
         bridges[base]!.byFriendlyName = placing.byName
@@ -175,7 +174,7 @@ extension HomeCore {
         if bridges[base]!.unmappedSaid[device.ieeeAddress] != mapping.unmapped {
             bridges[base]!.unmappedSaid[device.ieeeAddress] = mapping.unmapped
             if !mapping.unmapped.isEmpty {
-                placing.notShown(device.friendlyName, mapping.unmapped.map(\.description).joined(separator: ", "))
+                placing.add(notShown: mapping.unmapped.map(\.description).joined(separator: ", "), device: device.friendlyName)
             }
         }
         placing.seen.insert(id)

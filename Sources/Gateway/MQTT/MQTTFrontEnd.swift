@@ -23,9 +23,9 @@ public struct MQTTFrontEnd: Sendable {
     /// Requests and writes refused before they reached the core.
     var refused = (invalid: 0, retained: 0)
     var notices: [HomeCore.Notice] = []
-    /// Where writes to devices go the moment a step of the core has made them, before its events
-    /// and states are rendered (the running gateway publishes them); without it they lead the
-    /// step's messages.
+    /// Where writes to devices go the moment a step of the core has made them, before its store
+    /// changes are collected and its events and states rendered (the running gateway publishes
+    /// them); without it they lead the step's messages.
     var sendFirst: (@Sendable ([Outgoing]) -> Void)? {
         didSet {
             // The core hands them over as soon as the step's fires have run (`HomeCore.sendFirst`).
@@ -245,16 +245,11 @@ public struct MQTTFrontEnd: Sendable {
         var time: String?
         var rendered = GatewayOutput()
         swap(&rendered.store, &output.store)
-        // Writes to devices go out first: a light a trigger switches should not wait for the
-        // events and states that describe the change to be rendered and written.
-        let writes = output.now.compactMap { effect -> Outgoing? in
+        // Writes to devices lead the step's messages. With `sendFirst` set the core has handed them
+        // over already, and there are none left here.
+        rendered.messages = output.now.compactMap { effect -> Outgoing? in
             guard case .device(let command) = effect else { return nil }
             return DeviceSources.message(for: command)
-        }
-        if let sendFirst, !writes.isEmpty {
-            sendFirst(writes)
-        } else {
-            rendered.messages = writes
         }
         rendered.messages.reserveCapacity(output.now.count)
         for effect in output.now {
