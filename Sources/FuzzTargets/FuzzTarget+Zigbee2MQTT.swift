@@ -16,6 +16,13 @@ extension FuzzTarget {
         return Array(data)
     }()
 
+    /// A reader that has read the fixture list.
+    static let fixtureReader: Zigbee2MQTTDevice.ListReader = {
+        var reader = Zigbee2MQTTDevice.ListReader()
+        _ = fixtureDevicesPayload.withUnsafeBufferPointer { reader.read($0) }
+        return reader
+    }()
+
     /// One Zigbee2MQTT bridge on `zigbee2mqtt`, as a mapping file gives it.
     static let bridgeSources: DeviceSources = {
         var mappings = MappingSet()
@@ -42,9 +49,17 @@ extension FuzzTarget {
 
     /// Parsed device by device, as the gateway does on `<base>/bridge/devices`: from raw bytes, as it
     /// reads them in libmosquitto's buffer (`DeviceSources.inventory(lent:)`), and every device built.
+    /// A reader that read the fixture list before reads these bytes as the list parsed whole does:
+    /// a device it knows by its bytes is the same device, and nothing else is taken from before.
     static func zigbee2mqttDevices(_ bytes: [UInt8]) -> String? {
-        let input = bytes.withUnsafeBytes { bridgeSources.inventory(lent: "zigbee2mqtt/bridge/devices", $0) }
-        guard case .devices(_, let devices)? = input else { return nil }
+        var reader = fixtureReader
+        let input = bytes.withUnsafeBytes { bridgeSources.inventory(lent: "zigbee2mqtt/bridge/devices", $0, reader: &reader) }
+        let whole = Zigbee2MQTTDevice.list(parsing: bytes)
+        guard case .devices(_, let devices)? = input else {
+            return whole == nil
+                ? nil : "a list that parses whole (\(whole!.count) devices) is unreadable to a reader that read another before"
+        }
+        guard devices == whole else { return "read after the fixture: \(devices.count) devices, parsed whole: \(whole?.count ?? -1)" }
         _ = Zigbee2MQTTMapping.build(devices)
         return nil
     }

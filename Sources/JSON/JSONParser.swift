@@ -25,11 +25,17 @@ extension JSONValue {
         self = try result.get()
     }
 
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONError> {
+    /// Parses one element of a top-level array on its own (`elementRanges(ofArray:)`), its nesting
+    /// counted from the array's, as when the array is parsed whole.
+    public init(parsingElement bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
+        self = try Self.parse(bytes, depth: 1).get()
+    }
+
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, depth: Int = 0) -> Result<JSONValue, JSONError> {
         var parser = JSONParser(buffer)
         do throws(JSONError) {
             parser.skipWhitespace()
-            let value = try parser.value(depth: 0)
+            let value = try parser.value(depth: depth)
             parser.skipWhitespace()
             guard parser.index == buffer.count else { throw parser.error("unexpected \(parser.describeCurrent()) after the value") }
             return .success(value)

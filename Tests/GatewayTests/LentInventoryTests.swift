@@ -44,7 +44,9 @@ struct LentInventoryTests {
         #expect(lent.counters.messages == 3 && lent.counters.oversized == 0)
     }
 
-    @Test("the same bytes as a bridge's last list are that list again, not read twice; other bytes are read; a bridge removed is forgotten")
+    @Test(
+        "the same bytes as a bridge's last list are that list again, not read twice; in other bytes only what changed is read; a bridge removed is forgotten"
+    )
     func sameBytesAgain() throws {
         let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         let payload = JSONValue.array(SimulatedBridge.generated(count: 40, from: inventory.arrayValue ?? [])).serializedBytes()
@@ -66,6 +68,11 @@ struct LentInventoryTests {
         let other = try #require(read(renamed))
         #expect(storage(other) != storage(first))
         #expect(other.count == 40 && other != first)
+        let exposes = { (device: Zigbee2MQTTDevice) in device.exposes.withUnsafeBufferPointer { $0.baseAddress } }
+        let kept = first.indices.filter { !first[$0].exposes.isEmpty && other[$0] == first[$0] }
+        #expect(
+            kept.count >= 30 && kept.allSatisfy { exposes(other[$0]) == exposes(first[$0]) },
+            "the devices that did not change are not read again")
 
         // A list that does not parse is said to, and is not the last list.
         guard case .unreadable? = Array("[{".utf8).withUnsafeBytes({ reader.read("zigbee2mqtt/bridge/devices", $0) }) else {
@@ -91,19 +98,31 @@ struct LentInventoryTests {
         let list = try #require(house.recorder.messages(on: "zigbee2mqtt/bridge/devices").last)
         #expect(list.payload.count >= 16 * 1024, "large enough to be read where the network thread holds it")
 
+        // What homegate published since `mark` that no device message since then accounts for: the
+        // start-up's state requests may still be answered meanwhile, and a device that reports has
+        // its state published, list or no list.
+        func unexplained(since mark: Int) -> Set<String> {
+            let messages = house.recorder.since(mark)
+            let reported = Set(messages.map(\.topic).filter { $0.hasPrefix("zigbee2mqtt/") }.map { $0.split(separator: "/")[1] })
+            return Set(
+                messages.map(\.topic).filter { topic in
+                    guard topic.hasPrefix("homegate/"), !topic.hasPrefix("homegate/request/"), !topic.hasPrefix("homegate/response/")
+                    else { return false }  // the barrier's own
+                    let parts = topic.split(separator: "/")
+                    return !((parts[1] == "state" || parts[1] == "event") && reported.contains(parts[2]))
+                })
+        }
+
         var mark = house.recorder.mark
         try await house.recorder.client.publishAndWait("zigbee2mqtt/bridge/devices", list.payload, qos: .atLeastOnce)
         try await house.barrier()  // answered after the list is handled, and after anything it published
-        let republished = house.recorder.since(mark).map(\.topic).filter {
-            $0.hasPrefix("homegate/") && !$0.hasPrefix("homegate/request/") && !$0.hasPrefix("homegate/response/")  // the barrier's own
-        }
-        #expect(republished.isEmpty, "\(republished)")
+        #expect(unexplained(since: mark).isEmpty, "\(unexplained(since: mark))")
 
         mark = house.recorder.mark
         try await house.recorder.publish("zigbee2mqtt/bridge/request/device/rename", #"{"from":"bulb_0000","to":"bulb_moved"}"#)
         try await house.recorder.wait(for: "homegate/accessories", after: mark)
         try await house.barrier()
-        let states = Set(house.recorder.since(mark).map(\.topic).filter { $0.hasPrefix("homegate/state/") })
+        let states = unexplained(since: mark).filter { $0.hasPrefix("homegate/state/") }
         #expect(states.isSubset(of: ["homegate/state/bulb_0000"]), "\(states)")
     }
 }

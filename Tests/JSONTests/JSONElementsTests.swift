@@ -26,3 +26,31 @@ struct JSONElementsTests {
         #expect { try JSONValue.forEachElement(ofArray: Array(text.utf8)) { _ in } } throws: { "\($0)" == message }
     }
 }
+
+@Suite("Finding a large array's elements without parsing them")
+struct JSONElementRangesTests {
+    static func elements(_ text: String) -> [String]? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            JSONValue.elementRanges(ofArray: buffer)?.map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+    }
+
+    @Test("each element's bytes, strings holding brackets, commas and escaped quotes kept whole")
+    func elements() {
+        #expect(
+            Self.elements(#" [ {"a":"],}"}, [2,[3]], "x\"],", null , 4.5 ] "#) == [
+                #"{"a":"],}"}"#, "[2,[3]]", #""x\"],""#, "null ", "4.5 ",
+            ])
+        #expect(Self.elements("[]") == [])
+        #expect(Self.elements(" [\n] ") == [])
+        #expect(Self.elements(#"["\\"]"#) == [#""\\""#])
+    }
+
+    @Test(
+        "what is not an array of that shape is nil",
+        arguments: ["", "{}", "[", "[1,", "[1,]", "[,1]", "[1] x", "[{]", "[{}}, 1]", "[\"a]", "[\"a\\\"]", "[1]]", "1"])
+    func malformed(text: String) {
+        #expect(Self.elements(text) == nil)
+    }
+}

@@ -91,15 +91,23 @@ public struct DeviceSources: Sendable {
     /// A bridge's `bridge/devices` read where it lies (on the network thread, before libmosquitto
     /// frees it: `MQTTClient.readLargePayloads`), as `read` reads it; nil for any other topic, which
     /// is left to be copied and read as usual.
-    public func inventory(lent topic: String, _ payload: UnsafeRawBufferPointer) -> DeviceInput? {
+    /// `reader` is the bridge's own: what it read last, it does not parse again.
+    public func inventory(
+        lent topic: String, _ payload: UnsafeRawBufferPointer, reader: inout Zigbee2MQTTDevice.ListReader
+    ) -> DeviceInput? {
         guard let base = inventoryBase(topic) else { return nil }
-        return payload.withMemoryRebound(to: UInt8.self) { Self.inventory(base: base, topic: topic, $0) }
+        let devices = payload.withMemoryRebound(to: UInt8.self) { reader.read($0) }
+        return Self.inventory(base: base, topic: topic, devices)
     }
 
-    private static func inventory(base: String, topic: String, _ payload: some Collection<UInt8>) -> DeviceInput {
-        guard let devices = Zigbee2MQTTDevice.list(parsing: payload) else {
-            return .unreadable(topic: topic, problem: "expected a JSON array of devices")
-        }
+    /// The same, read whole.
+    public func inventory(lent topic: String, _ payload: UnsafeRawBufferPointer) -> DeviceInput? {
+        var reader = Zigbee2MQTTDevice.ListReader()
+        return inventory(lent: topic, payload, reader: &reader)
+    }
+
+    private static func inventory(base: String, topic: String, _ devices: [Zigbee2MQTTDevice]?) -> DeviceInput {
+        guard let devices else { return .unreadable(topic: topic, problem: "expected a JSON array of devices") }
         return .devices(bridge: base, devices)
     }
 
@@ -170,7 +178,7 @@ public struct DeviceSources: Sendable {
             guard !payload.isEmpty else { return nil }  // a cleared retained state
             return .report(bridge: base, device: String(device), topic: topic, payload: payload)
         case .devices:
-            return inventory(base: base, topic: topic, payload)
+            return inventory(base: base, topic: topic, Zigbee2MQTTDevice.list(parsing: payload))
         case .groups:
             guard let groups = Zigbee2MQTTGroup.list(parsing: payload) else {
                 return .unreadable(topic: topic, problem: "expected a JSON array of groups")

@@ -7,8 +7,8 @@ import Synchronization
 final class InventoryReader: Sendable {
     private struct State {
         var sources: DeviceSources
-        /// Each bridge's last list read here: its size, a hash of its bytes, and what it said.
-        var last: [String: (bytes: Int, hash: Int, devices: [Zigbee2MQTTDevice])] = [:]
+        /// Each bridge's reader, which knows the devices of the list it read last.
+        var readers: [String: Zigbee2MQTTDevice.ListReader] = [:]
     }
 
     private let state: Mutex<State>
@@ -20,29 +20,20 @@ final class InventoryReader: Sendable {
     func update(_ sources: DeviceSources) {
         state.withLock { state in
             state.sources = sources
-            state.last = state.last.filter { sources.inventoryBase("\($0.key)/bridge/devices") == $0.key }
+            state.readers = state.readers.filter { sources.inventoryBase("\($0.key)/bridge/devices") == $0.key }
         }
     }
 
-    /// The list read from `payload`; the same bytes as the bridge's last list are that list again,
-    /// without reading them (a few milliseconds to hash against tens to parse, for a thousand devices).
+    /// The list read from `payload`: the same bytes as the bridge's last list are that list again,
+    /// and in a changed list only the devices whose bytes changed are parsed (a few milliseconds to
+    /// find and hash them against tens to parse, for a thousand devices).
     func read(_ topic: String, _ payload: UnsafeRawBufferPointer) -> DeviceInput? {
         let sources = state.withLock { $0.sources }
         guard let base = sources.inventoryBase(topic) else { return nil }
-        var hasher = Hasher()
-        hasher.combine(bytes: payload)
-        let hash = hasher.finalize()
-        if let last = state.withLock({ $0.last[base] }), last.bytes == payload.count, last.hash == hash {
-            return .devices(bridge: base, last.devices)
-        }
-        let input = sources.inventory(lent: topic, payload)
-        state.withLock { state in
-            if case .devices(_, let devices)? = input {
-                state.last[base] = (payload.count, hash, devices)
-            } else {
-                state.last[base] = nil
-            }
-        }
+        // Taken out while it reads, so it is not copied; only this thread reads.
+        var reader = state.withLock { $0.readers.removeValue(forKey: base) } ?? Zigbee2MQTTDevice.ListReader()
+        let input = sources.inventory(lent: topic, payload, reader: &reader)
+        state.withLock { $0.readers[base] = reader }
         return input
     }
 }
