@@ -3,6 +3,7 @@ import Foundation
 import Gateway
 import HomeModel
 import JSON
+import Mappings
 import Persistence
 import Synchronization
 import Testing
@@ -393,6 +394,54 @@ struct HomeCoreTests {
         devices[coordinator] = .object(fields)
         home.device("zigbee2mqtt/bridge/devices", .array(devices))
         #expect(!home.effects.contains { if case .treeChanged = $0 { true } else { false } }, "\(home.effects)")
+    }
+
+    @Test(
+        "in a changed device list, the devices that did not change keep their accessories; a name a rename frees goes to the one that wanted it; edited overrides still reach every device"
+    )
+    func unchangedDevicesKept() throws {
+        var home = try TestHome()
+        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
+        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
+            let index = devices.firstIndex(where: { $0["friendly_name"] == "bulb" }),
+            var twin = devices[index].objectValue
+        else { Issue.record("no bulb in the device list"); return }
+        twin["friendly_name"] = "BULB"  // an accessory name taken in the home, but for its case
+        twin["ieee_address"] = "0x00000000000b0b2"
+        devices.append(.object(twin))
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        let twinID = try #require(home.core.accessories.first { $0.name.hasPrefix("BULB") }?.id)
+        #expect(home.core.accessory(twinID)?.name == "BULB 2")
+        home.device("zigbee2mqtt/bulb", ["state": "ON"])
+        home.device("zigbee2mqtt/BULB", ["state": "ON"])
+
+        // The first bulb renamed in Zigbee2MQTT: its old name is free, and the twin, listed after it
+        // and otherwise the same, takes the name it wanted, as it would have at a start.
+        guard var fields = devices[index].objectValue else { return }
+        fields["friendly_name"] = "desk_lamp"
+        devices[index] = .object(fields)
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        #expect(home.core.accessory("bulb")?.name == "desk_lamp")
+        #expect(home.core.accessory(twinID)?.name == "BULB")
+        #expect(home.value("bulb/lightbulb/on") == .bool(true) && home.value("\(twinID)/lightbulb/on") == .bool(true))
+        let states = Set(home.effects.compactMap { if case .stateChanged(let id) = $0 { id } else { nil } })
+        #expect(states == ["bulb", twinID], "the two renamed accessories, no other: \(states)")
+
+        // Mapping files edited: an override for a device that did not change applies all the same.
+        var mappings = MappingSet()
+        #expect(
+            mappings.add(
+                file: "zigbee2mqtt.yaml",
+                text:
+                    "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\ndevices:\n  BULB: { name: Reading lamp }\n  curtain: { exclude: true }\n"
+            ).isEmpty)
+        home.step(home.core.reload(mappings, now: home.now))
+        #expect(home.core.accessory(twinID)?.name == "Reading lamp")
+        #expect(home.core.accessory("curtain") == nil)
+        let rebuilt = home.effects.compactMap { if case .stateChanged(let id) = $0 { id } else { nil } }
+        #expect(rebuilt == [twinID], "every accessory built again, only the one that came out different: \(rebuilt)")
+        home.device("zigbee2mqtt/bridge/devices", .array(devices))
+        #expect(home.core.accessory(twinID)?.name == "Reading lamp" && home.core.accessory("curtain") == nil, "and it is kept")
     }
 
     @Test("what is not shown of devices that leave the same out is said once, naming them, and only for devices not said before")

@@ -68,6 +68,8 @@ extension HomeCore {
         }
         entry.lastSeen = entry.lastSeen ?? old?.lastSeen
         structure.place(accessory: id, requestedRoom: entry.accessory.requestedRoom)
+        // Its name as it was is free (a device renamed in Zigbee2MQTT): placing names it anew.
+        if let old { releaseName(old.accessory) }
         entries[id] = entry
         placeAndName(id)
         if let old, old.accessory.name != entries[id]!.accessory.name, structure.placements[id]?.name == nil {

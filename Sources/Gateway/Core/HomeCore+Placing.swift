@@ -7,6 +7,8 @@ extension HomeCore {
         var byName: [String: String] = [:]
         var skipped: [SkippedDevice] = []
         var rules: RuleSets = [:]
+        /// The devices placed, as they are now (`Bridge.placed`).
+        var placed: [String: Zigbee2MQTTDevice] = [:]
         /// What is not shown, with the devices it is not shown for, in the order first met.
         private(set) var notShown: [(text: String, devices: [String])] = []
         private var notShownIndex: [String: Int] = [:]

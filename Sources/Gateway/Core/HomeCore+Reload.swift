@@ -21,6 +21,7 @@ extension HomeCore {
         for source in new.zigbee2mqtt {
             var bridge = bridges[source.baseTopic] ?? Bridge(source: source)
             bridge.source = source
+            bridge.placed = [:]  // its overrides may have changed: every device is built again
             kept[source.baseTopic] = bridge
         }
         bridges = kept

@@ -42,6 +42,9 @@ public struct HomeCore: Sendable {
         var skipped: [SkippedDevice] = []
         /// What was last said about each device's unmapped exposes, by IEEE address: said again only when it changes.
         var unmappedSaid: [String: [UnmappedExpose]] = [:]
+        /// Each device as it was when its accessory was last built, by IEEE address, for the mapping
+        /// files loaded now: one the same in the next list is not built again (`HomeCore.placedAsIs`).
+        var placed: [String: Zigbee2MQTTDevice] = [:]
         /// Override keys already warned about for matching no device: each is said once.
         var unmatchedWarned: Set<String> = []
         /// Whether the "nothing answers on this base topic" warning was given.
