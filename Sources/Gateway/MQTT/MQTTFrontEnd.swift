@@ -23,6 +23,8 @@ public struct MQTTFrontEnd: Sendable {
     /// Requests and writes refused before they reached the core.
     var refused = (invalid: 0, retained: 0)
     var notices: [HomeCore.Notice] = []
+    /// The size of the tree written last: the next is written into room for it, not grown by doubling.
+    var treeBytes = 0
     /// Where writes to devices go the moment a step of the core has made them, before its store
     /// changes are collected and its events and states rendered (the running gateway publishes
     /// them); without it they lead the step's messages.
@@ -300,12 +302,15 @@ public struct MQTTFrontEnd: Sendable {
             return Outgoing(topics.state(id), [], retain: true)  // clears the retained state
         case .treeChanged:
             // Written accessory by accessory: the whole tree as one JSON value costs its size many times over.
-            var tree = Array(#"{"accessories":["#.utf8)
+            var tree: [UInt8] = []
+            tree.reserveCapacity(treeBytes + treeBytes / 16)
+            tree.append(contentsOf: #"{"accessories":["#.utf8)
             for (index, accessory) in core.accessories.enumerated() {
                 if index > 0 { tree.append(UInt8(ascii: ",")) }
                 accessory.treeJSON.write(to: &tree)
             }
             tree.append(contentsOf: "]}".utf8)
+            treeBytes = tree.count
             return Outgoing(topics.accessories, tree, retain: true)
         }
     }
