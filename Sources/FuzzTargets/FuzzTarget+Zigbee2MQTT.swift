@@ -47,10 +47,10 @@ extension FuzzTarget {
         return nil
     }
 
-    /// Parsed device by device, as the gateway does on `<base>/bridge/devices`: from raw bytes, as it
-    /// reads them in libmosquitto's buffer (`DeviceSources.inventory(lent:)`), and every device built.
-    /// A reader that read the fixture list before reads these bytes as the list parsed whole does:
-    /// a device it knows by its bytes is the same device, and nothing else is taken from before.
+    /// Read as the gateway reads `<base>/bridge/devices`: from raw bytes, as they lie in libmosquitto's
+    /// buffer, by a bridge's reader that read a list before (`DeviceSources.inventory(lent:_:reader:)`,
+    /// here after the fixture list), and every device built. The devices must be the list parsed
+    /// whole: a device known by its bytes is that device again, and nothing else is taken from before.
     static func zigbee2mqttDevices(_ bytes: [UInt8]) -> String? {
         var reader = fixtureReader
         let input = bytes.withUnsafeBytes { bridgeSources.inventory(lent: "zigbee2mqtt/bridge/devices", $0, reader: &reader) }

@@ -403,20 +403,20 @@ struct HomeCoreTests {
         var home = try TestHome()
         let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
         guard case .array(var devices) = try JSONValue(parsing: Array(data)),
-            let index = devices.firstIndex(where: { $0["friendly_name"] == "bulb" }),
-            var twin = devices[index].objectValue
+            var twin = devices.first(where: { $0["friendly_name"] == "bulb" })?.objectValue
         else { Issue.record("no bulb in the device list"); return }
         twin["friendly_name"] = "BULB"  // an accessory name taken in the home, but for its case
         twin["ieee_address"] = "0x00000000000b0b2"
-        devices.append(.object(twin))
+        devices.insert(.object(twin), at: 0)  // listed before the bulb whose name it wants
+        let index = try #require(devices.firstIndex { $0["friendly_name"] == "bulb" })
         home.device("zigbee2mqtt/bridge/devices", .array(devices))
         let twinID = try #require(home.core.accessories.first { $0.name.hasPrefix("BULB") }?.id)
         #expect(home.core.accessory(twinID)?.name == "BULB 2")
         home.device("zigbee2mqtt/bulb", ["state": "ON"])
         home.device("zigbee2mqtt/BULB", ["state": "ON"])
 
-        // The first bulb renamed in Zigbee2MQTT: its old name is free, and the twin, listed after it
-        // and otherwise the same, takes the name it wanted, as it would have at a start.
+        // The first bulb renamed in Zigbee2MQTT: its old name is free, and the twin, otherwise the
+        // same and listed before it, takes the name it wanted, as it would at a start.
         guard var fields = devices[index].objectValue else { return }
         fields["friendly_name"] = "desk_lamp"
         devices[index] = .object(fields)

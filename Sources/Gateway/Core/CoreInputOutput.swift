@@ -71,7 +71,7 @@ public struct Incoming: Sendable {
     /// Published retained: a stored message replayed (or, on MQTT 5, kept as published), not a live one.
     public var retained: Bool
     /// A bridge's device list read on the network thread where libmosquitto held it
-    /// (`DeviceSources.inventory(lent:_:)`), in place of the payload.
+    /// (`DeviceSources.inventory(lent:_:reader:)`), in place of the payload.
     public var read: DeviceInput?
 
     public init(topic: String, payload: [UInt8], retained: Bool = false, read: DeviceInput? = nil) {

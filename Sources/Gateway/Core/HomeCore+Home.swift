@@ -71,6 +71,22 @@ extension HomeCore {
         entries[id]!.accessory = accessory
     }
 
+    /// Accessories called otherwise than they want to be (their name was held by another) take it
+    /// when it is free again: a device renamed in Zigbee2MQTT or gone may have freed it. In the order
+    /// they were added, as at a start.
+    mutating func reclaimNames() {
+        for id in order {
+            guard let entry = entries[id], let placement = structure.placements[id], let home = entry.accessory.home else { continue }
+            let wanted = placement.name ?? mappingName(id) ?? entry.accessory.name
+            guard entry.accessory.name != wanted, accessoryNames[home]?[wanted.lowercased()] == nil else { continue }
+            placeAndName(id)
+            guard entries[id]!.accessory.name != entry.accessory.name else { continue }
+            if placement.name == nil { publishAccessoryEvent(id, .renamed) }
+            dirtyStates.insert(id)
+            treeChanged = true
+        }
+    }
+
     mutating func releaseName(_ accessory: Accessory) {
         guard let home = accessory.home, accessoryNames[home]?[accessory.name.lowercased()] == accessory.id else { return }
         accessoryNames[home]?[accessory.name.lowercased()] = nil

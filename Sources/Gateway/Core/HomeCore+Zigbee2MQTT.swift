@@ -81,6 +81,7 @@ extension HomeCore {
         for (id, entry) in entries where !placing.seen.contains(id) {
             if case .zigbee2mqtt(let b, _) = entry.source, b == base { remove(id) }
         }
+        reclaimNames()
         let newlySkipped = placing.skipped.filter { !bridges[base]!.skipped.contains($0) }
         for reason in newlySkipped {
             notice(
@@ -152,7 +153,8 @@ extension HomeCore {
     private mutating func place(
         _ device: Zigbee2MQTTDevice, online: Bool?, bridge base: String, requestState: Bool, _ placing: inout Placing
     ) {
-        if online == nil, var (id, mapping) = placedAsIs(device, bridge: base) {
+        if online == nil, let (id, kept) = placedAsIs(device, bridge: base, placing) {
+            var mapping = kept
             share(&mapping, device, &placing)  // for the devices of its model built after it
             placing.seen.insert(id)
             placing.byName[device.friendlyName] = id
@@ -199,16 +201,20 @@ extension HomeCore {
     }
 
     /// The accessory of a device that is as it was when the accessory was built, with the same
-    /// mapping files, and still stands as it was placed and named then: built again it would be the
-    /// same, so it is left as it is. A device list changes one device at a time (a join, a rename),
-    /// and each device built again costs tens of microseconds: with a thousand, most of the list's.
-    private func placedAsIs(_ device: Zigbee2MQTTDevice, bridge base: String) -> (id: String, mapping: Zigbee2MQTTMapping)? {
-        guard bridges[base]!.placed[device.ieeeAddress] == device, let id = bridges[base]!.idByIEEE[device.ieeeAddress],
-            let entry = entries[id], case .zigbee2mqtt(base, let mapping) = entry.source, mapping.ieeeAddress == device.ieeeAddress,
+    /// mapping files, and still stands where it was placed then: built again it would be the same,
+    /// so it is left as it is (a name freed meanwhile is taken after, by `reclaimNames`). A device
+    /// list changes one device at a time (a join, a rename), and each device built again costs tens
+    /// of microseconds: with a thousand, most of the list's.
+    private func placedAsIs(
+        _ device: Zigbee2MQTTDevice, bridge base: String, _ placing: Placing
+    ) -> (id: String, mapping: Zigbee2MQTTMapping)? {
+        guard bridges[base]!.placed[device.ieeeAddress] == device,
+            placing.placed[device.ieeeAddress] == nil,  // a list that has one address twice: the later is built
+            let id = bridges[base]!.idByIEEE[device.ieeeAddress], let entry = entries[id],
+            case .zigbee2mqtt(base, let mapping) = entry.source,
+            mapping.ieeeAddress == device.ieeeAddress, mapping.friendlyName == device.friendlyName,
             let placement = structure.placements[id], structure.room(id: placement.room) != nil,
-            placement.requested == mapping.accessory.requestedRoom,
-            // Named as it wants to be: placed again it would try for that name (freed, perhaps, by a rename).
-            entry.accessory.name == placement.name ?? mapping.accessory.name
+            placement.requested == mapping.accessory.requestedRoom
         else { return nil }
         return (id, mapping)
     }
