@@ -49,17 +49,21 @@ extension FuzzTarget {
 
     /// Read as the gateway reads `<base>/bridge/devices`: from raw bytes, as they lie in libmosquitto's
     /// buffer, by a bridge's reader that read a list before (`DeviceSources.inventory(lent:_:reader:)`,
-    /// here after the fixture list), and every device built. The devices must be the list parsed
-    /// whole: a device known by its bytes is that device again, and nothing else is taken from before.
+    /// here after the fixture list), and every device built. The devices must be those of the list
+    /// parsed as one document: a device known by its bytes is that device again, and nothing else is
+    /// taken from before.
     static func zigbee2mqttDevices(_ bytes: [UInt8]) -> String? {
         var reader = fixtureReader
         let input = bytes.withUnsafeBytes { bridgeSources.inventory(lent: "zigbee2mqtt/bridge/devices", $0, reader: &reader) }
-        let whole = Zigbee2MQTTDevice.list(parsing: bytes)
+        let document = try? JSONValue(parsing: bytes)
+        let whole = document?.arrayValue == nil ? nil : Zigbee2MQTTDevice.list(from: document!)
         guard case .devices(_, let devices)? = input else {
             return whole == nil
-                ? nil : "a list that parses whole (\(whole!.count) devices) is unreadable to a reader that read another before"
+                ? nil : "a list that parses as one document (\(whole!.count) devices) is unreadable to a reader that read another before"
         }
-        guard devices == whole else { return "read after the fixture: \(devices.count) devices, parsed whole: \(whole?.count ?? -1)" }
+        guard devices == whole else {
+            return "read after the fixture: \(devices.count) devices, parsed as one document: \(whole?.count ?? -1)"
+        }
         _ = Zigbee2MQTTMapping.build(devices)
         return nil
     }

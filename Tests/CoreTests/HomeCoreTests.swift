@@ -52,7 +52,7 @@ struct HomeCoreTests {
         home.device("zigbee2mqtt/bulb/availability", ["state": "online"])
         home.device(
             "zigbee2mqtt/bridge/devices",
-            try JSONValue(parsing: Array(Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json")))))
+            .array(try TestHome.demoDevices()))
         #expect(try seen(&home) == ["bulb": TestHome.start + 60])
         let json = HomeJSON.json(try home.ok(.accessories))["accessories"]?.arrayValue ?? []
         #expect(json.first { $0["id"] == "bulb" }?["last_seen"] == "2026-11-18T11:07:40.000Z")
@@ -343,8 +343,7 @@ struct HomeCoreTests {
     @Test("devices in the bridge's list: one renamed keeps its accessory and is written at its new name, one removed is gone with an event")
     func liveDevices() throws {
         var home = try TestHome()
-        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
-        guard case .array(var devices) = try JSONValue(parsing: Array(data)) else { Issue.record("no device list"); return }
+        var devices = try TestHome.demoDevices()
         for i in devices.indices where devices[i]["friendly_name"] == "bulb" {
             guard var fields = devices[i].objectValue else { continue }
             fields["friendly_name"] = "desk_lamp"
@@ -366,21 +365,15 @@ struct HomeCoreTests {
         var home = try TestHome()
         home.device("zigbee2mqtt/bulb", ["state": "ON", "brightness": 200])
         _ = home.core.drainNotices()
-        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
-        home.step(home.core.handle(home.sources.read("zigbee2mqtt/bridge/devices", Array(data)), now: home.now))
+        home.step(home.core.handle(home.sources.read("zigbee2mqtt/bridge/devices", try TestHome.demoDeviceBytes()), now: home.now))
         #expect(home.effects.isEmpty, "\(home.effects)")
         #expect(home.core.drainNotices().isEmpty)
         #expect(home.value("bulb/lightbulb/on") == .bool(true), "the accessory and its values are as they were")
 
         // A list with one device more is a new list: the home is built from it, and what is published
         // is what changed: the tree, and the state of the accessory that is new, not of every one.
-        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
-            let bulb = devices.first(where: { $0["friendly_name"] == "bulb" }),
-            var second = bulb.objectValue
-        else { Issue.record("no bulb in the device list"); return }
-        second["friendly_name"] = "bulb_2"
-        second["ieee_address"] = "0x00000000000b0b2"
-        devices.append(.object(second))
+        var devices = try TestHome.demoDevices()
+        devices.append(try TestHome.copy(of: "bulb", as: "bulb_2", address: "0x00000000000b0b2"))
         home.device("zigbee2mqtt/bridge/devices", .array(devices))
         #expect(home.core.accessory("bulb_2") != nil)
         #expect(home.effects.contains { if case .treeChanged = $0 { true } else { false } })
@@ -401,13 +394,9 @@ struct HomeCoreTests {
     )
     func unchangedDevicesKept() throws {
         var home = try TestHome()
-        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
-        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
-            var twin = devices.first(where: { $0["friendly_name"] == "bulb" })?.objectValue
-        else { Issue.record("no bulb in the device list"); return }
-        twin["friendly_name"] = "BULB"  // an accessory name taken in the home, but for its case
-        twin["ieee_address"] = "0x00000000000b0b2"
-        devices.insert(.object(twin), at: 0)  // listed before the bulb whose name it wants
+        var devices = try TestHome.demoDevices()
+        // An accessory name taken in the home, but for its case; listed before the bulb that has it.
+        devices.insert(try TestHome.copy(of: "bulb", as: "BULB", address: "0x00000000000b0b2"), at: 0)
         let index = try #require(devices.firstIndex { $0["friendly_name"] == "bulb" })
         home.device("zigbee2mqtt/bridge/devices", .array(devices))
         let twinID = try #require(home.core.accessories.first { $0.name.hasPrefix("BULB") }?.id)
@@ -448,16 +437,8 @@ struct HomeCoreTests {
     func notShownOnce() throws {
         var home = try TestHome()
         _ = home.core.drainNotices()
-        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
-        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
-            let bulb = devices.first(where: { $0["friendly_name"] == "bulb" })?.objectValue
-        else { Issue.record("no bulb in the device list"); return }
-        for n in 2...6 {
-            var copy = bulb
-            copy["friendly_name"] = .string("bulb_\(n)")
-            copy["ieee_address"] = .string("0x00000000000b0b\(n)")
-            devices.append(.object(copy))
-        }
+        var devices = try TestHome.demoDevices()
+        for n in 2...6 { devices.append(try TestHome.copy(of: "bulb", as: "bulb_\(n)", address: "0x00000000000b0b\(n)")) }
         home.device("zigbee2mqtt/bridge/devices", .array(devices))
         let lines = home.core.drainNotices().map(\.message).filter { $0.contains("not shown") }
         #expect(lines.count == 1, "\(lines)")
@@ -470,10 +451,7 @@ struct HomeCoreTests {
             (["bulb_7", "bulb_8"], "zigbee2mqtt devices bulb_7 and bulb_8: "), (["bulb_9"], "zigbee2mqtt device bulb_9: "),
         ] {
             for (n, name) in added.enumerated() {
-                var copy = bulb
-                copy["friendly_name"] = .string(name)
-                copy["ieee_address"] = .string("0x00000000000c0c\(name.last!)\(n)")
-                devices.append(.object(copy))
+                devices.append(try TestHome.copy(of: "bulb", as: name, address: "0x00000000000c0c\(name.last!)\(n)"))
             }
             home.device("zigbee2mqtt/bridge/devices", .array(devices))
             let again = home.core.drainNotices().map(\.message).filter { $0.contains("not shown") }
@@ -484,13 +462,8 @@ struct HomeCoreTests {
     @Test("devices of one model keep one copy of their rules, and each is still its own accessory: its values, its writes, its topic")
     func oneModelManyDevices() throws {
         var home = try TestHome()
-        let data = try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json"))
-        guard case .array(var devices) = try JSONValue(parsing: Array(data)),
-            var twin = devices.first(where: { $0["friendly_name"] == "bulb" })?.objectValue
-        else { Issue.record("no bulb in the device list"); return }
-        twin["friendly_name"] = "bulb_twin"
-        twin["ieee_address"] = "0x00158d0009f8e7d6"
-        devices.append(.object(twin))
+        var devices = try TestHome.demoDevices()
+        devices.append(try TestHome.copy(of: "bulb", as: "bulb_twin", address: "0x00158d0009f8e7d6"))
         home.device("zigbee2mqtt/bridge/devices", .array(devices))
         for id in ["bulb", "bulb_twin"] {
             #expect(home.core.accessory(id)?["lightbulb"]?["on"]?.isWritable == true, "\(id) is writable")

@@ -30,9 +30,26 @@ struct TestHome {
             mappings: mappings, stored: home, clock: ClockContext(timeZone: TimeZone(identifier: "Europe/Amsterdam")!, location: nil),
             now: Self.start)
         sources = DeviceSources(mappings: mappings)
-        let devices = try Data(contentsOf: Self.repository.appendingPathComponent("demo/devices.json"))
         device("zigbee2mqtt/bridge/state", ["state": "online"])
-        step(core.handle(sources.read("zigbee2mqtt/bridge/devices", Array(devices)), now: now))
+        step(core.handle(sources.read("zigbee2mqtt/bridge/devices", try Self.demoDeviceBytes()), now: now))
+    }
+
+    /// The demo's `bridge/devices`, as Zigbee2MQTT publishes it.
+    static func demoDeviceBytes() throws -> [UInt8] {
+        Array(try Data(contentsOf: repository.appendingPathComponent("demo/devices.json")))
+    }
+
+    /// The demo's device list, entry by entry, to change and publish again.
+    static func demoDevices() throws -> [JSONValue] {
+        try #require(try JSONValue(parsing: demoDeviceBytes()).arrayValue)
+    }
+
+    /// An entry of the demo's device list under another name and address: another device of its model.
+    static func copy(of name: String, as newName: String, address: String) throws -> JSONValue {
+        var fields = try #require(try demoDevices().first { $0["friendly_name"] == .string(name) }?.objectValue)
+        fields["friendly_name"] = .string(newName)
+        fields["ieee_address"] = .string(address)
+        return .object(fields)
     }
 
     mutating func step(_ output: CoreOutput) {

@@ -91,18 +91,9 @@ extension Zigbee2MQTTDevice {
     /// size of one device; nil when it is not a JSON array. Devices of one model with the same
     /// exposes share one copy of them: twenty bulbs of a kind keep one list, not twenty.
     public static func list(parsing payload: some Collection<UInt8>) -> [Zigbee2MQTTDevice]? {
-        var devices: [Zigbee2MQTTDevice] = []
-        var exposesByModel: [String: [Expose]] = [:]
-        do {
-            try JSONValue.forEachElement(ofArray: payload) {
-                guard var device = Zigbee2MQTTDevice(json: $0) else { return }
-                device.shareExposes(&exposesByModel)
-                devices.append(device)
-            }
-        } catch {
-            return nil
-        }
-        return devices
+        var reader = ListReader()
+        return payload.withContiguousStorageIfAvailable { reader.read($0) }
+            ?? Array(payload).withUnsafeBufferPointer { reader.read($0) }
     }
 
     /// Takes the exposes of the first device of its model read before, when they are the same.
@@ -132,12 +123,13 @@ extension Zigbee2MQTTDevice {
 
         public init() {}
 
-        /// The devices in `payload`, as `list(parsing:)` reads them; nil when it is not a JSON array of
-        /// JSON values. The same list again is the same array (its storage shared), found by hash.
+        /// The devices in `payload`, each entry parsed on its own (entries without an address or a
+        /// name are left out); nil when it is not a JSON array of JSON values. The same list again is
+        /// the same array (its storage shared), found by hash.
         public mutating func read(_ payload: UnsafeBufferPointer<UInt8>) -> [Zigbee2MQTTDevice]? {
             guard let ranges = JSONValue.elementRanges(ofArray: payload) else {
                 forget()
-                return list(parsing: payload)  // not an array of that shape: the parser says so, and where
+                return nil
             }
             let keys = ranges.map { range in
                 var hasher = Hasher()
