@@ -24,7 +24,7 @@ extension FuzzTarget {
 
     /// A gateway with the fixture's devices, an MQTT dimmer, a room, an action set and a trigger:
     /// enough for every command to find what it names. Each input gets its own copy.
-    static let requestCore: MQTTFrontEnd = {
+    static let requestCore: Hub = {
         var mappings = MappingSet()
         var problems = mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n")
         problems += mappings.add(
@@ -44,7 +44,7 @@ extension FuzzTarget {
                             state: { topic: dimmer/status, path: brightness, scale: { from: [0, 255], to: [0, 100] }, round: 0 }
                 """)
         precondition(problems.isEmpty, "the request target's mappings: \(problems)")
-        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings, now: requestTime))
+        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings, now: requestTime))
         let setup: [(String, String)] = [
             ("zigbee2mqtt/bridge/state", #"{"state":"online"}"#),
             ("homegate/request/room/add", #"{"name":"Attic"}"#),
@@ -62,7 +62,7 @@ extension FuzzTarget {
         let messages =
             [Incoming(topic: "zigbee2mqtt/bridge/devices", payload: fixtureDevicesPayload)]
             + setup.map { Incoming(topic: $0.0, payload: Array($0.1.utf8)) }
-        let answers = core.handle(messages, now: requestTime).all.filter { $0.topic.hasPrefix("homegate/response/") }
+        let answers = core.handleStored(messages, now: requestTime).all.filter { $0.topic.hasPrefix("homegate/response/") }
         let refused = answers.filter { !String(decoding: $0.payload, as: UTF8.self).contains(#""status":"ok""#) }
         precondition(answers.count == setup.count - 1 && refused.isEmpty, "the request target's setup was refused: \(refused.map(\.topic))")
         _ = core.drainNotices()
@@ -73,7 +73,7 @@ extension FuzzTarget {
         guard let selector = bytes.first else { return nil }
         let command = requestCommands[Int(selector) % requestCommands.count]
         var core = requestCore
-        _ = core.handle([Incoming(topic: "homegate/request/\(command)", payload: Array(bytes.dropFirst()))], now: requestTime)
+        _ = core.handleStored([Incoming(topic: "homegate/request/\(command)", payload: Array(bytes.dropFirst()))], now: requestTime)
         return nil
     }
 }

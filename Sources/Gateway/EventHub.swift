@@ -1,16 +1,41 @@
+public import Foundation
+import Automation
+import HomeModel
 import JSON
 import Synchronization
 
-/// An event as a stream carries it: the same JSON as its MQTT message, with what a client filters on.
+/// An event as the live streams carry it: the typed event and when it happened, with what a client
+/// filters on, and its JSON (the documented event payload, the same as on MQTT), written once for
+/// every client.
 public struct StreamEvent: Sendable {
-    /// `characteristic` for a value change, else the event's `type` (accessory, home, room, zone, action_set, trigger).
+    public var event: HomeEvent
+    public var time: Date
+    /// `characteristic` for a value change, else the event's `type` (accessory, home, room, zone,
+    /// action_set, trigger, mapping_file).
     public var type: String
     /// The accessory of a value change or of an accessory event; the service and characteristic of a value change.
     public var accessory: String?
     public var service: String?
     public var characteristic: String?
-    /// The JSON, exactly as published on `<base>/event/…`.
+    /// The event's JSON.
     public var payload: [UInt8]
+
+    init(_ event: HomeEvent, time: Date, formatted: String) {
+        self.event = event
+        self.time = time
+        payload = HomeJSON.eventPayload(event, time: formatted)
+        switch event {
+        case .characteristic(let change):
+            (type, accessory, service, characteristic) = ("characteristic", change.accessory, change.service, change.characteristic)
+        case .accessory(let id, _, _): (type, accessory) = ("accessory", id)
+        case .home: type = "home"
+        case .room: type = "room"
+        case .zone: type = "zone"
+        case .actionSet: type = "action_set"
+        case .trigger: type = "trigger"
+        case .mappingFile: type = "mapping_file"
+        }
+    }
 }
 
 /// What a client wants: each list empty means any.
@@ -47,7 +72,7 @@ public protocol EventSink: AnyObject, Sendable {
     var counts: (clients: Int, dropped: Int, delivered: Int) { get }
 }
 
-/// Hands every published event to the clients of the live streams (HTTP's SSE and WebSocket).
+/// Hands every event of the home to the clients of the live streams (HTTP's SSE and WebSocket; HomeKit).
 /// Each client has a buffer of its own; one that falls `capacity` events behind is cut off (its
 /// stream ends) rather than slowing the gateway or the other clients. Publishing with no client
 /// costs one lock and a look at each sink.
@@ -70,12 +95,9 @@ public final class EventHub: Sendable {
     private let state = Mutex(State())
     private let publishing = Mutex(())
     public let capacity: Int
-    /// `<base>/event/`
-    private let prefix: String
 
-    public init(baseTopic: String, capacity: Int = 1_000) {
+    public init(capacity: Int = 1_000) {
         self.capacity = capacity
-        prefix = baseTopic + "/event/"
     }
 
     /// A stream of the events that match `filter`, until the client stops reading it, falls
@@ -119,18 +141,19 @@ public final class EventHub: Sendable {
         return sinks.map(\.counts).reduce(own) { ($0.0 + $1.clients, $0.1 + $1.dropped, $0.2 + $1.delivered) }
     }
 
-    /// The events among `messages`, to every client that wants them. Never calls into a client's
+    /// A step's events, to every client that wants them. Never calls into a client's
     /// stream while holding `state`: a stream that ends (its reader cancelled) runs `onTermination`
     /// under its own lock, which takes `state`, so holding `state` while yielding would deadlock
     /// (two threads, each holding the lock the other wants). `publishing` keeps one call's events
     /// together and in order for every client; `onTermination` never takes it.
-    func publish(_ messages: [Outgoing]) {
+    public func publish(_ happened: [HomeEvent], time: Date) {
+        guard !happened.isEmpty else { return }
         publishing.withLock { _ in
             let (clients, allSinks) = state.withLock { ($0.clients, $0.sinks) }
             let sinks = allSinks.filter { !$0.isIdle }
             guard !clients.isEmpty || !sinks.isEmpty else { return }
-            let events = messages.filter(\.isEvent).compactMap(streamed)
-            guard !events.isEmpty else { return }
+            let formatted = instantText(time)
+            let events = happened.map { StreamEvent($0, time: time, formatted: formatted) }
             for sink in sinks { sink.receive(events) }
             guard !clients.isEmpty else { return }
             var delivered = 0
@@ -151,21 +174,6 @@ public final class EventHub: Sendable {
                 return behind.compactMap { state.clients.removeValue(forKey: $0) }
             }
             for client in cut { client.continuation.finish() }
-        }
-    }
-
-    /// The event a message on `<base>/event/…` carries: `<accessory>/<service>/<characteristic>` is
-    /// a value change, `<type>/<id>` anything else (ids never hold a `/`).
-    private func streamed(_ message: Outgoing) -> StreamEvent? {
-        guard message.topic.hasPrefix(prefix) else { return nil }
-        let parts = message.topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        switch parts.count {
-        case 3:
-            return StreamEvent(
-                type: "characteristic", accessory: parts[0], service: parts[1], characteristic: parts[2], payload: message.payload)
-        case 2:
-            return StreamEvent(type: parts[0], accessory: parts[0] == "accessory" ? parts[1] : nil, payload: message.payload)
-        default: return nil
         }
     }
 

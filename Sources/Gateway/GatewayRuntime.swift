@@ -4,33 +4,37 @@ import Logging
 import Mappings
 import Mosquitto
 
-/// The single owner of the home while the gateway runs: every input (messages, ticks, mapping
-/// edits, reconnects) goes through it, and what the core answers is published.
+/// The hub at run time: the single owner of the home while the gateway runs. Every input goes
+/// through it (messages, ticks, mapping edits, reconnects, commands from the HTTP API), and what
+/// each step produces goes to its adapters: messages to the broker, typed events to the live
+/// streams, typed answers to whoever asked, store changes to the writer.
 actor GatewayRuntime {
-    private var api: MQTTFrontEnd
+    private var hub: Hub
     private let client: MQTTClient
     private let log: ComponentLoggers
     private var subscribed: Set<String> = []
     private var warningWindow: (start: Duration?, count: Int, suppressed: Int) = (nil, 0, 0)
     private let writer: StoreWriter
     private let clock: any GatewayClock
-    /// Answers to commands from inside the process, and the live streams' events.
-    let pending: PendingAnswers
+    /// Every event, typed, for the live streams.
     let events: EventHub
+    /// Commands from inside the process waiting for their answers.
+    private var waiting: [Ticket: CheckedContinuation<Answer, Never>] = [:]
+    /// Set once the gateway stops: new commands are refused.
+    private var stopped = false
     /// Reads device lists on the network thread with the routing of the mappings last loaded.
     private let inventories: InventoryReader
+    /// Events from before the broker connection (mapping files broken at start), told once it is up.
+    private var atStart: [HomeEvent]
 
-    init(
-        api: MQTTFrontEnd, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock,
-        pending: PendingAnswers, events: EventHub, inventories: InventoryReader
-    ) {
-        self.api = api
-        self.api.sendFirst = { [logger = log[.mqtt]] writes in Self.send(writes, with: client, logger: logger) }
+    init(hub: Hub, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock, events: EventHub,
+         inventories: InventoryReader, atStart: [HomeEvent] = []) {
+        self.atStart = atStart
+        self.hub = hub
         self.client = client
         self.writer = writer
         self.log = log
         self.clock = clock
-        self.pending = pending
         self.events = events
         self.inventories = inventories
     }
@@ -42,8 +46,8 @@ actor GatewayRuntime {
         let incoming = batch.map {
             Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain, read: $0.read?.value as? DeviceInput)
         }
-        batch = []  // the payloads are in `incoming` alone now, which the front end lets go once it has read them
-        let largeOutput = publish(api.handle(consume incoming, now: now()))
+        batch = []  // the payloads are in `incoming` alone now, which the hub lets go once it has read them
+        let largeOutput = deliver(hub.handle(consume incoming, now: now()))
         // After a large message (a bridge's device list) or a large answer (the tree, every
         // trigger), give what it took back to the system: glibc keeps freed memory otherwise.
         if largeOutput || largeInput { releaseMemory() }
@@ -56,28 +60,58 @@ actor GatewayRuntime {
         #endif
     }
 
-    /// A command from inside the process (the HTTP API); its answer goes to `pending` under `id`.
-    func perform(_ name: String, _ body: JSONValue, id: UInt64) {
-        publish(api.perform(name, body, id: id, now: now()))
+    /// A command from inside the process (the HTTP API, HomeKit), answered at once for a read of
+    /// the home, once stored for a change, when the device reports for a read (3 s at most).
+    func perform(_ command: HomeCommand) async -> Answer {
+        guard !stopped else { return .stopping }
+        return await withCheckedContinuation { continuation in
+            let (ticket, output) = hub.perform(command, now: now())
+            waiting[ticket] = continuation
+            deliver(output)
+        }
+    }
+
+    /// The home as it is now, for front ends that serve a whole tree.
+    func snapshot() -> HomeSnapshot {
+        HomeSnapshot(accessories: hub.core.accessories, lastSeen: hub.core.lastSeen, structure: hub.core.structure)
+    }
+
+    /// Events from beside the core (mapping files), to every front end.
+    func announce(_ events: [HomeEvent]) {
+        guard !events.isEmpty else { return }
+        deliver(hub.announce(events, now: now()))
     }
 
     func tick() {
-        if publish(api.tick(now: now())) { releaseMemory() }
+        if deliver(hub.tick(now: now())) { releaseMemory() }
     }
 
     /// Sends the next paced state requests to devices.
     func pace() {
-        Self.send(api.pace(), with: client, logger: log[.mqtt])
+        send(hub.pace())
+    }
+
+    /// What waited for the store, once it is committed (or could not be: `unstored` says why).
+    func committed(_ held: [HeldEffects], unstored: String?) {
+        for step in held { deliver(hub.committed(step.effects, time: step.time, unstored: unstored)) }
     }
 
     /// The whole home in place of the writer's queued changes, after one of them failed.
     func resync() {
-        writer.replacePending(with: api.core.snapshot())
+        writer.replacePending(with: hub.core.snapshot())
+    }
+
+    /// The gateway has stopped: whoever still waits for an answer is told so, and new commands are refused.
+    func stop() {
+        stopped = true
+        let left = waiting
+        waiting = [:]
+        for continuation in left.values { continuation.resume(returning: .stopping) }
     }
 
     /// How long until a timer, sun event or deadline is due (at most `limit`).
     func untilNextDue(limit: Duration) -> Duration {
-        guard let next = api.core.nextDue() else { return limit }
+        guard let next = hub.core.nextDue() else { return limit }
         let seconds = next.timeIntervalSince(now())
         guard seconds > 0 else { return .zero }
         return min(limit, .milliseconds(Int64((seconds * 1000).rounded(.up))))
@@ -87,26 +121,28 @@ actor GatewayRuntime {
     /// tree, and after a reconnect we ask devices for their state.
     func connected(first: Bool) async {
         await syncSubscriptions()
-        if !first { api.core.refreshAfterReconnect() }
-        if publish(api.tick(now: now())) { releaseMemory() }  // the whole tree and every state, at start
+        if !first { hub.core.refreshAfterReconnect() }
+        if deliver(hub.tick(now: now())) { releaseMemory() }  // the whole tree and every state, at start
+        announce(atStart)
+        atStart = []
     }
 
     func reload(_ mappings: MappingSet) async {
-        if publish(api.reload(mappings, now: now())) { releaseMemory() }
-        inventories.update(api.devices)
+        if deliver(hub.reload(mappings, now: now())) { releaseMemory() }
+        inventories.update(hub.devices)
         await syncSubscriptions()
         log[.mappings].info(
-            "mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(api.core.accessories.count)"])
+            "mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(hub.core.accessories.count)"])
     }
 
-    var counters: GatewayCounters { api.counters }
+    var counters: GatewayCounters { hub.counters }
 
     func syncSubscriptions() async {
-        let wanted = api.subscriptions
+        let wanted = hub.subscriptions
         for filter in wanted.subtracting(subscribed).sorted() {
             do {
                 // Our own command topics keep the retain flag even live, so a retained one never acts.
-                try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: api.isCommandFilter(filter))
+                try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: hub.isCommandFilter(filter))
                 subscribed.insert(filter)
             } catch {
                 log[.mqtt].error("cannot subscribe", metadata: ["filter": "\(filter)", "error": "\(error)"])
@@ -118,19 +154,23 @@ actor GatewayRuntime {
         }
     }
 
-    /// Publishes what is due now and hands the rest to the store writer; true when it was a megabyte
-    /// or more, for the caller to give the memory back once the output is let go.
+    /// A step's output to its adapters: device writes first, then the rest to the broker, the events
+    /// to the live streams, the answers to who asked, and the store changes (with what waits for
+    /// them) to the writer. True when it was a megabyte or more, for the caller to give the memory
+    /// back once the output is let go.
     @discardableResult
-    private func publish(_ output: GatewayOutput) -> Bool {
-        Self.publish(output.messages, with: client, events: events, logger: log[.mqtt])
-        pending.deliver(output.answers)
-        writer.enqueue(output.store, then: output.afterCommit, answers: output.answersAfterCommit)
+    private func deliver(_ output: HubOutput) -> Bool {
+        send(output.first)
+        send(output.messages)
+        events.publish(output.events, time: output.time)
+        for (ticket, answer) in output.answers { waiting.removeValue(forKey: ticket)?.resume(returning: answer) }
+        writer.enqueue(output.store, then: output.afterCommit, at: output.time)
         drainNotices()
-        return output.messages.reduce(0) { $0 + $1.payload.count } >= 1 << 20
+        return output.isLarge
     }
 
     private func drainNotices() {
-        for notice in api.drainNotices() {
+        for notice in hub.drainNotices() {
             switch notice.level {
             case .info: log[notice.component].info("\(notice.message)")
             case .warning: warn(notice.message, notice.component)
@@ -138,20 +178,13 @@ actor GatewayRuntime {
         }
     }
 
-    /// To the broker, and the events among them to the live streams.
-    static func publish(_ messages: [Outgoing], with client: MQTTClient, events: EventHub, logger: Logger) {
-        events.publish(messages)
-        send(messages, with: client, logger: logger)
-    }
-
-    /// To the broker alone: writes and requests to devices, which are never events.
-    static func send(_ messages: [Outgoing], with client: MQTTClient, logger: Logger) {
+    private func send(_ messages: [Outgoing]) {
         for message in messages {
             do {
                 try client.publish(
                     message.topic, message.payload, qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, retain: message.retain)
             } catch {
-                logger.error("cannot publish: \(error)")
+                log[.mqtt].error("cannot publish: \(error)")
             }
         }
     }

@@ -59,21 +59,14 @@ public struct HomeGateway: Sendable {
             throw .mqtt(error)
         }
         let health = GatewayHealth()
-        let events = EventHub(baseTopic: configuration.baseTopic)
-        let pending = PendingAnswers()
-        let writer = StoreWriter(store: store, logger: log[.store], clock: clock, answer: pending.deliver) { [client, log] messages in
-            GatewayRuntime.publish(messages, with: client, events: events, logger: log[.mqtt])
-        }
-        let api = MQTTFrontEnd(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
+        let events = EventHub()
+        let writer = StoreWriter(store: store, logger: log[.store], clock: clock)
+        let hub = Hub(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
         // A bridge's device list (megabytes with a thousand devices) is read on the network thread
         // where libmosquitto holds it, rather than copied beside libmosquitto's own two copies first.
-        let inventories = InventoryReader(api.devices)
+        let inventories = InventoryReader(hub.devices)
         client.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
-        let runtime = GatewayRuntime(
-            api: api, client: client,
-            writer: writer, log: log, clock: clock, pending: pending, events: events, inventories: inventories)
-        let mappingReport = MappingReport(
-            baseTopic: configuration.baseTopic, client: client, health: health, log: log[.mappings], clock: clock)
+        let mappingReport = MappingReport(health: health, log: log[.mappings])
         log[.gateway].info(
             "starting",
             metadata: [
@@ -82,9 +75,11 @@ public struct HomeGateway: Sendable {
                 "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
                 "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
             ])
-        mappingReport.report(loaded, before: [:])
+        let runtime = GatewayRuntime(
+            hub: hub, client: client, writer: writer, log: log, clock: clock, events: events, inventories: inventories,
+            atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
-        access = GatewayAccess(runtime: runtime, pending: pending, events: events) { [runtime, writer, client, health] in
+        access = GatewayAccess(runtime: runtime, events: events, timeZone: core.timeZone) { [runtime, writer, client, health] in
             health.report(
                 store: writer.failing, counters: await runtime.counters,
                 dropped: (client.droppedIncoming, client.droppedWhileDisconnected))

@@ -4,23 +4,32 @@ import Metrics
 import Persistence
 import Synchronization
 
+/// What a step held until its store changes are committed, with the step's time.
+struct HeldEffects: Sendable {
+    var effects: [CoreEffect]
+    var time: Date
+
+    /// The replies among them, and the rest.
+    var split: (replies: HeldEffects, others: HeldEffects) {
+        (HeldEffects(effects: effects.filter(\.isReply), time: time), HeldEffects(effects: effects.filter { !$0.isReply }, time: time))
+    }
+}
+
 /// Writes what the gateway changed, in order, off the message path: batches queue up and merge,
-/// one transaction takes everything queued, and the messages that waited for it are published
-/// once it is committed. Characteristic values alone wait up to a second to share a transaction:
+/// one transaction takes everything queued, and the effects that waited for it are handed back to
+/// the runtime once it is committed, with whether it was. Characteristic values alone wait up to a second to share a transaction:
 /// under load that is one short transaction a second instead of many that compete with messages.
 final class StoreWriter: Sendable {
     private struct Queue {
         var batch = StoreBatch()
-        var messages: [Outgoing] = []
-        /// Answers to commands from inside the process (HTTP) that changed the home.
-        var answers: [LocalAnswer] = []
+        var held: [HeldEffects] = []
         /// Values alone have waited their second.
         var valuesDue = false
         var closed = false
 
         /// Whether to write now: anything but values, or values that have waited, or the end.
         var ready: Bool {
-            let waiting = !messages.isEmpty || !answers.isEmpty
+            let waiting = !held.isEmpty
             return !(batch.isEmpty && !waiting) && (batch.hasStructure || waiting || valuesDue || closed)
         }
     }
@@ -42,8 +51,6 @@ final class StoreWriter: Sendable {
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let store: any HomeStore
-    private let publish: @Sendable ([Outgoing]) -> Void
-    private let answer: @Sendable ([LocalAnswer]) -> Void
     private let logger: Logger
     /// How long values alone may wait for company.
     private let valuesDelay: Duration
@@ -53,41 +60,41 @@ final class StoreWriter: Sendable {
 
     init(
         store: any HomeStore, logger: Logger, clock: any GatewayClock = SystemClock(), valuesDelay: Duration = .seconds(1),
-        patience: Duration = .seconds(5), answer: @escaping @Sendable ([LocalAnswer]) -> Void = { _ in },
-        publish: @escaping @Sendable ([Outgoing]) -> Void
+        patience: Duration = .seconds(5)
     ) {
-        self.answer = answer
         self.store = store
         self.clock = clock
         self.valuesDelay = valuesDelay
         self.patience = patience
         self.logger = logger
-        self.publish = publish
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Queues a batch; the writer is woken only when it has something that must not wait.
-    func enqueue(_ batch: StoreBatch, then messages: [Outgoing], answers: [LocalAnswer] = []) {
-        guard !batch.isEmpty || !messages.isEmpty || !answers.isEmpty else { return }
+    /// Queues a batch, and what waits until it is stored; the writer is woken only when it has
+    /// something that must not wait.
+    func enqueue(_ batch: StoreBatch, then effects: [CoreEffect], at time: Date) {
+        guard !batch.isEmpty || !effects.isEmpty else { return }
         let ready = queue.withLock { state in
             state.batch.merge(batch)
-            state.messages += messages
-            state.answers += answers
+            if !effects.isEmpty { state.held.append(HeldEffects(effects: effects, time: time)) }
             return state.ready
         }
         if ready { wake.yield() }
     }
 
-    /// Puts a whole home in place of what is queued (messages stay queued): after a failed write the
+    /// Puts a whole home in place of what is queued (what waits for it stays queued): after a failed write the
     /// queued changes may not apply in order any more, but the owner's whole state always does.
     func replacePending(with whole: StoreBatch) {
         queue.withLock { $0.batch = whole }
         wake.yield()
     }
 
+    /// Hands what waited for a write to the runtime: `unstored` says why the write failed, if it did.
+    typealias Deliver = @Sendable (_ held: [HeldEffects], _ unstored: String?) async -> Void
+
     /// Writes until `close()`; then writes what is left. A ticker lets waiting values go. After a
     /// failed write, `resync` is asked to put the whole home in the queue.
-    func run(resync: @escaping @Sendable () async -> Void) async {
+    func run(resync: @escaping @Sendable () async -> Void, deliver: @escaping Deliver) async {
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
                 // Values go every `valuesDelay`; a failed write is tried again every second.
@@ -106,8 +113,8 @@ final class StoreWriter: Sendable {
                     if due { wake.yield() }
                 }
             }
-            for await _ in wakeups { await drain(resync) }
-            await drain(resync)
+            for await _ in wakeups { await drain(resync, deliver) }
+            await drain(resync, deliver)
             group.cancelAll()  // the ticker need not finish its sleep
         }
     }
@@ -125,24 +132,23 @@ final class StoreWriter: Sendable {
         }
     }
 
-    /// Writes what is ready; its messages go out once it is stored. A failed write is retried
-    /// every second from the whole home. Answers waiting for it go out at once as errors of kind
-    /// `storage` (an `ok` means stored); events and fires wait for the retry, but not longer than
-    /// `patience`: devices must not stop because a disk did.
-    private func drain(_ resync: @Sendable () async -> Void) async {
+    /// Writes what is ready; what waited for it goes out once it is stored. A failed write is
+    /// retried every second from the whole home. Replies waiting for it go out at once, saying the
+    /// change is not stored (an `ok` means stored); events and fires wait for the retry, but not
+    /// longer than `patience`: devices must not stop because a disk did.
+    private func drain(_ resync: @Sendable () async -> Void, _ deliver: Deliver) async {
         while let work = take() {
+            let (replies, others) = Self.split(work.held)
             if let reason = recentFailure(), !queue.withLock({ $0.closed }) {
                 // The disk failed under a second ago: answer now, and leave the next try to the ticker.
-                publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: reason) })
-                answer(work.answers.map { $0.unstored(because: reason) })
-                let others = work.messages.filter { !$0.isAnswer }
+                await deliver(replies, reason)
                 let failing = failing?.duration ?? .zero
-                if failing >= patience { publish(others) }
+                if failing >= patience { await deliver(others, nil) }
                 queue.withLock { pending in
                     var batch = work.batch
                     batch.merge(pending.batch)
                     pending.batch = batch
-                    if failing < patience { pending.messages = others + pending.messages }
+                    if failing < patience { pending.held = others + pending.held }
                 }
                 return
             }
@@ -151,26 +157,29 @@ final class StoreWriter: Sendable {
                 try await store.write(work.batch)
                 Self.writeTime.record(duration: ContinuousClock.now - started)
                 noteSuccess()
-                publish(work.messages)
-                answer(work.answers)
+                await deliver(work.held, nil)
             } catch {
                 let failing = noteFailure(error)
                 let closed = queue.withLock { $0.closed }
-                publish(work.messages.filter(\.isAnswer).map { $0.unstored(because: "\(error)") })
-                answer(work.answers.map { $0.unstored(because: "\(error)") })
-                let others = work.messages.filter { !$0.isAnswer }
+                await deliver(replies, "\(error)")
                 if failing >= patience || closed {
-                    if !others.isEmpty {
-                        logger.error("publishing \(others.count) events and device writes whose changes are not stored yet")
+                    if others.contains(where: { !$0.effects.isEmpty }) {
+                        logger.error("publishing events and device writes whose changes are not stored yet")
                     }
-                    publish(others)
+                    await deliver(others, nil)
                 } else {
-                    queue.withLock { $0.messages = others + $0.messages }
+                    queue.withLock { $0.held = others + $0.held }
                 }
                 await resync()
-                if closed { return await lastTries() }
+                if closed { return await lastTries(deliver) }
             }
         }
+    }
+
+    /// The replies of every step held, and the rest, each list in order.
+    private static func split(_ held: [HeldEffects]) -> (replies: [HeldEffects], others: [HeldEffects]) {
+        let parts = held.map(\.split)
+        return (parts.map(\.replies).filter { !$0.effects.isEmpty }, parts.map(\.others).filter { !$0.effects.isEmpty })
     }
 
     /// Why the last write failed, if that was less than a second ago.
@@ -180,28 +189,27 @@ final class StoreWriter: Sendable {
     }
 
     /// Stopping with a failing disk: a few more tries, then the log names what is lost.
-    private func lastTries() async {
+    private func lastTries(_ deliver: Deliver) async {
         let deadline = clock.uptime + patience
         while let work = take() {
             do {
                 try await store.write(work.batch)
                 noteSuccess()
-                publish(work.messages)
-                answer(work.answers)
+                await deliver(work.held, nil)
             } catch {
                 guard clock.uptime < deadline else {
                     logger.critical(
                         "stopping with changes that could not be stored; they are lost: \(work.batch.summary)",
                         metadata: ["error": "\(error)"])
-                    answer(work.answers.map { $0.unstored(because: "\(error)") })
-                    return publish(work.messages.map { $0.isAnswer ? $0.unstored(because: "\(error)") : $0 })
+                    let (replies, others) = Self.split(work.held)
+                    await deliver(replies, "\(error)")
+                    return await deliver(others, nil)
                 }
                 queue.withLock { pending in
                     var batch = work.batch
                     batch.merge(pending.batch)
                     pending.batch = batch
-                    pending.messages = work.messages + pending.messages
-                    pending.answers = work.answers + pending.answers
+                    pending.held = work.held + pending.held
                 }
                 try? await clock.sleep(for: .seconds(1))
             }

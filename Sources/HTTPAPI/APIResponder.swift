@@ -127,10 +127,23 @@ struct APIResponder: HTTPResponder {
             write["value"] = value
             fields = ["writes": [.object(write)]]
         }
-        var answer = await access.perform(route.command, .object(fields))
+        let command: HomeCommand
+        let writes: WriteBatch?
+        do throws(HomeError) {
+            (command, writes) = try HomeCommand.request(route.command, .object(fields), timeZone: access.timeZone)
+        } catch {
+            return Self.response(.refused(error, partial: nil), created: false)
+        }
+        let answer = await access.perform(command)
+        var data = answer.result.map(HomeJSON.json)
+        var error = answer.error
+        if let writes, case .writes(let outcomes)? = answer.result {
+            (data, error) = writes.results(outcomes)  // one result per entry, the malformed ones' included
+        }
         // The value this route's body carries is the field a refused write names.
-        if route.body == .value, answer.error?.kind == .invalid, answer.error?.field == nil { answer.error?.field = "value" }
-        return Self.response(answer, created: route.creates)
+        if route.body == .value, error?.kind == .invalid, error?.field == nil { error?.field = "value" }
+        if case .notStored(_, let reason) = answer { return Self.response(data: data, error: nil, unstored: reason, created: route.creates) }
+        return Self.response(data: data, error: error, unstored: nil, created: route.creates)
     }
 
     /// The body as JSON, nil when there is none; or the refusal (too large, not JSON).
@@ -177,22 +190,27 @@ struct APIResponder: HTTPResponder {
 
     // MARK: Answers
 
-    /// An answer as a response: its data with 200 or 201; an error with the status of its kind.
-    static func response(_ answer: LocalAnswer, created: Bool) -> Response {
-        if let reason = answer.unstored {
-            var body: [String: JSONValue] = [
-                "kind": "storage",
-                "error": .string(
-                    "the change is made but could not be stored (\(reason)); it is kept and stored as soon as the database can be "
-                        + "written, and lost if homegate stops before then"),
-            ]
-            body["data"] = answer.data
+    /// An answer as a response: its data with 200 or 201; an error with the status of its kind; a
+    /// change that could not be stored as 500 with kind `storage`.
+    static func response(_ answer: Answer, created: Bool) -> Response {
+        let data = answer.result.map(HomeJSON.json)
+        switch answer {
+        case .done: return response(data: data, error: nil, unstored: nil, created: created)
+        case .refused(let error, _): return response(data: data, error: error, unstored: nil, created: created)
+        case .notStored(_, let reason): return response(data: data, error: nil, unstored: reason, created: created)
+        }
+    }
+
+    static func response(data: JSONValue?, error: HomeError?, unstored: String?, created: Bool) -> Response {
+        if let unstored {
+            var body: [String: JSONValue] = ["kind": "storage", "error": .string(HomeJSON.unstoredMessage(unstored))]
+            body["data"] = data
             return json(.internalServerError, .object(body))
         }
-        guard let error = answer.error else { return json(created ? .created : .ok, answer.data ?? [:]) }
+        guard let error else { return json(created ? .created : .ok, data ?? [:]) }
         var body: [String: JSONValue] = ["error": .string(error.message), "kind": .string(error.kind.rawValue)]
         body["field"] = error.field.map { .string($0) }
-        body["data"] = answer.data
+        body["data"] = data
         return json(status(of: error.kind), .object(body))
     }
 

@@ -8,6 +8,10 @@ import NIOCore
 public import ServiceLifecycle
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The HTTP API, its event stream and the web page, as one service of the gateway's group. It
 /// stops first: no new requests, the ones under way answered, the streams ended.
 public struct HTTPService: Service {
@@ -118,10 +122,9 @@ public struct HTTPStartError: Error, CustomStringConvertible {
     let underlying: any Error
 
     public var description: String {
-        let text = "\(underlying)"
-        if text.contains("Address already in use") || text.contains("EADDRINUSE") {
+        if let error = underlying as? IOError, error.errnoCode == EADDRINUSE {
             return "http.listen \(address): the address is in use (another program listens there); set http.listen to another port, or off"
         }
-        return "http.listen \(address): \(text)"
+        return "http.listen \(address): \(underlying)"
     }
 }

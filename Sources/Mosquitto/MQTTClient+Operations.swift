@@ -86,6 +86,11 @@ extension MQTTClient {
 
     // MARK: - Acknowledged sends
 
+    /// What a send returned, and the message id an acknowledgement is awaited for.
+    final class SendOutcome: Sendable {
+        let state = Mutex<(code: Int32, waitingFor: Int32?)>((0, nil))
+    }
+
     struct SendResult {
         var code: Int32
         var acknowledgement: [Int32]?
@@ -96,32 +101,45 @@ extension MQTTClient {
     /// returns at once: subscriptions are made again on the next CONNACK.
     private func sendAndAwait(
         timeout: Duration? = nil,
-        _ send: @Sendable (inout CallbackContext.Shared, OpaquePointer, inout Int32) -> Int32
+        _ send: @escaping @Sendable (inout CallbackContext.Shared, OpaquePointer, inout Int32) -> Int32
     ) async -> SendResult {
         let context = self.context
-        let raw = handle.raw
-        let outcome = Mutex<Int32>(0)
-        let acknowledgement: [Int32]? = await withCheckedContinuation { continuation in
-            let (rc, mid, waiting) = context.shared.withLock { shared in
-                var mid: Int32 = 0
-                let rc = send(&shared, raw, &mid)
-                guard rc == MOSQ_ERR_SUCCESS.rawValue, shared.state.isConnected else { return (rc, mid, false) }
-                shared.acknowledgements[mid] = continuation
-                return (rc, mid, true)
-            }
-            outcome.withLock { $0 = rc }
-            guard waiting else {
-                continuation.resume(returning: nil)
-                return
-            }
-            if let timeout {
-                Task {
-                    try? await Task.sleep(for: timeout)
-                    context.acknowledge(mid, nil)
+        let handle = self.handle
+        let outcome = SendOutcome()
+        let acknowledged = { @Sendable () async -> [Int32]? in
+            await withCheckedContinuation { continuation in
+                let (rc, mid, waiting) = context.shared.withLock { shared in
+                    var mid: Int32 = 0
+                    let rc = send(&shared, handle.raw, &mid)
+                    guard rc == MOSQ_ERR_SUCCESS.rawValue, shared.state.isConnected else { return (rc, mid, false) }
+                    shared.acknowledgements[mid] = continuation
+                    return (rc, mid, true)
                 }
+                outcome.state.withLock { $0 = (rc, waiting ? mid : nil) }
+                if !waiting { continuation.resume(returning: nil) }
             }
         }
-        return SendResult(code: outcome.withLock { $0 }, acknowledgement: acknowledgement)
+        guard let timeout else {
+            let acknowledgement = await acknowledged()
+            return SendResult(code: outcome.state.withLock { $0.code }, acknowledgement: acknowledgement)
+        }
+        // The acknowledgement, or nil once `timeout` has passed: the waiter is then answered with nil.
+        let acknowledgement = await withTaskGroup(of: [Int32]??.self) { group in
+            group.addTask { .some(await acknowledged()) }
+            group.addTask {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return .none }
+                if let mid = outcome.state.withLock({ $0.waitingFor }) { context.acknowledge(mid, nil) }
+                return .none
+            }
+            var answer: [Int32]?
+            for await result in group {
+                guard case .some(let acknowledgement) = result else { continue }
+                answer = acknowledgement
+                group.cancelAll()  // the sleep need not run out
+            }
+            return answer
+        }
+        return SendResult(code: outcome.state.withLock { $0.code }, acknowledgement: acknowledgement)
     }
 
     private func verify(_ result: SendResult, _ operation: String) throws(MQTTError) {

@@ -45,11 +45,9 @@ public struct SimulatorService: Sendable {
             if let interval = rate.map({ 1 / $0 }) ?? sensorInterval.map({ $0 / Double(max(1, bridge.reportingDevices.count)) }) {
                 group.addTask { try await report(every: interval, state: state, mqtt: mqtt) }
             }
-            try await withTaskCancellationHandler {
-                try await Task.sleep(for: .seconds(365 * 24 * 3600))
-            } onCancel: {
-                Task { await mqtt.shutdown(finalMessage: .init(topic: stateTopic, payload: Array(#"{"state":"offline"}"#.utf8))) }
-            }
+            // Until cancelled (the group's stop): the bridge then says it is offline, as Zigbee2MQTT does.
+            try? await Task.sleep(for: .seconds(365 * 24 * 3600))
+            await mqtt.shutdown(finalMessage: .init(topic: stateTopic, payload: Array(#"{"state":"offline"}"#.utf8)))
         }
     }
 

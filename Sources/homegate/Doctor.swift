@@ -92,7 +92,14 @@ struct Doctor: AsyncParsableCommand {
             report.fail("broker", "\(address): \(error)", hint: Self.brokerHint(error, settings))
             return
         }
-        defer { Task { await client.shutdown() } }
+        await probeBroker(client, address: address, settings, bridges: bridges, &report)
+        await client.shutdown()
+    }
+
+    /// What the broker says to a client of homegate's settings, connected: login, and each bridge's answer.
+    private func probeBroker(
+        _ client: MQTTClient, address: String, _ settings: GatewayConfiguration, bridges: [String], _ report: inout DoctorReport
+    ) async {
         do {
             try await client.waitUntilConnected(timeout: .milliseconds(Int64(timeout * 1000)))
         } catch {

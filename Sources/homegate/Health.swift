@@ -22,8 +22,8 @@ struct Health: AsyncParsableCommand {
         let settings = try loadSettings(config)
         let client = try MQTTClient(settings.probeConfiguration(role: "health"))
         try client.start()
-        defer { Task { await client.shutdown() } }
         let answer = await askHealth(client, baseTopic: settings.baseTopic, timeout: timeout) { printError("homegate health: \($0)") }
+        await client.shutdown()
         guard let data = answer?["data"] else {
             print(
                 "no answer: homegate did not answer on \(settings.baseTopic)/request/health within \(timeout) s "

@@ -53,7 +53,7 @@ struct TestHome {
     }
 
     mutating func step(_ output: CoreOutput) {
-        effects = output.now + output.afterCommit
+        effects = output.first.map { .device($0) } + output.now + output.afterCommit
         stored.merge(output.store)
     }
 

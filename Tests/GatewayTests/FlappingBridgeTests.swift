@@ -10,13 +10,13 @@ import Testing
 @Suite("A flapping bridge costs one event per accessory per batch, not one per flap")
 struct FlappingBridgeTests {
     /// The core over 201 simulated devices, as the gateway holds it after start.
-    static func core() throws -> MQTTFrontEnd {
+    static func core() throws -> Hub {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         let devices = SimulatedBridge.generated(count: 201, from: inventory.arrayValue ?? [])
-        _ = core.handle([
+        _ = core.handleStored([
             Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
             Incoming(topic: "zigbee2mqtt/bridge/devices", payload: JSONValue.array(devices).serializedBytes()),
         ])
@@ -32,7 +32,7 @@ struct FlappingBridgeTests {
             Incoming(
                 topic: "zigbee2mqtt/bridge/state", payload: Array((i % 2 == 0 ? #"{"state":"offline"}"# : #"{"state":"online"}"#).utf8))
         }
-        let output = core.handle(flaps + [Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8))])
+        let output = core.handleStored(flaps + [Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8))])
         let all = output.all
         let reachability = all.filter { $0.topic.hasPrefix("homegate/event/accessory/") && $0.text.contains(#""change":"reachability""#) }
         let states = all.filter { $0.topic.hasPrefix("homegate/state/") }
@@ -42,7 +42,7 @@ struct FlappingBridgeTests {
         #expect(core.core.accessories.allSatisfy { !$0.reachable || $0.bridge != "zigbee2mqtt" })
 
         // A batch that ends where it began announces nothing.
-        let none = core.handle([
+        let none = core.handleStored([
             Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
             Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8)),
         ])

@@ -15,12 +15,12 @@ struct GroupTests {
     }
 
     /// The core over the demo's devices, with `groups` as Zigbee2MQTT publishes them.
-    static func core(groups: JSONValue) throws -> MQTTFrontEnd {
+    static func core(groups: JSONValue) throws -> Hub {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
-        _ = core.handle([
+        _ = core.handleStored([
             message("zigbee2mqtt/bridge/state", ["state": "online"]), message("zigbee2mqtt/bridge/devices", devices),
             message("zigbee2mqtt/bridge/groups", groups),
         ])
@@ -49,10 +49,10 @@ struct GroupTests {
         #expect(group["lightbulb"]?.characteristics.map(\.name) == ["on", "brightness", "color_temperature"])
         #expect(!core.core.accessories.contains { $0.id == "empty" || $0.id == "mixed" })
 
-        let write = core.handle([Self.message("homegate/set/living_lights/lightbulb/brightness", 40)]).all
+        let write = core.handleStored([Self.message("homegate/set/living_lights/lightbulb/brightness", 40)]).all
         #expect(
             write.contains { $0.topic == "zigbee2mqtt/living_lights/set" && $0.text == #"{"brightness":102}"# }, "\(write.map(\.topic))")
-        let state = core.handle([Self.message("zigbee2mqtt/living_lights", ["state": "ON", "brightness": 102, "color_temp": 300])]).all
+        let state = core.handleStored([Self.message("zigbee2mqtt/living_lights", ["state": "ON", "brightness": 102, "color_temp": 300])]).all
         let event = try #require(state.first { $0.topic == "homegate/event/living_lights/lightbulb/brightness" })
         #expect(event.text.contains(#""source":"api""#) && event.text.contains(#""value":40"#), "\(event.text)")
         #expect(state.contains { $0.topic == "homegate/event/living_lights/lightbulb/on" })
@@ -63,14 +63,14 @@ struct GroupTests {
         var core = try Self.core(groups: Self.groups)
         func reachable() -> Bool? { core.core.accessories.first { $0.id == "living_lights" }?.reachable }
         #expect(reachable() == true)
-        _ = core.handle([Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"])])
+        _ = core.handleStored([Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"])])
         #expect(reachable() == true)
-        _ = core.handle([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"])])
+        _ = core.handleStored([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"])])
         #expect(reachable() == false)
-        _ = core.handle([Self.message("zigbee2mqtt/bulb/availability", ["state": "online"])])
+        _ = core.handleStored([Self.message("zigbee2mqtt/bulb/availability", ["state": "online"])])
         #expect(reachable() == true)
 
-        let gone = core.handle([Self.message("zigbee2mqtt/bridge/groups", [])]).all
+        let gone = core.handleStored([Self.message("zigbee2mqtt/bridge/groups", [])]).all
         #expect(reachable() == nil)
         #expect(gone.contains { $0.topic == "homegate/event/accessory/living_lights" && $0.text.contains(#""change":"removed""#) })
     }
@@ -82,9 +82,9 @@ struct GroupTests {
             mappings.add(
                 file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\ndevices:\n  living_lights: { hide_members: true }\n"
             ).isEmpty)
-        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
-        _ = core.handle([
+        _ = core.handleStored([
             Self.message("zigbee2mqtt/bridge/state", ["state": "online"]), Self.message("zigbee2mqtt/bridge/devices", devices),
             Self.message("zigbee2mqtt/bridge/groups", Self.groups),
         ])
@@ -93,12 +93,12 @@ struct GroupTests {
         #expect(ids.contains("power_plug"), "a member of a group without hide_members stays")
         #expect(core.drainNotices().contains { $0.message.contains("bulb: shown through its group living_lights (hide_members)") })
         func reachable() -> Bool? { core.core.accessories.first { $0.id == "living_lights" }?.reachable }
-        _ = core.handle([
+        _ = core.handleStored([
             Self.message("zigbee2mqtt/bulb/availability", ["state": "offline"]),
             Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"]),
         ])
         #expect(reachable() == false)
-        _ = core.handle([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "online"])])
+        _ = core.handleStored([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "online"])])
         #expect(reachable() == true)
     }
 
@@ -110,7 +110,7 @@ struct GroupTests {
         #expect(
             notices.contains(
                 "no accessory for zigbee2mqtt group mixed (id 3): its members share no light, switch, cover, lock, thermostat or fan"))
-        _ = core.handle([Self.message("zigbee2mqtt/bridge/groups", Self.groups)])
+        _ = core.handleStored([Self.message("zigbee2mqtt/bridge/groups", Self.groups)])
         #expect(!core.drainNotices().contains { $0.message.contains("(id 2)") })
     }
 

@@ -117,6 +117,25 @@ struct HTTPAPITests {
         #expect(rooms.events.first?.type == "room" && rooms.events.first?.json["id"] == "loft", "\(rooms.text)")
     }
 
+    @Test("a mapping file that breaks and is mended is told on the event stream as on MQTT: every event reaches /api/events")
+    func mappingFileEvents() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let stream = try EventStreamReader("\(http.base)/api/events?type=mapping_file")
+        try await stream.waitOpen()
+        let file = house.mappings.appendingPathComponent("broken.yaml")
+        try "source: mqtt\naccessories:\n  - id: Bad Id\n".write(to: file, atomically: true, encoding: .utf8)
+        try await stream.waitFor("the broken file's event") { !$0.events.isEmpty }
+        let broken = try #require(stream.events.first)
+        #expect(broken.type == "mapping_file" && broken.json["id"] == "broken.yaml" && broken.json["change"] == "broken", "\(stream.text)")
+        #expect(broken.json["kept_previous"] == false && broken.json["errors"]?.arrayValue?.isEmpty == false)
+        #expect(broken.json["file"]?.stringValue?.hasSuffix("broken.yaml") == true && broken.json["time"] != nil)
+        try FileManager.default.removeItem(at: file)
+        try await stream.waitFor("the event of the file taken away") { $0.events.count >= 2 }
+        #expect(stream.events[1].json["change"] == "fixed" && stream.events[1].json["id"] == "broken.yaml", "\(stream.text)")
+    }
+
     @Test("/metrics: the gateway's counters in the Prometheus text format, and each store transaction's time")
     func metrics() async throws {
         let house = try await House()

@@ -37,24 +37,24 @@ struct SceneTests {
             })
     }
 
-    static func core(groups: JSONValue?, stored: StoredHome? = nil) throws -> MQTTFrontEnd {
+    static func core(groups: JSONValue?, stored: StoredHome? = nil) throws -> Hub {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var core = MQTTFrontEnd(baseTopic: "homegate", core: HomeCore(mappings: mappings, stored: stored))
+        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings, stored: stored))
         var messages = [message("zigbee2mqtt/bridge/state", ["state": "online"]), message("zigbee2mqtt/bridge/devices", try devices())]
         if let groups { messages.append(message("zigbee2mqtt/bridge/groups", groups)) }
-        _ = core.handle(messages)
+        _ = core.handleStored(messages)
         return core
     }
 
     /// Sends a request and returns its answer.
-    static func request(_ core: inout MQTTFrontEnd, _ command: String, _ body: JSONValue = [:]) -> (answer: JSONValue, out: [Outgoing]) {
-        let out = core.handle([message("homegate/request/\(command)", body)]).all
+    static func request(_ core: inout Hub, _ command: String, _ body: JSONValue = [:]) -> (answer: JSONValue, out: [Outgoing]) {
+        let out = core.handleStored([message("homegate/request/\(command)", body)]).all
         let answer = out.first { $0.topic == "homegate/response/\(command)" }.flatMap { try? JSONValue(parsing: Array($0.text.utf8)) }
         return (answer ?? .null, out)
     }
 
-    static func sets(_ core: inout MQTTFrontEnd) -> [JSONValue] {
+    static func sets(_ core: inout Hub) -> [JSONValue] {
         request(&core, "action_set/list").answer["data"]?["action_sets"]?.arrayValue ?? []
     }
 
@@ -86,7 +86,7 @@ struct SceneTests {
         #expect(night.contains { $0.topic == "zigbee2mqtt/bulb_color_2/l2/set" && $0.text == #"{"scene_recall":3}"# })
 
         // Unreachable: said in the result, nothing sent.
-        _ = core.handle([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"])])
+        _ = core.handleStored([Self.message("zigbee2mqtt/bulb_color_2/availability", ["state": "offline"])])
         let refused = Self.request(&core, "action_set/execute", ["action_set": "Chill"])
         #expect(refused.answer["status"] == "error" && refused.answer["error"] == "1 of 1 actions failed")
         #expect(refused.answer["data"]?["results"]?[0]?["error"] == "bulb_color_2: is not reachable")
@@ -124,7 +124,7 @@ struct SceneTests {
         // share a name say whose they are.
         #expect(Self.request(&core, "action_set/add", ["name": "Chill"]).answer["status"] == "error", "a scene's name is taken")
         #expect(Self.request(&core, "action_set/add", ["name": "Focus"]).answer["status"] == "ok")
-        var out = core.handle([
+        var out = core.handleStored([
             Self.message(
                 "zigbee2mqtt/bridge/groups",
                 [
@@ -145,7 +145,7 @@ struct SceneTests {
 
         // Removed in Zigbee2MQTT: the action set goes, and the trigger keeps only the other.
         out =
-            core.handle([Self.message("zigbee2mqtt/bridge/groups", [Self.group(1, "desk_lights", scenes: [["id": 4, "name": "Focus"]])])])
+            core.handleStored([Self.message("zigbee2mqtt/bridge/groups", [Self.group(1, "desk_lights", scenes: [["id": 4, "name": "Focus"]])])])
             .all
         #expect(out.contains { $0.topic == "homegate/event/action_set/desk_lights_scene_1" && $0.text.contains(#""change":"removed""#) })
         #expect(Self.request(&core, "trigger/list").answer["data"]?["triggers"]?[0]?["action_sets"] == ["bulb_color_2_scene_1"])
@@ -191,7 +191,7 @@ struct SceneTests {
             Self.sets(&core).map { $0["id"] } == [
                 "desk_lights_scene_1", "desk_lights_scene_9", "bulb_color_2_scene_1", "bulb_color_2_scene_3_l2",
             ])
-        _ = core.handle([Self.message("zigbee2mqtt/bridge/groups", [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"]])])])
+        _ = core.handleStored([Self.message("zigbee2mqtt/bridge/groups", [Self.group(1, "desk_lights", scenes: [["id": 1, "name": "Reading"]])])])
         let sets = Self.sets(&core)
         #expect(sets.map { $0["id"] } == ["desk_lights_scene_1", "bulb_color_2_scene_1", "bulb_color_2_scene_3_l2"])
         #expect(sets[0]["last_executed"] != nil)

@@ -50,10 +50,30 @@ struct StoreWriterTests {
         return batch
     }
 
-    static func answer(_ transaction: Int) -> Outgoing {
-        var answer = Outgoing("homegate/response/room/add", #"{"data":{"id":"attic"},"status":"ok","transaction":\#(transaction)}"#, qos: 1)
-        answer.isAnswer = true
-        return answer
+    /// The reply to a command that added a room, as the core holds it until the room is stored.
+    static func answer(_ ticket: UInt64) -> CoreEffect {
+        .reply(Reply(ticket: Ticket(ticket), result: .removed("attic")))
+    }
+
+    static let bulbWrite = CoreEffect.device(.mqtt(topic: "zigbee2mqtt/bulb/set", payload: Array("{}".utf8), retain: false))
+
+    /// What the writer handed back, each effect named: a device write by its topic, a reply as
+    /// `reply <ticket>`, with ` unstored: <why>` when the write failed.
+    final class Delivered: Sendable {
+        let names = Mutex<[String]>([])
+
+        func deliver(_ held: [HeldEffects], unstored: String?) {
+            let named = held.flatMap(\.effects).map { effect -> String in
+                switch effect {
+                case .device(let command): return DeviceSources.message(for: command).topic
+                case .reply(let reply): return "reply \(reply.ticket.value)" + (unstored.map { " unstored: \($0)" } ?? "")
+                default: return "\(effect)"
+                }
+            }
+            names.withLock { $0 += named }
+        }
+
+        var all: [String] { names.withLock { $0 } }
     }
 
     let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
@@ -72,14 +92,15 @@ struct StoreWriterTests {
         let writer: StoreWriter
         let clock: ManualClock
 
-        init(_ writer: StoreWriter, clock: ManualClock, resync: @escaping @Sendable () -> Void) {
+        init(_ writer: StoreWriter, clock: ManualClock, delivered: Delivered = Delivered(), resync: @escaping @Sendable () -> Void) {
             self.writer = writer
             self.clock = clock
             task = Task { [done] in
-                await writer.run {
-                    resync()
-                    done.resyncs.withLock { $0 += 1 }
-                }
+                await writer.run(
+                    resync: {
+                        resync()
+                        done.resyncs.withLock { $0 += 1 }
+                    }, deliver: { delivered.deliver($0, unstored: $1) })
                 done.value.withLock { $0 = true }
             }
         }
@@ -101,66 +122,60 @@ struct StoreWriterTests {
     @Test("after a failed write the whole home is written in its place, a second later; what waited goes out then")
     func retries() async throws {
         let store = FlakyStore(failures: 1)
-        let published = Mutex<[String]>([])
-        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock) { messages in
-            published.withLock { $0 += messages.map(\.topic) }
-        }
-        let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic", "cellar"])) }
+        let published = Delivered()
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock)
+        let running = Running(writer, clock: clock, delivered: published) { writer.replacePending(with: Self.home(["attic", "cellar"])) }
         await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
-        writer.enqueue(Self.room("attic"), then: [Outgoing("zigbee2mqtt/bulb/set", "{}")])
-        writer.enqueue(Self.room("cellar"), then: [])
+        writer.enqueue(Self.room("attic"), then: [Self.bulbWrite], at: clock.now)
+        writer.enqueue(Self.room("cellar"), then: [], at: clock.now)
         await eventually("the first write failed") { running.resyncs == 1 }
-        #expect(published.withLock { $0.isEmpty }, "held: the write may still succeed")
+        #expect(published.all.isEmpty, "held: the write may still succeed")
         await clock.advance(by: 1)
         await eventually("tried again after a second") { store.written.withLock { $0.count } == 1 }
         let written = store.written.withLock { $0 }
         #expect(written.first?.replacesAll == true, "the whole home, not the queued changes")
         #expect(Set(written.first?.rooms.map(\.0) ?? []) == ["attic", "cellar"])
-        await eventually("published once it was stored") { published.withLock { $0 } == ["zigbee2mqtt/bulb/set"] }
+        await eventually("published once it was stored") { published.all == ["zigbee2mqtt/bulb/set"] }
         await running.stop()
     }
 
     @Test("a disk that keeps failing holds events and device writes back for `patience`, not longer: devices do not wait on it")
     func patience() async throws {
         let store = FlakyStore(failures: 1_000)
-        let published = Mutex<[String]>([])
-        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock, patience: .milliseconds(1500)) { messages in
-            published.withLock { $0 += messages.map(\.topic) }
-        }
-        let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic"])) }
+        let published = Delivered()
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock, patience: .milliseconds(1500))
+        let running = Running(writer, clock: clock, delivered: published) { writer.replacePending(with: Self.home(["attic"])) }
         await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
-        writer.enqueue(Self.room("attic"), then: [Outgoing("zigbee2mqtt/bulb/set", "{}")])
+        writer.enqueue(Self.room("attic"), then: [Self.bulbWrite], at: clock.now)
         await eventually("the first write failed") { running.resyncs == 1 }
         await clock.advance(by: 1)
         await eventually("the second write failed, a second later") { running.resyncs == 2 }
-        #expect(published.withLock { $0.isEmpty }, "held: failing for 1 s, patience is 1.5 s")
+        #expect(published.all.isEmpty, "held: failing for 1 s, patience is 1.5 s")
         await clock.advance(by: 1)
-        await eventually("failing for 2 s: published without waiting any longer") { published.withLock { $0 } == ["zigbee2mqtt/bulb/set"] }
+        await eventually("failing for 2 s: published without waiting any longer") { published.all == ["zigbee2mqtt/bulb/set"] }
         await running.stop()
     }
 
     @Test("values wait a second to share a transaction; an answer does not wait for them")
     func valuesWait() async throws {
         let store = FlakyStore(failures: 0)
-        let published = Mutex<[String]>([])
-        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock) { messages in
-            published.withLock { $0 += messages.map(\.topic) }
-        }
-        let running = Running(writer, clock: clock) {}
+        let published = Delivered()
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock)
+        let running = Running(writer, clock: clock, delivered: published) {}
         await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
         var values = StoreBatch()
         values.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(40)
-        writer.enqueue(values, then: [])
+        writer.enqueue(values, then: [], at: clock.now)
         await clock.advance(by: 0.5)
         #expect(store.written.withLock { $0.isEmpty }, "values alone are held back for a second")
-        writer.enqueue(Self.room("attic"), then: [Self.answer(1)])
-        await eventually("the answer went out with the room") { published.withLock { $0 } == ["homegate/response/room/add"] }
+        writer.enqueue(Self.room("attic"), then: [Self.answer(1)], at: clock.now)
+        await eventually("the answer went out with the room") { published.all == ["reply 1"] }
         #expect(
             store.written.withLock { $0.count } == 1 && store.written.withLock { $0.first?.values.count } == 1,
             "the waiting value went along in the same transaction")
         var more = StoreBatch()
         more.values[CharacteristicPath("bulb/lightbulb/brightness")!] = .int(41)
-        writer.enqueue(more, then: [])
+        writer.enqueue(more, then: [], at: clock.now)
         await clock.advance(by: 1)
         await eventually("values alone are written once their second is up") { store.written.withLock { $0.count } == 2 }
         await running.stop()
@@ -169,21 +184,18 @@ struct StoreWriterTests {
     @Test("an answer to a change that cannot be stored goes out at once as an error of kind storage; the change is kept and stored later")
     func unstoredAnswers() async throws {
         let store = FlakyStore(failures: 1)
-        let published = Mutex<[Outgoing]>([])
-        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock, patience: .seconds(60)) { messages in
-            published.withLock { $0 += messages }
-        }
-        let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic"])) }
+        let published = Delivered()
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"), clock: clock, patience: .seconds(60))
+        let running = Running(writer, clock: clock, delivered: published) { writer.replacePending(with: Self.home(["attic"])) }
         await eventually("the writer's ticker sleeps on the clock") { clock.sleeping == 1 }
-        writer.enqueue(Self.room("attic"), then: [Self.answer(7)])
-        await eventually("the write failed and the answer went out") { running.resyncs == 1 && !published.withLock { $0.isEmpty } }
-        let answer = try JSONValue(parsing: try #require(published.withLock { $0.first }).payload)
-        #expect(answer["status"] == "error" && answer["kind"] == "storage" && answer["transaction"] == 7, "\(answer)")
-        #expect(answer["error"]?.stringValue?.contains("could not be stored (") == true)
+        writer.enqueue(Self.room("attic"), then: [Self.answer(7)], at: clock.now)
+        await eventually("the write failed and the answer went out") { running.resyncs == 1 && !published.all.isEmpty }
+        #expect(published.all.count == 1 && published.all[0].hasPrefix("reply 7 unstored: "), "\(published.all)")
+        #expect(published.all[0].contains("disk full"), "the reason is the store's")
         #expect(store.written.withLock { $0.isEmpty }, "answered before any write succeeded")
         await clock.advance(by: 1)
         await eventually("kept and stored once the disk allowed") { store.written.withLock { $0.first?.rooms["attic"] } != nil }
-        #expect(published.withLock { $0.count } == 1, "answered once")
+        #expect(published.all.count == 1, "answered once")
         await running.stop()
     }
 
@@ -191,9 +203,9 @@ struct StoreWriterTests {
     func lostAtShutdown() async throws {
         let store = FlakyStore(failures: 1_000)
         let log = CapturedLog()
-        let writer = StoreWriter(store: store, logger: log.logger, clock: clock, patience: .milliseconds(1500)) { _ in }
+        let writer = StoreWriter(store: store, logger: log.logger, clock: clock, patience: .milliseconds(1500))
         let running = Running(writer, clock: clock) { writer.replacePending(with: Self.home(["attic", "cellar"])) }
-        writer.enqueue(Self.room("attic"), then: [Self.answer(1)])
+        writer.enqueue(Self.room("attic"), then: [Self.answer(1)], at: clock.now)
         await running.stop()
         #expect(store.attempts.withLock { $0 } >= 2, "tried again before giving up")
         #expect(

@@ -15,6 +15,18 @@ extension HomeCommand {
         "trigger/list", "trigger/add", "trigger/update", "trigger/enable", "trigger/remove",
     ]
 
+    /// A request's command from its JSON, as MQTT's `request/<name>` and the HTTP routes carry it; a
+    /// `characteristic/write` also keeps its entries, so that a malformed one fails alone and each
+    /// is answered (`WriteBatch.results`).
+    public static func request(_ name: String, _ body: JSONValue, timeZone: TimeZone) throws(HomeError) -> (HomeCommand, WriteBatch?) {
+        if name == "characteristic/write", case .object = body {
+            try RequestBody(body: body).only(["writes"])
+            let writes = try WriteBatch(body)
+            return (.write(writes.requests), writes)
+        }
+        return (try parse(name, body, timeZone: timeZone), nil)
+    }
+
     /// Reads the JSON body of the command called `name`: unknown fields are refused with a
     /// "did you mean", wrong ones named. A `characteristic/write` with a malformed entry is refused
     /// whole; read it with `WriteBatch` to write the good entries and answer each. `timeZone` is the house's, for trigger times that name none.

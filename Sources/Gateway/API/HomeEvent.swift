@@ -18,6 +18,27 @@ public enum HomeEvent: Sendable {
     indirect case zone(String, StructureChange.What, now: Zone?)
     indirect case actionSet(String, ActionSetEvent)
     indirect case trigger(String, TriggerEvent)
+    /// A mapping file broke (its last good version stays in force, or it stays out) or loads again.
+    indirect case mappingFile(MappingFileEvent)
+}
+
+/// A mapping file that broke or loads again; `name` is its file name, the event's id.
+public struct MappingFileEvent: Sendable {
+    public enum Change: String, Sendable { case broken, fixed }
+    public var name: String
+    public var path: String
+    public var change: Change
+    /// For `broken`: each problem with its place (`file:line:col: …`), and whether the last good version stays in force.
+    public var errors: [String]
+    public var keptPrevious: Bool
+
+    public init(name: String, path: String, change: Change, errors: [String] = [], keptPrevious: Bool = false) {
+        self.name = name
+        self.path = path
+        self.change = change
+        self.errors = errors
+        self.keptPrevious = keptPrevious
+    }
 }
 
 public enum AccessoryChange: String, Sendable {

@@ -31,6 +31,19 @@ public enum HomeJSON {
         return payload
     }
 
+    /// What a change that is made but could not be stored says: `"kind": "storage"` and what becomes of it.
+    public static func unstoredMessage(_ reason: String) -> String {
+        "the change is made but could not be stored (\(reason)); it is kept and stored as soon as the database can be written, "
+            + "and lost if homegate stops before then"
+    }
+
+    /// An `ok` reply turned into the error it is when its change could not be stored.
+    static func describeUnstored(_ reason: String, into fields: inout [String: JSONValue]) {
+        fields["status"] = "error"
+        fields["kind"] = "storage"
+        fields["error"] = .string(unstoredMessage(reason))
+    }
+
     public static func json(_ result: HomeResult) -> JSONValue {
         switch result {
         case .accessories(let accessories, let lastSeen):
@@ -203,6 +216,12 @@ public enum HomeJSON {
                 fields["reason"] = "loop"
                 fields["detail"] = .string(detail)
                 fields["loop"] = .array(triggers.map { .string($0) })
+            }
+        case .mappingFile(let event):
+            fields = ["type": "mapping_file", "id": .string(event.name), "file": .string(event.path), "change": .string(event.change.rawValue)]
+            if event.change == .broken {
+                fields["errors"] = .array(event.errors.map { .string($0) })
+                fields["kept_previous"] = .bool(event.keptPrevious)
             }
         }
         fields["time"] = .string(time)

@@ -8,10 +8,6 @@ public struct Outgoing: Sendable, Equatable, CustomStringConvertible {
     public var retain: Bool
     /// 0 or 1: device writes and requests are QoS 1, events and state QoS 0.
     public var qos: Int
-    /// An answer on `response/<command>`: when what it answers cannot be stored, it says so.
-    public var isAnswer = false
-    /// An event on `<base>/event/…`: the live streams carry it too.
-    public var isEvent = false
 
     public init(_ topic: String, _ payload: [UInt8], retain: Bool = false, qos: Int = 0) {
         self.topic = topic
@@ -49,15 +45,23 @@ public enum CoreEffect: Sendable {
     /// Accessories came, went or changed shape, name or place.
     case treeChanged
 
-    var isDeviceWrite: Bool {
+    public var isDeviceWrite: Bool {
         if case .device = self { return true }
+        return false
+    }
+
+    /// A reply: when what it answers cannot be stored, it goes at once as a storage error, not held.
+    public var isReply: Bool {
+        if case .reply = self { return true }
         return false
     }
 }
 
-/// What one step of the core produced: effects now, effects once `store` is committed (replies to
-/// changes of the home, structural events, fires of timers), the changes to store, and the batch's time.
+/// What one step of the core produced, by when it goes: writes and requests to devices first (before
+/// anything else of the step is rendered), effects now, effects once `store` is committed (replies to
+/// changes of the home, structural events, fires of timers); the changes to store, and the batch's time.
 public struct CoreOutput: Sendable {
+    public var first: [DeviceCommand]
     public var now: [CoreEffect]
     public var afterCommit: [CoreEffect]
     public var store: StoreBatch

@@ -106,47 +106,47 @@ extension HomeCore {
     /// `homegate/event/<type>/<id>`: homes, rooms, zones and accessories added, removed, renamed,
     /// moved; each stored as the structure's change log says, with the event.
     mutating func publishStructureChanges() {
-        let answered = deferredOut
-        deferredOut = []
-        defer { deferredOut += answered }  // the events of a change come before its answer
+        var events: [HomeEvent] = []
+        defer { held = events.map { .event($0) } + held }  // the events of a change come before its answer
         for change in structure.drainChanges() {
             switch change.kind {
             case .home:
                 store.homes[change.id] = structure.home(id: change.id)
                 if change.what == .primary || change.what == .added { store.primaryHome = structure.primaryHome }
                 let home = structure.home(id: change.id)
-                structuralEvent(.home(change.id, change.what, now: home, primary: home?.id == structure.primaryHome))
+                events.append(.home(change.id, change.what, now: home, primary: home?.id == structure.primaryHome))
             case .room:
                 store.rooms[change.id] = structure.room(id: change.id)
-                structuralEvent(.room(change.id, change.what, now: structure.room(id: change.id)))
+                events.append(.room(change.id, change.what, now: structure.room(id: change.id)))
             case .zone:
                 store.zones[change.id] = structure.zone(id: change.id)
-                structuralEvent(.zone(change.id, change.what, now: structure.zone(id: change.id)))
+                events.append(.zone(change.id, change.what, now: structure.zone(id: change.id)))
             case .accessory:
                 store.placements[change.id] = structure.placements[change.id]  // also of an accessory not here now (an import)
                 scenesStale = true
                 if change.what == .room || change.what == .renamed {
                     placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true
                 }
-                if change.what == .removed || entries[change.id] != nil {
-                    publishAccessoryEvent(change.id, AccessoryChange(rawValue: change.what.rawValue)!)
+                if change.what == .removed || entries[change.id] != nil, let what = AccessoryChange(rawValue: change.what.rawValue) {
+                    events.append(accessoryEvent(change.id, what))
                 }
             }
         }
     }
 
+    /// Structural events go out once what they announce is stored; reachability is not stored, so at once.
     mutating func publishAccessoryEvent(_ id: String, _ what: AccessoryChange) {
+        let event = accessoryEvent(id, what)
+        if what == .reachability { out.append(.event(event)) } else { held.append(.event(event)) }
+    }
+
+    func accessoryEvent(_ id: String, _ what: AccessoryChange) -> HomeEvent {
         let state = entries[id].map {
             AccessoryPlacementState(
                 name: $0.accessory.name, home: $0.accessory.home, room: $0.accessory.room,
                 reachable: $0.accessory.reachable)
         }
-        structuralEvent(.accessory(id, what, now: state))
-    }
-
-    /// Structural events go out once what they announce is stored; reachability is not stored, so at once.
-    mutating func structuralEvent(_ event: HomeEvent) {
-        if case .accessory(_, .reachability, _) = event { out.append(.event(event)) } else { deferredOut.append(.event(event)) }
+        return .accessory(id, what, now: state)
     }
 
     /// The whole home as one batch that replaces what is stored: how the store is brought back in
@@ -175,7 +175,7 @@ extension HomeCore {
     /// announced, from the trigger engine.
     mutating func collectStoreChanges() {
         for effect in out { if case .event(let event) = effect { store(event) } }
-        for effect in deferredOut { if case .event(let event) = effect { store(event) } }
+        for effect in held { if case .event(let event) = effect { store(event) } }
         let (changed, fired) = engine.drainDirty()
         for id in changed { store.runtimes[id] = engine.runtime[id] }
         for id in fired { if let date = engine.runtime[id]?.lastFired { store.lastFired[id] = date } }
@@ -188,6 +188,8 @@ extension HomeCore {
             if !change.isPress { store.values[change.path] = change.value }
         case .accessory, .home, .room, .zone:
             break  // from the structure's change log
+        case .mappingFile:
+            break  // not the home's
         case .actionSet(let id, let event):
             if event.change == .executed {
                 if let date = actionSets[id]?.lastExecuted { store.lastExecuted[id] = date }

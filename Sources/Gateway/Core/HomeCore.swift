@@ -111,15 +111,11 @@ public struct HomeCore: Sendable {
     // Work of the current batch, flushed once at its end.
     var dirtyStates: Set<String> = []
     var treeChanged = false
+    /// Effects that go as soon as the step ends (writes to devices first of all).
     var out: [CoreEffect] = []
-    /// Effects that wait until the batch's store changes are committed.
-    var deferredOut: [CoreEffect] = []
-    /// While set (only by `afterStoring`), effects go to `deferredOut`.
-    private(set) var deferring = false
+    /// Effects held until the batch's store changes are committed (`afterStoring`).
+    var held: [CoreEffect] = []
     var store = StoreBatch()
-    /// Where writes to devices go the moment the step's fires have run, before the rest of the step
-    /// (events, store changes) is collected; without it they stay in the step's output.
-    public var sendFirst: (@Sendable ([DeviceCommand]) -> Void)?
     /// Reachability at the start of the batch, for accessories whose reachability changed in it:
     /// a bridge flapping 10,000 times in one batch is one event per accessory, not 10,000.
     var reachabilityBefore: [String: Bool] = [:]
@@ -220,14 +216,17 @@ public struct HomeCore: Sendable {
 
     mutating func finish() -> CoreOutput {
         runQueuedFirings()
-        sendDeviceWrites()
+        // What decides the step's writes to devices has run: they lead the step's output, so the
+        // light a trigger switches does not wait for the rest of the step to be rendered.
+        let first = out.compactMap { if case .device(let command) = $0 { command } else { nil } }
+        out.removeAll(where: \.isDeviceWrite)
         for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key })
         where entries[id].map({ $0.accessory.reachable != before }) == true {
             publishAccessoryEvent(id, .reachability)
         }
         reachabilityBefore = [:]
-        for (base, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[base].map({ $0.online != before }) == true {
-            let online = bridges[base]!.online
+        for (base, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) {
+            guard let online = bridges[base]?.online, online != before else { continue }
             notice(
                 online ? .info : .warning, .devices,
                 "Zigbee2MQTT bridge \(base) is \(online ? "online again" : "offline"); "
@@ -244,33 +243,25 @@ public struct HomeCore: Sendable {
             treeChanged = false
         }
         // Moved out, not copied: a copy of the batch retains every field, and the next step starts empty.
-        var output = CoreOutput(now: [], afterCommit: [], store: StoreBatch(), time: now)
+        var output = CoreOutput(first: first, now: [], afterCommit: [], store: StoreBatch(), time: now)
         swap(&output.now, &out)
-        swap(&output.afterCommit, &deferredOut)
+        swap(&output.afterCommit, &held)
         swap(&output.store, &store)
         return output
     }
 
-    /// Hands the step's writes to devices to `sendFirst`, in order: what decides them has run, and
-    /// the light a trigger switches should not wait for the rest of the step.
-    private mutating func sendDeviceWrites() {
-        guard let sendFirst, out.contains(where: \.isDeviceWrite) else { return }
-        sendFirst(out.compactMap { if case .device(let command) = $0 { command } else { nil } })
-        out.removeAll(where: \.isDeviceWrite)
-    }
+    mutating func emit(_ effect: CoreEffect) { out.append(effect) }
 
-    /// Goes out now, or after the store commit inside `afterStoring`.
-    mutating func emit(_ effect: CoreEffect) {
-        if deferring { deferredOut.append(effect) } else { out.append(effect) }
-    }
-
-    /// Runs `body` with everything it emits held until the batch is stored: the reply to a command
+    /// Runs `body`, and holds what it emitted until the batch is stored: the reply to a command
     /// that changes the home (an `ok` means stored), and what a fire does (a crash may lose a fire,
-    /// never repeat one). The one place effects are held.
+    /// never repeat one). Not nested: what a held command does is held with it.
     mutating func afterStoring<T>(_ hold: Bool = true, _ body: (inout HomeCore) throws -> T) rethrows -> T {
-        let was = deferring
-        deferring = was || hold
-        defer { deferring = was }
+        guard hold else { return try body(&self) }
+        let start = out.count
+        defer {
+            held += out[start...]
+            out.removeSubrange(start...)
+        }
         return try body(&self)
     }
 

@@ -31,7 +31,7 @@ struct MappingWatcherService: Service {
                     report.log.error("cannot read the mappings folder \(directory); the mappings in force stay")
                     continue
                 }
-                report.report(loaded, before: inForce.broken)
+                await runtime.announce(report.report(loaded, before: inForce.broken))
                 let changed = loaded.texts != inForce.texts
                 inForce = loaded
                 if changed { await runtime.reload(loaded.set) }
@@ -40,38 +40,31 @@ struct MappingWatcherService: Service {
     }
 }
 
-/// Says which mapping files are broken: in the log, in health, and as
-/// `<base>/event/mapping_file/<name>` when a file breaks (`broken`) or loads again (`fixed`).
+/// Says which mapping files are broken: in the log, in health, and as events (`mapping_file`,
+/// on `<base>/event/mapping_file/<name>` and the live streams) when a file breaks or loads again.
 struct MappingReport: Sendable {
-    let baseTopic: String
-    let client: MQTTClient
     let health: GatewayHealth
     let log: Logger
-    let clock: any GatewayClock
 
-    func report(_ loaded: MappingSet.Loaded, before: [String: Bool]) {
+    /// Logs what broke or loads again since `before`, and returns the events that say so.
+    func report(_ loaded: MappingSet.Loaded, before: [String: Bool]) -> [HomeEvent] {
         health.mappings(files: loaded.texts.count, broken: loaded.broken)
+        var events: [HomeEvent] = []
         for (path, keptOld) in loaded.broken.sorted(by: { $0.key < $1.key }) {
             let problems = loaded.diagnostics.filter { $0.file == path }
             for problem in problems { log.error("\(problem)") }
             let effect = keptOld ? "its last good version stays in force" : "it is left out; its accessories are not mapped"
             log.error("mapping file \(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s"); \(effect)")
-            publish(path, "broken", ["errors": .array(problems.map { .string($0.description) }), "kept_previous": .bool(keptOld)])
+            events.append(
+                .mappingFile(
+                    MappingFileEvent(
+                        name: (path as NSString).lastPathComponent, path: path, change: .broken, errors: problems.map(\.description),
+                        keptPrevious: keptOld)))
         }
         for path in before.keys.sorted() where loaded.broken[path] == nil {
             log.notice("mapping file \(path) loads again")
-            publish(path, "fixed", [:])
+            events.append(.mappingFile(MappingFileEvent(name: (path as NSString).lastPathComponent, path: path, change: .fixed)))
         }
-    }
-
-    private func publish(_ path: String, _ change: String, _ fields: [String: JSONValue]) {
-        let name = (path as NSString).lastPathComponent
-        var payload = fields
-        payload["type"] = "mapping_file"
-        payload["id"] = .string(name)
-        payload["file"] = .string(path)
-        payload["change"] = .string(change)
-        payload["time"] = .string(instantText(clock.now))
-        try? client.publish("\(baseTopic)/event/mapping_file/\(name)", JSONValue.object(payload).serializedBytes(), qos: .atLeastOnce)
+        return events
     }
 }

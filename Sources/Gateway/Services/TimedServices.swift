@@ -75,12 +75,12 @@ struct StoreWriterService: Service {
 
     func run() async {
         await withGracefulShutdownHandler {
-            await writer.run { [runtime] in await runtime.resync() }
+            await writer.run(resync: { [runtime] in await runtime.resync() }, deliver: { [runtime] in await runtime.committed($0, unstored: $1) })
         } onGracefulShutdown: { [writer] in
             writer.close()
         }
         // Every change is stored and answered; what still waits (a read no device answered) is told the gateway stops.
-        runtime.pending.close()
+        await runtime.stop()
         runtime.events.close()
         done.open()
     }
