@@ -161,7 +161,7 @@ public struct MQTTFrontEnd: Sendable {
             return refuseSet("\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\"")
         }
         let write = WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)
-        return .command(.write([write]), ticket(for: .set(topic: message.topic)))
+        return .command(.values(.write([write])), ticket(for: .set(topic: message.topic)))
     }
 
     /// A `set/` message that is not a write: counted and logged (a set has no answer).
@@ -200,7 +200,7 @@ public struct MQTTFrontEnd: Sendable {
         if name == "characteristic/write", case .object = body {
             try RequestBody(body: body).only(["writes"])
             let writes = try WriteBatch(body)
-            return (.write(writes.requests), writes)
+            return (.values(.write(writes.requests)), writes)
         }
         return (try HomeCommand.parse(name, body, timeZone: core.timeZone), nil)
     }
