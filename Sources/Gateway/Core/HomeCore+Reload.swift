@@ -31,7 +31,7 @@ extension HomeCore {
         for base in bridges.keys.sorted() { rebuild(bridge: base, requestState: true) }
         warnAboutPinnedRooms(requestedBefore)
         mappings = new
-        treeChanged = true
+        step.treeChanged = true
         return finish()
     }
 

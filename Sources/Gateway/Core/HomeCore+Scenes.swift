@@ -13,7 +13,7 @@ extension HomeCore {
     /// and with where their accessories are. A scene whose accessory is unknown is removed only
     /// once every bridge has sent its lists: at start, those come a moment after the store's.
     mutating func syncScenes() {
-        scenesStale = false
+        step.scenesStale = false
         let settled = bridges.values.allSatisfy { $0.devices != nil && $0.groupsKnown }
         // Scenes by device address (a group's is `group:<id>`), per bridge.
         let scenesByKey: [String: [String: [Zigbee2MQTTScene]]] = bridges.mapValues { bridge in

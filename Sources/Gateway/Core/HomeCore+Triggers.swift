@@ -130,7 +130,7 @@ extension HomeCore {
         for id in stopping {
             engine.setEnabled(id, false, now: now)
             startupFirings.removeAll { $0.trigger == id }
-            firingQueue.removeAll { $0.trigger == id }
+            step.firingQueue.removeAll { $0.trigger == id }
             let trigger = engine.triggers[id]!
             emit(.event(.trigger(id, TriggerEvent(change: .disabled, name: trigger.name, home: trigger.home, loop: (reason, stopping)))))
         }
@@ -179,18 +179,18 @@ extension HomeCore {
     /// set what sets off other triggers stops after a few rounds.
     mutating func runQueuedFirings() {
         var rounds = 0
-        while !firingQueue.isEmpty {
+        while !step.firingQueue.isEmpty {
             rounds += 1
             guard rounds <= 8 else {
                 notice(
                     .warning, .automation,
-                    "triggers set each other off more than 8 times in a row; stopped: \(Set(firingQueue.map(\.trigger)).sorted().joined(separator: ", "))"
+                    "triggers set each other off more than 8 times in a row; stopped: \(Set(step.firingQueue.map(\.trigger)).sorted().joined(separator: ", "))"
                 )
-                firingQueue = []
+                step.firingQueue = []
                 return
             }
-            let firings = firingQueue
-            firingQueue = []
+            let firings = step.firingQueue
+            step.firingQueue = []
             run(firings.filter { !$0.disabledItself })
             // An execute-once trigger's writes wait until it is stored as disabled: a crash cannot make it fire again.
             let once = firings.filter(\.disabledItself)

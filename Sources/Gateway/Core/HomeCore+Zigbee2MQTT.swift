@@ -95,7 +95,7 @@ extension HomeCore {
         bridges[base]!.skipped = placing.skipped
         bridges[base]!.byFriendlyName = placing.byName
         bridges[base]!.placed = placing.placed
-        scenesStale = true  // the tree changed with each accessory that did (insert, remove)
+        step.scenesStale = true  // the tree changed with each accessory that did (insert, remove)
     }
 
     private func isSameDevice(_ entry: Entry, _ device: Zigbee2MQTTDevice) -> Bool {
@@ -291,7 +291,7 @@ extension HomeCore {
     /// A bridge that goes offline takes all its accessories with it until it is back.
     mutating func bridgeStateChanged(_ online: Bool, bridge base: String) {
         guard bridges[base] != nil else { return }
-        if bridgeOnlineBefore[base] == nil { bridgeOnlineBefore[base] = bridges[base]!.online }
+        if step.bridgeOnlineBefore[base] == nil { step.bridgeOnlineBefore[base] = bridges[base]!.online }
         bridges[base]!.online = online
         for (id, entry) in entries {
             if case .zigbee2mqtt(let b, _) = entry.source, b == base { setReachable(id, online && entry.deviceOnline) }
@@ -301,8 +301,8 @@ extension HomeCore {
     /// After a reconnect: our retained messages again, and every device that can answer asked for its state, paced over ticks.
     public mutating func refreshAfterReconnect() {
         // A broker that restarted without persistence has lost our retained messages: publish them again.
-        dirtyStates.formUnion(entries.keys)
-        treeChanged = true
+        step.dirtyStates.formUnion(entries.keys)
+        step.treeChanged = true
         refreshQueue = []
         for id in order {
             guard let entry = entries[id] else { continue }

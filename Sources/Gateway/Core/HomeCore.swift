@@ -99,18 +99,13 @@ public struct HomeCore: Sendable {
     var startupFirings: [Firing] = []
     /// Accessories that left while running: one that comes back is announced as added again.
     var departed: Set<String> = []
-    /// Fires decided during this batch, run at its end.
-    var firingQueue: [Firing] = []
     /// Counts fires and writes over time to stop automations that set each other off.
     var loopGuard = LoopGuard()
-    /// Set when devices, groups or accessories' homes changed: the Zigbee2MQTT scenes are synced at the batch's end.
-    var scenesStale = false
     let startedAt: Date
     static let startupSettle: TimeInterval = 30
 
     // Work of the current batch, flushed once at its end.
-    var dirtyStates: Set<String> = []
-    var treeChanged = false
+    var step = Step()
     var out: [CoreEffect] = []
     /// Effects that wait until the batch's store changes are committed.
     var deferredOut: [CoreEffect] = []
@@ -120,11 +115,6 @@ public struct HomeCore: Sendable {
     /// Where writes to devices go the moment the step's fires have run, before the rest of the step
     /// (events, store changes) is collected; without it they stay in the step's output.
     public var sendFirst: (@Sendable ([DeviceCommand]) -> Void)?
-    /// Reachability at the start of the batch, for accessories whose reachability changed in it:
-    /// a bridge flapping 10,000 times in one batch is one event per accessory, not 10,000.
-    var reachabilityBefore: [String: Bool] = [:]
-    /// Each bridge's online state at the start of the batch, where it changed: logged once per batch.
-    var bridgeOnlineBefore: [String: Bool] = [:]
     var now = Date()
 
     public struct Notice: Sendable, CustomStringConvertible {
@@ -157,7 +147,7 @@ public struct HomeCore: Sendable {
             triggerOrder.append(trigger.id)
             startupFirings += engine.load(trigger, runtime: stored?.runtimes[trigger.id], now: now, value: currentValue)
         }
-        treeChanged = true
+        step.treeChanged = true
     }
 
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
@@ -221,27 +211,28 @@ public struct HomeCore: Sendable {
     mutating func finish() -> CoreOutput {
         runQueuedFirings()
         sendDeviceWrites()
-        for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key })
+        for (id, before) in step.reachabilityBefore.sorted(by: { $0.key < $1.key })
         where entries[id].map({ $0.accessory.reachable != before }) == true {
             publishAccessoryEvent(id, .reachability)
         }
-        reachabilityBefore = [:]
-        for (base, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) where bridges[base].map({ $0.online != before }) == true {
+        step.reachabilityBefore = [:]
+        for (base, before) in step.bridgeOnlineBefore.sorted(by: { $0.key < $1.key })
+        where bridges[base].map({ $0.online != before }) == true {
             let online = bridges[base]!.online
             notice(
                 online ? .info : .warning, .devices,
                 "Zigbee2MQTT bridge \(base) is \(online ? "online again" : "offline"); "
                     + "its accessories are \(online ? "reachable as their devices are" : "unreachable until it is back")")
         }
-        bridgeOnlineBefore = [:]
+        step.bridgeOnlineBefore = [:]
         publishStructureChanges()
-        if scenesStale { syncScenes() }
+        if step.scenesStale { syncScenes() }
         collectStoreChanges()
-        for id in dirtyStates.sorted() where entries[id] != nil { out.append(.stateChanged(id)) }
-        dirtyStates = []
-        if treeChanged {
+        for id in step.dirtyStates.sorted() where entries[id] != nil { out.append(.stateChanged(id)) }
+        step.dirtyStates = []
+        if step.treeChanged {
             out.append(.treeChanged)
-            treeChanged = false
+            step.treeChanged = false
         }
         // Moved out, not copied: a copy of the batch retains every field, and the next step starts empty.
         var output = CoreOutput(now: [], afterCommit: [], store: StoreBatch(), time: now)
