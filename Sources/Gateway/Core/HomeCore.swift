@@ -24,33 +24,6 @@ public struct HomeCore: Sendable {
         var lastSeen: Date?
     }
 
-    struct Bridge: Sendable {
-        var source: Zigbee2MQTTSource
-        var online = true
-        /// The last `bridge/devices` payload, kept to rebuild on a mapping reload.
-        var devices: [Zigbee2MQTTDevice]?
-        /// The last `bridge/groups` payload.
-        var groups: [Zigbee2MQTTGroup] = []
-        /// Whether a `bridge/groups` payload came at all.
-        var groupsKnown = false
-        /// Availability of group members by IEEE address, for the groups' reachability.
-        var memberOnline: [String: Bool] = [:]
-        /// Accessory ids by friendly name, for routing state topics.
-        var byFriendlyName: [String: String] = [:]
-        /// Accessory ids by IEEE address: a rename in Zigbee2MQTT keeps the id.
-        var idByIEEE: [String: String] = [:]
-        var skipped: [SkippedDevice] = []
-        /// What was last said about each device's unmapped exposes, by IEEE address: said again only when it changes.
-        var unmappedSaid: [String: [UnmappedExpose]] = [:]
-        /// Each device as it was when its accessory was last built, by IEEE address, for the mapping
-        /// files loaded now: one the same in the next list is not built again (`HomeCore.placedAsIs`).
-        var placed: [String: Zigbee2MQTTDevice] = [:]
-        /// Override keys already warned about for matching no device: each is said once.
-        var unmatchedWarned: Set<String> = []
-        /// Whether the "nothing answers on this base topic" warning was given.
-        var silenceWarned = false
-    }
-
     /// A write sent to a device, so the value it reports back is credited to whoever wrote it.
     struct PendingWrite: Sendable {
         var value: CharacteristicValue
@@ -71,8 +44,8 @@ public struct HomeCore: Sendable {
     var entries: [String: Entry] = [:]
     /// Accessory ids in the order they were added, for a stable tree.
     var order: [String] = []
-    /// The Zigbee2MQTT bridges by base topic.
-    var bridges: [String: Bridge] = [:]
+    /// What is known of each Zigbee2MQTT bridge: its device and group lists, and which accessory each device is.
+    var bridges: Zigbee2MQTTBridges
     /// Writes waiting for the device to echo them, oldest first, a few per characteristic: two
     /// writes in one moment are each credited to their writer.
     var pendingWrites: [CharacteristicKey: [PendingWrite]] = [:]
@@ -136,8 +109,8 @@ public struct HomeCore: Sendable {
         structure = stored?.structure ?? .initial()
         engine = TriggerEngine(clock: clock, missedGrace: missedGrace)
         storedValues = stored?.values ?? [:]
+        bridges = Zigbee2MQTTBridges(mappings.zigbee2mqtt)
         for skipped in stored?.skipped ?? [] { notice(.warning, .store, "database: \(skipped)") }
-        for source in mappings.zigbee2mqtt { bridges[source.baseTopic] = Bridge(source: source) }
         for accessory in mappings.accessories { addExplicit(accessory) }
         for set in stored?.actionSets ?? [] {
             actionSets[set.id] = set
@@ -216,9 +189,8 @@ public struct HomeCore: Sendable {
             publishAccessoryEvent(id, .reachability)
         }
         step.reachabilityBefore = [:]
-        for (base, before) in step.bridgeOnlineBefore.sorted(by: { $0.key < $1.key })
-        where bridges[base].map({ $0.online != before }) == true {
-            let online = bridges[base]!.online
+        for (base, before) in step.bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) {
+            guard let online = bridges[base]?.online, online != before else { continue }
             notice(
                 online ? .info : .warning, .devices,
                 "Zigbee2MQTT bridge \(base) is \(online ? "online again" : "offline"); "
