@@ -34,7 +34,7 @@ struct HomeCoreTests {
         home.step(home.core.handle(retained.map { .device($0, retained: true) }, now: home.now))
         #expect(home.value("bulb/lightbulb/on") == .bool(false))
         func seen(_ home: inout TestHome) throws -> [String: Date] {
-            let result = try home.ok(.accessories)
+            let result = try home.ok(.values(.tree))
             guard case .accessories(_, let lastSeen) = result else {
                 Issue.record("not the accessories: \(result)")
                 return [:]
@@ -54,7 +54,7 @@ struct HomeCoreTests {
             "zigbee2mqtt/bridge/devices",
             .array(try TestHome.demoDevices()))
         #expect(try seen(&home) == ["bulb": TestHome.start + 60])
-        let json = HomeJSON.json(try home.ok(.accessories))["accessories"]?.arrayValue ?? []
+        let json = HomeJSON.json(try home.ok(.values(.tree)))["accessories"]?.arrayValue ?? []
         #expect(json.first { $0["id"] == "bulb" }?["last_seen"] == "2026-11-18T11:07:40.000Z")
         #expect(json.first { $0["id"] == "power_plug" }?["last_seen"] == nil)
     }
@@ -63,7 +63,8 @@ struct HomeCoreTests {
     func coalescedWrite() throws {
         var home = try TestHome()
         home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 10])
-        let result = try home.ok(.write([TestHome.write("bulb/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 50)]))
+        let result = try home.ok(
+            .values(.write([TestHome.write("bulb/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 50)])))
         guard case .writes(let outcomes) = result else { Issue.record("not a write result: \(result)"); return }
         #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
         #expect(home.sets.count == 1)
@@ -81,10 +82,11 @@ struct HomeCoreTests {
         var home = try TestHome()
         guard
             case .writes(let outcomes) = try home.ok(
-                .write([
-                    TestHome.write("lamp/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 150),
-                    TestHome.write("bulb/lightbulb/on", "yes"),
-                ]))
+                .values(
+                    .write([
+                        TestHome.write("lamp/lightbulb/on", true), TestHome.write("bulb/lightbulb/brightness", 150),
+                        TestHome.write("bulb/lightbulb/on", "yes"),
+                    ])))
         else { Issue.record("not a write result"); return }
         let errors: [HomeError?] = outcomes.map { if case .failure(let error) = $0 { error } else { nil } }
         #expect(errors.map { $0?.kind } == [HomeError.Kind.notFound, .invalid, .invalid])
@@ -92,16 +94,17 @@ struct HomeCoreTests {
         #expect(home.sets.isEmpty)
 
         home.device("zigbee2mqtt/bulb/availability", ["state": "offline"])
-        guard case .writes(let offline) = try home.ok(.write([TestHome.write("bulb/lightbulb/on", true)])),
+        guard case .writes(let offline) = try home.ok(.values(.write([TestHome.write("bulb/lightbulb/on", true)]))),
             case .failure(let unreachable) = offline[0]
         else { Issue.record("the write to an offline bulb went out"); return }
         #expect(unreachable.kind == .unreachable && unreachable.message == "bulb: is not reachable")
 
-        _ = try home.ok(.addHome(name: "Cabin"))
-        #expect(try home.refused(.addHome(name: "cabin")).kind == .conflict)
-        #expect(try home.refused(.removeRoom("attic", home: nil)).kind == .notFound)
-        #expect(try home.refused(.removeHome("Home")).kind == .conflict, "the primary home stays")
-        let unknown = try home.refused(.addActionSet(name: "X", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/hue"), .int(3))]))
+        _ = try home.ok(.structure(.addHome(name: "Cabin")))
+        #expect(try home.refused(.structure(.addHome(name: "cabin"))).kind == .conflict)
+        #expect(try home.refused(.structure(.removeRoom("attic", home: nil))).kind == .notFound)
+        #expect(try home.refused(.structure(.removeHome("Home"))).kind == .conflict, "the primary home stays")
+        let unknown = try home.refused(
+            .actionSets(.add(name: "X", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/hue"), .int(3))])))
         #expect(unknown.kind == .invalid && unknown.field == "actions[0]")
         do {
             _ = try HomeCommand.parse(
@@ -132,14 +135,18 @@ struct HomeCoreTests {
         #expect(radiator["thermostat"]?["target_temperature"]?.treeJSON["permissions"] == ["read", "write", "notify"])
 
         let why = "bosch_radiator/thermostat/temperature_display_units: this device's mapping gives no way to write it"
-        guard case .writes(let outcomes) = try home.ok(.write([TestHome.write("bosch_radiator/thermostat/temperature_display_units", 1)])),
+        guard
+            case .writes(let outcomes) = try home.ok(
+                .values(.write([TestHome.write("bosch_radiator/thermostat/temperature_display_units", 1)]))),
             case .failure(let refused) = outcomes[0]
         else { Issue.record("the write was taken"); return }
         #expect(refused.kind == .invalid && refused.message == why)
         #expect(home.sets.isEmpty)
         let scene = try home.refused(
-            .addActionSet(
-                name: "Cosy", home: nil, actions: [Action(TestHome.path("bosch_radiator/thermostat/temperature_display_units"), .int(0))]))
+            .actionSets(
+                .add(
+                    name: "Cosy", home: nil,
+                    actions: [Action(TestHome.path("bosch_radiator/thermostat/temperature_display_units"), .int(0))])))
         #expect(scene.kind == .invalid && scene.field == "actions[0]" && scene.message == "actions[0]: " + why, "\(scene.message)")
     }
 
@@ -147,7 +154,7 @@ struct HomeCoreTests {
     func durableReplies() throws {
         var home = try TestHome()
         home.lastTicket += 1
-        let output = home.core.handle([.command(.addRoom(name: "Attic", home: nil), Ticket(home.lastTicket))], now: home.now)
+        let output = home.core.handle([.command(.structure(.addRoom(name: "Attic", home: nil)), Ticket(home.lastTicket))], now: home.now)
         #expect(output.now.allSatisfy { if case .reply = $0 { false } else if case .event = $0 { false } else { true } })
         #expect(output.store.rooms["attic"]?.name == "Attic")
         let later = output.afterCommit.map { effect in
@@ -169,16 +176,17 @@ struct HomeCoreTests {
         var home = try TestHome()
         guard
             case .actionSet(let set) = try home.ok(
-                .addActionSet(
-                    name: "Evening", home: nil,
-                    actions: [
-                        Action(TestHome.path("bulb/lightbulb/on"), .bool(true)),
-                        Action(TestHome.path("bulb/lightbulb/brightness"), .int(20)),
-                        Action(TestHome.path("power_plug/outlet/on"), .bool(false)),
-                    ]))
+                .actionSets(
+                    .add(
+                        name: "Evening", home: nil,
+                        actions: [
+                            Action(TestHome.path("bulb/lightbulb/on"), .bool(true)),
+                            Action(TestHome.path("bulb/lightbulb/brightness"), .int(20)),
+                            Action(TestHome.path("power_plug/outlet/on"), .bool(false)),
+                        ])))
         else { Issue.record("no action set"); return }
         home.device("zigbee2mqtt/power_plug/availability", ["state": "offline"])
-        let answered = home.run(.executeActionSet("evening", home: nil))
+        let answered = home.run(.actionSets(.execute("evening", home: nil)))
         let reply = try #require(answered)
         #expect(reply.error?.kind == .unreachable && reply.error?.message == "1 of 3 actions failed")
         guard case .execution(let run) = reply.result else { Issue.record("no run"); return }
@@ -193,19 +201,22 @@ struct HomeCoreTests {
     @Test("a trigger on motion runs its action set at the batch's end; one held for a minute fires when the clock gets there")
     func triggers() throws {
         var home = try TestHome()
-        _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
-        _ = try home.ok(.addActionSet(name: "Light off", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(false))]))
+        _ = try home.ok(.actionSets(.add(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))])))
+        _ = try home.ok(
+            .actionSets(.add(name: "Light off", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(false))])))
         let motion = TestHome.path("occupancy_sensor/motion_sensor/motion_detected")
         _ = try home.ok(
-            .addTrigger(
-                TriggerDraft(
-                    name: "Motion", actionSets: ["light_on"],
-                    kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)]))))
+            .triggers(
+                .add(
+                    TriggerDraft(
+                        name: "Motion", actionSets: ["light_on"],
+                        kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)])))))
         _ = try home.ok(
-            .addTrigger(
-                TriggerDraft(
-                    name: "Quiet", actionSets: ["light_off"],
-                    kind: .events([.characteristic(motion, .value(.bool(false)), held: 60)]))))
+            .triggers(
+                .add(
+                    TriggerDraft(
+                        name: "Quiet", actionSets: ["light_off"],
+                        kind: .events([.characteristic(motion, .value(.bool(false)), held: 60)])))))
         home.device("zigbee2mqtt/occupancy_sensor", ["occupancy": true])
         #expect(home.sets.map(\.payload) == [["state": "ON"]])
         let fired = home.events.contains { if case .trigger("motion", let event) = $0 { event.change == .fired } else { false } }
@@ -222,12 +233,14 @@ struct HomeCoreTests {
     @Test("a step's writes to devices lead its output, once, in order, apart from its events and replies; the rest is as before")
     func writesFirst() throws {
         var home = try TestHome()
-        _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
+        _ = try home.ok(.actionSets(.add(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))])))
         let motion = TestHome.path("occupancy_sensor/motion_sensor/motion_detected")
         _ = try home.ok(
-            .addTrigger(
-                TriggerDraft(
-                    name: "Motion", actionSets: ["light_on"], kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)]))))
+            .triggers(
+                .add(
+                    TriggerDraft(
+                        name: "Motion", actionSets: ["light_on"], kind: .events([.characteristic(motion, .value(.bool(true)), held: nil)])))
+            ))
         let fired = home.core.handle(home.sources.read("zigbee2mqtt/occupancy_sensor", (["occupancy": true] as JSONValue).serializedBytes()), now: home.now)
         #expect(fired.first.map { DeviceSources.message(for: $0).topic } == ["zigbee2mqtt/bulb/set"])
         #expect(!(fired.now + fired.afterCommit).contains { $0.isDeviceWrite }, "in `first`, not in the step's effects as well")
@@ -237,7 +250,7 @@ struct HomeCoreTests {
         // A command's writes, and a /get with them, go the same way, in the order they were made.
         home.lastTicket += 1
         let written = home.core.handle(
-            [.command(.write([TestHome.write("bulb/lightbulb/on", false), TestHome.write("power_plug/outlet/on", true)]), Ticket(home.lastTicket))],
+            [.command(.values(.write([TestHome.write("bulb/lightbulb/on", false), TestHome.write("power_plug/outlet/on", true)])), Ticket(home.lastTicket))],
             now: home.now)
         #expect(written.first.map { DeviceSources.message(for: $0).topic } == ["zigbee2mqtt/bulb/set", "zigbee2mqtt/power_plug/set"])
         #expect(!written.now.contains { $0.isDeviceWrite })
@@ -246,18 +259,19 @@ struct HomeCoreTests {
     @Test("what the core stores brings the home back: the action set, the trigger and the last values, after a restart")
     func restart() async throws {
         var home = try TestHome()
-        _ = try home.ok(.addRoom(name: "Attic", home: nil))
-        _ = try home.ok(.assignRoom(accessory: "bulb", room: "attic", home: nil))
-        _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
+        _ = try home.ok(.structure(.addRoom(name: "Attic", home: nil)))
+        _ = try home.ok(.accessories(.assignRoom(accessory: "bulb", room: "attic", home: nil)))
+        _ = try home.ok(.actionSets(.add(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))])))
         _ = try home.ok(
-            .addTrigger(
-                TriggerDraft(
-                    name: "Motion", actionSets: ["light_on"],
-                    kind: .events([
-                        .characteristic(
-                            TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
-                            .value(.bool(true)), held: nil)
-                    ]))))
+            .triggers(
+                .add(
+                    TriggerDraft(
+                        name: "Motion", actionSets: ["light_on"],
+                        kind: .events([
+                            .characteristic(
+                                TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
+                                .value(.bool(true)), held: nil)
+                        ])))))
         home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 254])
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-core-\(UUID().uuidString).sqlite").path
@@ -270,7 +284,7 @@ struct HomeCoreTests {
         var again = try TestHome(stored: loaded)
         #expect(again.core.accessory("bulb")?.room == "attic")
         #expect(again.value("bulb/lightbulb/brightness") == .int(100))
-        guard case .triggers(_, _, let triggers) = try again.ok(.listTriggers(home: nil, page: .all)) else {
+        guard case .triggers(_, _, let triggers) = try again.ok(.triggers(.list(home: nil, page: .all))) else {
             Issue.record("no triggers"); return
         }
         #expect(triggers.map(\.trigger.id) == ["motion"])
@@ -281,20 +295,22 @@ struct HomeCoreTests {
     @Test("what is stored follows what is announced: an action set removed, the trigger it leaves, an execute-once fire, a run")
     func storedFollowsEvents() throws {
         var home = try TestHome()
-        _ = try home.ok(.addActionSet(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))]))
-        _ = try home.ok(.addActionSet(name: "Fan off", home: nil, actions: [Action(TestHome.path("power_plug/outlet/on"), .bool(false))]))
+        _ = try home.ok(.actionSets(.add(name: "Light on", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(true))])))
         _ = try home.ok(
-            .addTrigger(
-                TriggerDraft(
-                    name: "Motion", actionSets: ["light_on", "fan_off"],
-                    kind: .events([
-                        .characteristic(
-                            TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
-                            .value(.bool(true)), held: nil)
-                    ]),
-                    executeOnce: true)))
+            .actionSets(.add(name: "Fan off", home: nil, actions: [Action(TestHome.path("power_plug/outlet/on"), .bool(false))])))
+        _ = try home.ok(
+            .triggers(
+                .add(
+                    TriggerDraft(
+                        name: "Motion", actionSets: ["light_on", "fan_off"],
+                        kind: .events([
+                            .characteristic(
+                                TestHome.path("occupancy_sensor/motion_sensor/motion_detected"),
+                                .value(.bool(true)), held: nil)
+                        ]),
+                        executeOnce: true))))
         home.stored = StoreBatch()
-        _ = try home.ok(.removeActionSet("fan_off", home: nil))
+        _ = try home.ok(.actionSets(.remove("fan_off", home: nil)))
         #expect(home.stored.actionSets.contains("fan_off") && home.stored.actionSets["fan_off"] == nil, "stored as gone")
         #expect(home.stored.triggers["motion"]?.actionSets == ["light_on"], "the trigger that ran it is stored without it")
 
@@ -310,7 +326,8 @@ struct HomeCoreTests {
     @Test("a timer made over the API fires on the minute in the home's time zone, once, and again the next day")
     func timer() throws {
         var home = try TestHome()
-        _ = try home.ok(.addActionSet(name: "Good night", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(false))]))
+        _ = try home.ok(
+            .actionSets(.add(name: "Good night", home: nil, actions: [Action(TestHome.path("bulb/lightbulb/on"), .bool(false))])))
         _ = try home.ok(
             try HomeCommand.parse(
                 "trigger/add",
@@ -349,7 +366,7 @@ struct HomeCoreTests {
         #expect(home.core.accessory("bulb")?.name != nil && home.core.accessory("curtain") == nil)
         let gone = home.events.contains { if case .accessory("curtain", .removed, _) = $0 { true } else { false } }
         #expect(gone, "the removed device is announced")
-        _ = home.run(.write([TestHome.write("bulb/lightbulb/on", true)]))
+        _ = home.run(.values(.write([TestHome.write("bulb/lightbulb/on", true)])))
         #expect(home.sets.map(\.topic) == ["zigbee2mqtt/desk_lamp/set"])
         home.device("zigbee2mqtt/desk_lamp", ["state": "ON"])
         #expect(home.value("bulb/lightbulb/on") == .bool(true), "reports under the new name reach the same accessory")
@@ -463,9 +480,9 @@ struct HomeCoreTests {
         for id in ["bulb", "bulb_twin"] {
             #expect(home.core.accessory(id)?["lightbulb"]?["on"]?.isWritable == true, "\(id) is writable")
         }
-        _ = home.run(.write([TestHome.write("bulb_twin/lightbulb/brightness", 50)]))
+        _ = home.run(.values(.write([TestHome.write("bulb_twin/lightbulb/brightness", 50)])))
         #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb_twin/set"] && home.sets.first?.payload["brightness"] == 127)
-        _ = home.run(.write([TestHome.write("bulb/lightbulb/on", true)]))
+        _ = home.run(.values(.write([TestHome.write("bulb/lightbulb/on", true)])))
         #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb/set"] && home.sets.first?.payload["state"] == "ON")
         home.device("zigbee2mqtt/bulb", ["state": "OFF"])
         home.device("zigbee2mqtt/bulb_twin", ["state": "ON"])
@@ -478,7 +495,7 @@ struct HomeCoreTests {
         home.device("zigbee2mqtt/power_plug/availability", ["state": "offline"])
         home.device("zigbee2mqtt/bridge/state", ["state": "offline"])
         #expect(home.core.accessories.allSatisfy { !$0.reachable })
-        guard case .writes(let outcomes)? = home.run(.write([TestHome.write("bulb/lightbulb/on", true)]))?.result,
+        guard case .writes(let outcomes)? = home.run(.values(.write([TestHome.write("bulb/lightbulb/on", true)])))?.result,
             case .failure(let error)? = outcomes.first
         else { Issue.record("the write was not refused"); return }
         #expect(error.kind == .unreachable && home.sets.isEmpty)

@@ -22,7 +22,7 @@ extension HomeCommand {
         if name == "characteristic/write", case .object = body {
             try RequestBody(body: body).only(["writes"])
             let writes = try WriteBatch(body)
-            return (.write(writes.requests), writes)
+            return (.values(.write(writes.requests)), writes)
         }
         return (try parse(name, body, timeZone: timeZone), nil)
     }
@@ -44,11 +44,11 @@ extension HomeCommand {
         switch name {
         case "accessories":
             try r.only([])
-            return .accessories
+            return .values(.tree)
         case "characteristic/write":
             // Whole or not at all here; `WriteBatch` answers each entry on its own.
             try r.only(["writes"])
-            return .write(try WriteBatch(r.body).entries.map { entry throws(HomeError) in try entry.get() })
+            return .values(.write(try WriteBatch(r.body).entries.map { entry throws(HomeError) in try entry.get() }))
         case "characteristic/read":
             try r.only(["accessory", "service", "characteristic"])
             guard let (a, s, c) = RequestBody.characteristicReference(r.body) else {
@@ -56,65 +56,67 @@ extension HomeCommand {
                     "expected \"characteristic\": \"accessory/service/characteristic\", or accessory, service and characteristic",
                     field: "characteristic")
             }
-            return .read(CharacteristicPath(accessory: a, service: s, characteristic: c))
+            return .values(.read(CharacteristicPath(accessory: a, service: s, characteristic: c)))
         case "home/list":
             try r.only([])
-            return .listHomes
+            return .structure(.listHomes)
         case "home/add":
             try r.only(["name"])
-            return .addHome(name: try r.string("name"))
+            return .structure(.addHome(name: try r.string("name")))
         case "home/rename":
             try r.only(["home", "name"])
-            return .renameHome(try r.string("home"), to: try r.string("name"))
+            return .structure(.renameHome(try r.string("home"), to: try r.string("name")))
         case "home/set_primary":
             try r.only(["home"])
-            return .setPrimaryHome(try r.string("home"))
+            return .structure(.setPrimaryHome(try r.string("home")))
         case "home/remove":
             try r.only(["home"])
-            return .removeHome(try r.string("home"))
+            return .structure(.removeHome(try r.string("home")))
         case "room/list":
             try r.only(["home"])
-            return .listRooms(home: try r.optionalString("home"))
+            return .structure(.listRooms(home: try r.optionalString("home")))
         case "room/add":
             try r.only(["name", "home"])
-            return .addRoom(name: try r.string("name"), home: try r.optionalString("home"))
+            return .structure(.addRoom(name: try r.string("name"), home: try r.optionalString("home")))
         case "room/rename":
             try r.only(["room", "name", "home"])
-            return .renameRoom(try r.string("room"), to: try r.string("name"), home: try r.optionalString("home"))
+            return .structure(.renameRoom(try r.string("room"), to: try r.string("name"), home: try r.optionalString("home")))
         case "room/remove":
             try r.only(["room", "home"])
-            return .removeRoom(try r.string("room"), home: try r.optionalString("home"))
+            return .structure(.removeRoom(try r.string("room"), home: try r.optionalString("home")))
         case "zone/list":
             try r.only(["home"])
-            return .listZones(home: try r.optionalString("home"))
+            return .structure(.listZones(home: try r.optionalString("home")))
         case "zone/add":
             try r.only(["name", "home", "rooms"])
-            return .addZone(name: try r.string("name"), home: try r.optionalString("home"), rooms: try r.strings("rooms") ?? [])
+            return .structure(.addZone(name: try r.string("name"), home: try r.optionalString("home"), rooms: try r.strings("rooms") ?? []))
         case "zone/rename":
             try r.only(["zone", "name", "home"])
-            return .renameZone(try r.string("zone"), to: try r.string("name"), home: try r.optionalString("home"))
+            return .structure(.renameZone(try r.string("zone"), to: try r.string("name"), home: try r.optionalString("home")))
         case "zone/remove":
             try r.only(["zone", "home"])
-            return .removeZone(try r.string("zone"), home: try r.optionalString("home"))
+            return .structure(.removeZone(try r.string("zone"), home: try r.optionalString("home")))
         case "zone/add_room":
             try r.only(["zone", "room", "home"])
-            return .addRoomToZone(zone: try r.string("zone"), room: try r.string("room"), home: try r.optionalString("home"))
+            return .structure(.addRoomToZone(zone: try r.string("zone"), room: try r.string("room"), home: try r.optionalString("home")))
         case "zone/remove_room":
             try r.only(["zone", "room", "home"])
-            return .removeRoomFromZone(zone: try r.string("zone"), room: try r.string("room"), home: try r.optionalString("home"))
+            return .structure(
+                .removeRoomFromZone(zone: try r.string("zone"), room: try r.string("room"), home: try r.optionalString("home")))
         case "accessory/assign_room":
             try r.only(["accessory", "room", "home"])
-            return .assignRoom(accessory: try r.string("accessory"), room: try r.string("room"), home: try r.optionalString("home"))
+            return .accessories(
+                .assignRoom(accessory: try r.string("accessory"), room: try r.string("room"), home: try r.optionalString("home")))
         case "accessory/rename":
             try r.only(["accessory", "name"])
-            return .renameAccessory(try r.string("accessory"), to: try r.optionalString("name"))
+            return .accessories(.rename(try r.string("accessory"), to: try r.optionalString("name")))
         case "action_set/list":
             try r.only(["home", "offset", "limit"])
-            return .listActionSets(home: try r.optionalString("home"), page: try r.page())
+            return .actionSets(.list(home: try r.optionalString("home"), page: try r.page()))
         case "action_set/add":
             try r.only(["name", "home", "actions"])
             let actions = r.body["actions"] == nil ? [] : try Action.list(r.body["actions"], at: "actions")
-            return .addActionSet(name: try r.string("name"), home: try r.optionalString("home"), actions: actions)
+            return .actionSets(.add(name: try r.string("name"), home: try r.optionalString("home"), actions: actions))
         case "action_set/update":
             try r.only(["action_set", "home", "name", "actions", "add_actions", "remove_actions"])
             let changes = ActionSetChanges(
@@ -124,25 +126,24 @@ extension HomeCommand {
                     try Action.paths(json, at: "remove_actions")
                 },
                 addActions: try r.body["add_actions"].map { json throws(AutomationError) in try Action.list(json, at: "add_actions") })
-            return .updateActionSet(try r.string("action_set"), home: try r.optionalString("home"), changes)
+            return .actionSets(.update(try r.string("action_set"), home: try r.optionalString("home"), changes))
         case "action_set/remove":
             try r.only(["action_set", "home"])
-            return .removeActionSet(try r.string("action_set"), home: try r.optionalString("home"))
+            return .actionSets(.remove(try r.string("action_set"), home: try r.optionalString("home")))
         case "action_set/execute":
             try r.only(["action_set", "home"])
-            return .executeActionSet(try r.string("action_set"), home: try r.optionalString("home"))
+            return .actionSets(.execute(try r.string("action_set"), home: try r.optionalString("home")))
         case "trigger/list":
             try r.only(["home", "offset", "limit"])
-            return .listTriggers(home: try r.optionalString("home"), page: try r.page())
+            return .triggers(.list(home: try r.optionalString("home"), page: try r.page()))
         case "trigger/add":
             try r.only(["name", "home", "action_sets", "enabled"] + Trigger.definitionKeys)
             let fields = r.body.objectValue ?? [:]
-            return .addTrigger(
-                TriggerDraft(
-                    name: try r.string("name"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true),
-                    actionSets: try r.strings("action_sets") ?? [], kind: try Trigger.kind(from: fields, defaultTimeZone: timeZone),
-                    conditions: try Trigger.conditions(from: fields["conditions"]), executeOnce: try r.bool("execute_once", default: false))
-            )
+            let draft = TriggerDraft(
+                name: try r.string("name"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true),
+                actionSets: try r.strings("action_sets") ?? [], kind: try Trigger.kind(from: fields, defaultTimeZone: timeZone),
+                conditions: try Trigger.conditions(from: fields["conditions"]), executeOnce: try r.bool("execute_once", default: false))
+            return .triggers(.add(draft))
         case "trigger/update":
             try r.only(["trigger", "home", "name", "action_sets", "enabled"] + Trigger.definitionKeys)
             let fields = r.body.objectValue ?? [:]
@@ -153,14 +154,14 @@ extension HomeCommand {
             if fields.keys.contains("conditions") { changes.conditions = .some(try Trigger.conditions(from: fields["conditions"])) }
             if fields["execute_once"] != nil { changes.executeOnce = try r.bool("execute_once", default: false) }
             if let enabled = fields["enabled"], enabled != .null { changes.enabled = try r.bool("enabled", default: true) }
-            return .updateTrigger(try r.string("trigger"), home: try r.optionalString("home"), changes)
+            return .triggers(.update(try r.string("trigger"), home: try r.optionalString("home"), changes))
         case "trigger/enable":
             try r.only(["trigger", "home", "enabled"])
-            return .enableTrigger(
-                try r.string("trigger"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true))
+            return .triggers(
+                .enable(try r.string("trigger"), home: try r.optionalString("home"), enabled: try r.bool("enabled", default: true)))
         case "trigger/remove":
             try r.only(["trigger", "home"])
-            return .removeTrigger(try r.string("trigger"), home: try r.optionalString("home"))
+            return .triggers(.remove(try r.string("trigger"), home: try r.optionalString("home")))
         default:
             throw HomeError.notFound("unknown command '\(name)'\(didYouMean(name, names))")
         }

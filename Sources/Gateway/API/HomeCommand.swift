@@ -2,53 +2,28 @@ public import Automation
 public import HomeModel
 public import JSON
 
-/// What a front end (the MQTT API today; HTTP and HomeKit later) asks of the home. Names are
-/// resolved by the core: an accessory, room, zone, action set or trigger may be given by id or by
-/// name, a home by id or name (nil: the primary home).
+/// What a front end (the MQTT API today; HTTP and HomeKit later) asks of the home, by domain:
+/// each domain's handler in the core switches over its own enum, so the compiler checks that
+/// every command is handled. Names are resolved by the core: an accessory, room, zone, action set
+/// or trigger may be given by id or by name, a home by id or name (nil: the primary home).
 public indirect enum HomeCommand: Sendable {
-    /// The whole tree, with values as they are now.
-    case accessories
-    /// Checked against the model, then sent: one coalesced write per device.
-    case write([WriteRequest])
-    /// Asks the device; the reply comes when it reports (or after 3 s with the last known value).
-    case read(CharacteristicPath)
-
-    case listHomes
-    case addHome(name: String)
-    case renameHome(String, to: String)
-    case setPrimaryHome(String)
-    case removeHome(String)
-    case listRooms(home: String?)
-    case addRoom(name: String, home: String?)
-    case renameRoom(String, to: String, home: String?)
-    case removeRoom(String, home: String?)
-    case listZones(home: String?)
-    case addZone(name: String, home: String?, rooms: [String])
-    case renameZone(String, to: String, home: String?)
-    case removeZone(String, home: String?)
-    case addRoomToZone(zone: String, room: String, home: String?)
-    case removeRoomFromZone(zone: String, room: String, home: String?)
-    case assignRoom(accessory: String, room: String, home: String?)
-    /// nil gives the accessory its mapping's name back.
-    case renameAccessory(String, to: String?)
-
-    case listActionSets(home: String?, page: Page)
-    case addActionSet(name: String, home: String?, actions: [Action])
-    case updateActionSet(String, home: String?, ActionSetChanges)
-    case removeActionSet(String, home: String?)
-    case executeActionSet(String, home: String?)
-
-    case listTriggers(home: String?, page: Page)
-    case addTrigger(TriggerDraft)
-    case updateTrigger(String, home: String?, TriggerChanges)
-    case enableTrigger(String, home: String?, enabled: Bool)
-    case removeTrigger(String, home: String?)
+    /// The accessories' tree and their values: read, write, ask a device.
+    case values(ValueCommand)
+    /// Homes, rooms and zones.
+    case structure(StructureCommand)
+    /// Where an accessory is and what it is called.
+    case accessories(AccessoryCommand)
+    case actionSets(ActionSetCommand)
+    case triggers(TriggerCommand)
 
     /// Whether it changes what is stored: its reply is given only once that is committed.
     public var changesHome: Bool {
         switch self {
-        case .accessories, .write, .read, .listHomes, .listRooms, .listZones, .listActionSets, .listTriggers, .executeActionSet: false
-        default: true
+        case .values(let command): command.changesHome
+        case .structure(let command): command.changesHome
+        case .accessories(let command): command.changesHome
+        case .actionSets(let command): command.changesHome
+        case .triggers(let command): command.changesHome
         }
     }
 }

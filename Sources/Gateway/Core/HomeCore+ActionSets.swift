@@ -5,13 +5,13 @@ import Persistence
 
 extension HomeCore {
     /// Action sets: list, add, update, remove, run.
-    mutating func runActionSets(_ command: HomeCommand) throws -> HomeResult {
+    mutating func runActionSets(_ command: ActionSetCommand) throws -> HomeResult {
         switch command {
-        case .listActionSets(let reference, let page):
+        case .list(let reference, let page):
             let home = try structure.resolveHome(reference)
             let all = actionSetOrder.compactMap { actionSets[$0] }.filter { $0.home == home.id }
             return .actionSets(home: home.id, total: all.count, Array(page.apply(all)))
-        case .addActionSet(let raw, let reference, let actions):
+        case .add(let raw, let reference, let actions):
             let home = try structure.resolveHome(reference)
             let name = try checkActionSetName(raw, home: home.id, except: nil)
             try ActionSet.check(actions, against: characteristicLookup(home: home.id))
@@ -19,7 +19,7 @@ extension HomeCore {
             try set.add(actions)
             putActionSet(set, change: .added)
             return .actionSet(set)
-        case .updateActionSet(let reference, let home, let changes):
+        case .update(let reference, let home, let changes):
             var set = try resolveActionSet(reference, home: try homeScope(home))
             if let reason = readOnlyReason(set) { throw HomeError.conflict(reason) }
             if let name = changes.name { set.name = try checkActionSetName(name, home: set.home, except: set.id) }
@@ -36,20 +36,18 @@ extension HomeCore {
             }
             putActionSet(set, change: .updated)
             return .actionSet(set)
-        case .removeActionSet(let reference, let home):
+        case .remove(let reference, let home):
             let set = try resolveActionSet(reference, home: try homeScope(home))
             if let reason = readOnlyReason(set) { throw HomeError.conflict(reason) }
             removeActionSet(set.id)
             return .removed(set.id)
-        case .executeActionSet(let reference, let home):
+        case .execute(let reference, let home):
             let set = try resolveActionSet(reference, home: try homeScope(home))
             let run = execute([set.id], by: .api)[0]
             if let first = run.steps.lazy.compactMap({ if case .failure(let e) = $0.outcome { e } else { nil } }).first {
                 throw Refusal(error: HomeError(first.kind, "\(run.failures) of \(run.steps.count) actions failed"), result: .execution(run))
             }
             return .execution(run)
-        default:
-            preconditionFailure("not an action set command: \(command)")
         }
     }
 

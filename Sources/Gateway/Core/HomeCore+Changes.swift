@@ -41,18 +41,18 @@ extension HomeCore {
 
     mutating func publishEvent(_ change: CharacteristicChange) {
         counters.events += 1
-        dirtyStates.insert(change.accessory)
+        step.dirtyStates.insert(change.accessory)
         emit(.event(.characteristic(change)))
-        firingQueue += engine.changed(
+        step.firingQueue += engine.changed(
             change.path, to: change.value, from: change.isPress ? nil : change.previous, now: now, value: currentValue)
     }
 
     /// Reachability is the bridge's and the device's availability together.
     mutating func setReachable(_ id: String, _ reachable: Bool) {
         guard let entry = entries[id], entry.accessory.reachable != reachable else { return }
-        if reachabilityBefore[id] == nil { reachabilityBefore[id] = entry.accessory.reachable }
+        if step.reachabilityBefore[id] == nil { step.reachabilityBefore[id] = entry.accessory.reachable }
         entries[id]!.accessory.reachable = reachable
-        dirtyStates.insert(id)  // the event, if the batch ends with a change, and the state go out once, at its end
+        step.dirtyStates.insert(id)  // the event, if the batch ends with a change, and the state go out once, at its end
     }
 
     /// Adds or replaces an accessory: it is placed in its home and room, named uniquely in its
@@ -79,8 +79,8 @@ extension HomeCore {
         // Built again the same (a device list in which only another device changed), it has nothing
         // new to publish: the tree and its state are written from the accessory alone.
         if old?.accessory != entries[id]!.accessory {
-            dirtyStates.insert(id)
-            treeChanged = true
+            step.dirtyStates.insert(id)
+            step.treeChanged = true
         }
     }
 
@@ -90,10 +90,10 @@ extension HomeCore {
         structure.departed(accessory: id)
         departed.insert(id)
         order.removeAll { $0 == id }
-        dirtyStates.remove(id)
+        step.dirtyStates.remove(id)
         pendingWrites = pendingWrites.filter { $0.key.accessory != id }
         emit(.stateRemoved(id))
-        treeChanged = true
+        step.treeChanged = true
     }
 
     /// Carries values from the accessory as it was into the rebuilt one, for every characteristic

@@ -26,19 +26,23 @@ extension HomeCore {
 
     mutating func reply(_ reply: Reply) { emit(.reply(reply)) }
 
-    /// The command's result, or nil when it is answered later.
+    /// The command's result, or nil when it is answered later: each domain's handler switches over its own commands.
     private mutating func run(_ command: HomeCommand, ticket: Ticket) throws -> HomeResult? {
         switch command {
-        case .accessories: return .accessories(accessories, lastSeen: lastSeen)
+        case .values(let command): return try runValues(command, ticket: ticket)
+        case .structure(let command): return try runStructure(command)
+        case .accessories(let command): return try runAccessories(command)
+        case .actionSets(let command): return try runActionSets(command)
+        case .triggers(let command): return try runTriggers(command)
+        }
+    }
+
+    /// The tree, writes and reads; a read's result is nil until the device answers.
+    private mutating func runValues(_ command: ValueCommand, ticket: Ticket) throws -> HomeResult? {
+        switch command {
+        case .tree: return .accessories(accessories, lastSeen: lastSeen)
         case .write(let requests): return .writes(write(requests, source: .api))
         case .read(let path): return try read(path, ticket: ticket)
-        case .listHomes, .addHome, .renameHome, .setPrimaryHome, .removeHome, .listRooms, .addRoom, .renameRoom, .removeRoom,
-            .listZones, .addZone, .renameZone, .removeZone, .addRoomToZone, .removeRoomFromZone, .assignRoom, .renameAccessory:
-            return try runStructure(command)
-        case .listActionSets, .addActionSet, .updateActionSet, .removeActionSet, .executeActionSet:
-            return try runActionSets(command)
-        case .listTriggers, .addTrigger, .updateTrigger, .enableTrigger, .removeTrigger:
-            return try runTriggers(command)
         }
     }
 

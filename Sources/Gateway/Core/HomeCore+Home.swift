@@ -82,8 +82,8 @@ extension HomeCore {
             placeAndName(id)
             guard entries[id]!.accessory.name != entry.accessory.name else { continue }
             if placement.name == nil { publishAccessoryEvent(id, .renamed) }
-            dirtyStates.insert(id)
-            treeChanged = true
+            step.dirtyStates.insert(id)
+            step.treeChanged = true
         }
     }
 
@@ -123,9 +123,9 @@ extension HomeCore {
                 events.append(.zone(change.id, change.what, now: structure.zone(id: change.id)))
             case .accessory:
                 store.placements[change.id] = structure.placements[change.id]  // also of an accessory not here now (an import)
-                scenesStale = true
+                step.scenesStale = true
                 if change.what == .room || change.what == .renamed {
-                    placeAndName(change.id); dirtyStates.insert(change.id); treeChanged = true
+                    placeAndName(change.id); step.dirtyStates.insert(change.id); step.treeChanged = true
                 }
                 if change.what == .removed || entries[change.id] != nil, let what = AccessoryChange(rawValue: change.what.rawValue) {
                     events.append(accessoryEvent(change.id, what))

@@ -17,21 +17,14 @@ extension HomeCore {
         for accessory in new.accessories { addExplicit(accessory) }
         // Bridges, by base topic: one that stays keeps what it knows about its devices; every
         // Zigbee2MQTT accessory is rebuilt with the new overrides.
-        var kept: [String: Bridge] = [:]
-        for source in new.zigbee2mqtt {
-            var bridge = bridges[source.baseTopic] ?? Bridge(source: source)
-            bridge.source = source
-            bridge.placed = [:]  // its overrides may have changed: every device is built again
-            kept[source.baseTopic] = bridge
-        }
-        bridges = kept
+        bridges.reload(new.zigbee2mqtt)
         for (id, entry) in entries {
             if case .zigbee2mqtt(let base, _) = entry.source, bridges[base] == nil { remove(id) }
         }
-        for base in bridges.keys.sorted() { rebuild(bridge: base, requestState: true) }
+        for base in bridges.baseTopics { rebuild(bridge: base, requestState: true) }
         warnAboutPinnedRooms(requestedBefore)
         mappings = new
-        treeChanged = true
+        step.treeChanged = true
         return finish()
     }
 

@@ -13,15 +13,10 @@ extension HomeCore {
     /// and with where their accessories are. A scene whose accessory is unknown is removed only
     /// once every bridge has sent its lists: at start, those come a moment after the store's.
     mutating func syncScenes() {
-        scenesStale = false
-        let settled = bridges.values.allSatisfy { $0.devices != nil && $0.groupsKnown }
+        step.scenesStale = false
+        let settled = bridges.listsKnown
         // Scenes by device address (a group's is `group:<id>`), per bridge.
-        let scenesByKey: [String: [String: [Zigbee2MQTTScene]]] = bridges.mapValues { bridge in
-            var byKey: [String: [Zigbee2MQTTScene]] = [:]
-            for device in bridge.devices ?? [] where !device.scenes.isEmpty { byKey[device.ieeeAddress] = device.scenes }
-            for group in bridge.groups where !group.scenes.isEmpty { byKey[group.key] = group.scenes }
-            return byKey
-        }
+        let scenesByKey = bridges.scenes
         var wanted: [(recall: SceneRecall, name: String, home: String, owner: String)] = []
         for id in order {
             guard let entry = entries[id], case .zigbee2mqtt(let index, let mapping) = entry.source,

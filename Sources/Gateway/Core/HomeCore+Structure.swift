@@ -3,8 +3,8 @@ import HomeModel
 import Persistence
 
 extension HomeCore {
-    /// Homes, rooms, zones and where accessories are.
-    mutating func runStructure(_ command: HomeCommand) throws -> HomeResult {
+    /// Homes, rooms and zones.
+    mutating func runStructure(_ command: StructureCommand) throws -> HomeResult {
         switch command {
         case .listHomes:
             return .homes(primary: structure.primaryHome, structure.homes.map(homeSummary))
@@ -62,6 +62,12 @@ extension HomeCore {
             let zone = try structure.resolveZone(zoneReference, home: try homeScope(home))
             try structure.removeRoom(try structure.resolveRoom(roomReference, home: zone.home).id, fromZone: zone.id)
             return .zone(structure.zone(id: zone.id)!)
+        }
+    }
+
+    /// Where an accessory is and what it is called.
+    mutating func runAccessories(_ command: AccessoryCommand) throws -> HomeResult {
+        switch command {
         case .assignRoom(let reference, let roomReference, let home):
             let id = try knownAccessory(reference)
             let room = try structure.resolveRoom(roomReference, home: try homeScope(home))
@@ -70,7 +76,7 @@ extension HomeCore {
             }
             try structure.assign(accessory: id, toRoom: room.id)
             return .placement(placement(id))
-        case .renameAccessory(let reference, let raw):
+        case .rename(let reference, let raw):
             let id = try knownAccessory(reference)
             var name: String?
             if let raw {
@@ -79,8 +85,6 @@ extension HomeCore {
             }
             structure.rename(accessory: id, to: name)
             return .placement(placement(id))
-        default:
-            preconditionFailure("not a structure command: \(command)")
         }
     }
 

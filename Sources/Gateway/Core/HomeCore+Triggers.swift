@@ -6,14 +6,14 @@ import Persistence
 
 extension HomeCore {
     /// Triggers: list, add, update, enable, remove.
-    mutating func runTriggers(_ command: HomeCommand) throws -> HomeResult {
+    mutating func runTriggers(_ command: TriggerCommand) throws -> HomeResult {
         switch command {
-        case .listTriggers(let reference, let page):
+        case .list(let reference, let page):
             let home = try structure.resolveHome(reference)
             let all = triggerOrder.compactMap { engine.triggers[$0] }.filter { $0.home == home.id }
             let next = engine.nextFires()
             return .triggers(home: home.id, total: all.count, page.apply(all).map { status($0, next: next[$0.id]) })
-        case .addTrigger(let draft):
+        case .add(let draft):
             let home = try structure.resolveHome(draft.home)
             let name = try checkTriggerName(draft.name, home: home.id, except: nil)
             try checkTrigger(draft.kind, draft.conditions, home: home.id)
@@ -26,7 +26,7 @@ extension HomeCore {
             triggerOrder.append(trigger.id)
             triggerEvent(trigger, .added)
             return .trigger(status(trigger, next: engine.nextFires(for: trigger.id)))
-        case .updateTrigger(let reference, let home, let changes):
+        case .update(let reference, let home, let changes):
             var trigger = try resolveTrigger(reference, home: try homeScope(home))
             if let name = changes.name { trigger.name = try checkTriggerName(name, home: trigger.home, except: trigger.id) }
             if let sets = changes.actionSets { trigger.actionSets = try actionSetIDs(sets, home: trigger.home) }
@@ -54,7 +54,7 @@ extension HomeCore {
             startupFirings.removeAll { $0.trigger == trigger.id }  // a fire held back at start is the old definition's
             triggerEvent(trigger, .updated)
             return .trigger(status(trigger, next: engine.nextFires(for: trigger.id)))
-        case .enableTrigger(let reference, let home, let enabled):
+        case .enable(let reference, let home, let enabled):
             let trigger = try resolveTrigger(reference, home: try homeScope(home))
             if enabled != trigger.enabled {
                 engine.setEnabled(trigger.id, enabled, now: now)
@@ -62,12 +62,10 @@ extension HomeCore {
                 triggerEvent(trigger, enabled ? .enabled : .disabled)
             }
             return .trigger(status(engine.triggers[trigger.id]!, next: engine.nextFires(for: trigger.id)))
-        case .removeTrigger(let reference, let home):
+        case .remove(let reference, let home):
             let trigger = try resolveTrigger(reference, home: try homeScope(home))
             removeTrigger(trigger.id)
             return .removed(trigger.id)
-        default:
-            preconditionFailure("not a trigger command: \(command)")
         }
     }
 
@@ -132,7 +130,7 @@ extension HomeCore {
         for id in stopping {
             engine.setEnabled(id, false, now: now)
             startupFirings.removeAll { $0.trigger == id }
-            firingQueue.removeAll { $0.trigger == id }
+            step.firingQueue.removeAll { $0.trigger == id }
             let trigger = engine.triggers[id]!
             emit(.event(.trigger(id, TriggerEvent(change: .disabled, name: trigger.name, home: trigger.home, loop: (reason, stopping)))))
         }
@@ -181,18 +179,18 @@ extension HomeCore {
     /// set what sets off other triggers stops after a few rounds.
     mutating func runQueuedFirings() {
         var rounds = 0
-        while !firingQueue.isEmpty {
+        while !step.firingQueue.isEmpty {
             rounds += 1
             guard rounds <= 8 else {
                 notice(
                     .warning, .automation,
-                    "triggers set each other off more than 8 times in a row; stopped: \(Set(firingQueue.map(\.trigger)).sorted().joined(separator: ", "))"
+                    "triggers set each other off more than 8 times in a row; stopped: \(Set(step.firingQueue.map(\.trigger)).sorted().joined(separator: ", "))"
                 )
-                firingQueue = []
+                step.firingQueue = []
                 return
             }
-            let firings = firingQueue
-            firingQueue = []
+            let firings = step.firingQueue
+            step.firingQueue = []
             run(firings.filter { !$0.disabledItself })
             // An execute-once trigger's writes wait until it is stored as disabled: a crash cannot make it fire again.
             let once = firings.filter(\.disabledItself)

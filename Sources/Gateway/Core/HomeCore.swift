@@ -24,33 +24,6 @@ public struct HomeCore: Sendable {
         var lastSeen: Date?
     }
 
-    struct Bridge: Sendable {
-        var source: Zigbee2MQTTSource
-        var online = true
-        /// The last `bridge/devices` payload, kept to rebuild on a mapping reload.
-        var devices: [Zigbee2MQTTDevice]?
-        /// The last `bridge/groups` payload.
-        var groups: [Zigbee2MQTTGroup] = []
-        /// Whether a `bridge/groups` payload came at all.
-        var groupsKnown = false
-        /// Availability of group members by IEEE address, for the groups' reachability.
-        var memberOnline: [String: Bool] = [:]
-        /// Accessory ids by friendly name, for routing state topics.
-        var byFriendlyName: [String: String] = [:]
-        /// Accessory ids by IEEE address: a rename in Zigbee2MQTT keeps the id.
-        var idByIEEE: [String: String] = [:]
-        var skipped: [SkippedDevice] = []
-        /// What was last said about each device's unmapped exposes, by IEEE address: said again only when it changes.
-        var unmappedSaid: [String: [UnmappedExpose]] = [:]
-        /// Each device as it was when its accessory was last built, by IEEE address, for the mapping
-        /// files loaded now: one the same in the next list is not built again (`HomeCore.placedAsIs`).
-        var placed: [String: Zigbee2MQTTDevice] = [:]
-        /// Override keys already warned about for matching no device: each is said once.
-        var unmatchedWarned: Set<String> = []
-        /// Whether the "nothing answers on this base topic" warning was given.
-        var silenceWarned = false
-    }
-
     /// A write sent to a device, so the value it reports back is credited to whoever wrote it.
     struct PendingWrite: Sendable {
         var value: CharacteristicValue
@@ -71,8 +44,8 @@ public struct HomeCore: Sendable {
     var entries: [String: Entry] = [:]
     /// Accessory ids in the order they were added, for a stable tree.
     var order: [String] = []
-    /// The Zigbee2MQTT bridges by base topic.
-    var bridges: [String: Bridge] = [:]
+    /// What is known of each Zigbee2MQTT bridge: its device and group lists, and which accessory each device is.
+    var bridges: Zigbee2MQTTBridges
     /// Writes waiting for the device to echo them, oldest first, a few per characteristic: two
     /// writes in one moment are each credited to their writer.
     var pendingWrites: [CharacteristicKey: [PendingWrite]] = [:]
@@ -99,28 +72,18 @@ public struct HomeCore: Sendable {
     var startupFirings: [Firing] = []
     /// Accessories that left while running: one that comes back is announced as added again.
     var departed: Set<String> = []
-    /// Fires decided during this batch, run at its end.
-    var firingQueue: [Firing] = []
     /// Counts fires and writes over time to stop automations that set each other off.
     var loopGuard = LoopGuard()
-    /// Set when devices, groups or accessories' homes changed: the Zigbee2MQTT scenes are synced at the batch's end.
-    var scenesStale = false
     let startedAt: Date
     static let startupSettle: TimeInterval = 30
 
     // Work of the current batch, flushed once at its end.
-    var dirtyStates: Set<String> = []
-    var treeChanged = false
+    var step = Step()
     /// Effects that go as soon as the step ends (writes to devices first of all).
     var out: [CoreEffect] = []
     /// Effects held until the batch's store changes are committed (`afterStoring`).
     var held: [CoreEffect] = []
     var store = StoreBatch()
-    /// Reachability at the start of the batch, for accessories whose reachability changed in it:
-    /// a bridge flapping 10,000 times in one batch is one event per accessory, not 10,000.
-    var reachabilityBefore: [String: Bool] = [:]
-    /// Each bridge's online state at the start of the batch, where it changed: logged once per batch.
-    var bridgeOnlineBefore: [String: Bool] = [:]
     var now = Date()
 
     public struct Notice: Sendable, CustomStringConvertible {
@@ -142,8 +105,8 @@ public struct HomeCore: Sendable {
         structure = stored?.structure ?? .initial()
         engine = TriggerEngine(clock: clock, missedGrace: missedGrace)
         storedValues = stored?.values ?? [:]
+        bridges = Zigbee2MQTTBridges(mappings.zigbee2mqtt)
         for skipped in stored?.skipped ?? [] { notice(.warning, .store, "database: \(skipped)") }
-        for source in mappings.zigbee2mqtt { bridges[source.baseTopic] = Bridge(source: source) }
         for accessory in mappings.accessories { addExplicit(accessory) }
         for set in stored?.actionSets ?? [] {
             actionSets[set.id] = set
@@ -153,7 +116,7 @@ public struct HomeCore: Sendable {
             triggerOrder.append(trigger.id)
             startupFirings += engine.load(trigger, runtime: stored?.runtimes[trigger.id], now: now, value: currentValue)
         }
-        treeChanged = true
+        step.treeChanged = true
     }
 
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
@@ -220,27 +183,27 @@ public struct HomeCore: Sendable {
         // light a trigger switches does not wait for the rest of the step to be rendered.
         let first = out.compactMap { if case .device(let command) = $0 { command } else { nil } }
         out.removeAll(where: \.isDeviceWrite)
-        for (id, before) in reachabilityBefore.sorted(by: { $0.key < $1.key })
+        for (id, before) in step.reachabilityBefore.sorted(by: { $0.key < $1.key })
         where entries[id].map({ $0.accessory.reachable != before }) == true {
             publishAccessoryEvent(id, .reachability)
         }
-        reachabilityBefore = [:]
-        for (base, before) in bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) {
+        step.reachabilityBefore = [:]
+        for (base, before) in step.bridgeOnlineBefore.sorted(by: { $0.key < $1.key }) {
             guard let online = bridges[base]?.online, online != before else { continue }
             notice(
                 online ? .info : .warning, .devices,
                 "Zigbee2MQTT bridge \(base) is \(online ? "online again" : "offline"); "
                     + "its accessories are \(online ? "reachable as their devices are" : "unreachable until it is back")")
         }
-        bridgeOnlineBefore = [:]
+        step.bridgeOnlineBefore = [:]
         publishStructureChanges()
-        if scenesStale { syncScenes() }
+        if step.scenesStale { syncScenes() }
         collectStoreChanges()
-        for id in dirtyStates.sorted() where entries[id] != nil { out.append(.stateChanged(id)) }
-        dirtyStates = []
-        if treeChanged {
+        for id in step.dirtyStates.sorted() where entries[id] != nil { out.append(.stateChanged(id)) }
+        step.dirtyStates = []
+        if step.treeChanged {
             out.append(.treeChanged)
-            treeChanged = false
+            step.treeChanged = false
         }
         // Moved out, not copied: a copy of the batch retains every field, and the next step starts empty.
         var output = CoreOutput(first: first, now: [], afterCommit: [], store: StoreBatch(), time: now)

@@ -60,7 +60,7 @@ struct MQTTAPI: Sendable {
         } catch {
             return refuseSet("\(message.topic): the value is not JSON (\(error)); send true, 80 or \"text\"")
         }
-        return .write([WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)])
+        return .values(.write([WriteRequest(accessory: String(path[0]), service: String(path[1]), characteristic: String(path[2]), value: value)]))
     }
 
     /// A `set/` message that is not a write: counted and logged (a set has no answer).

@@ -1,0 +1,21 @@
+import Automation
+
+extension HomeCore {
+    /// What a step (a batch of inputs, a tick, a reload) gathers for its end, where it goes out
+    /// once, coalesced: a thousand readings of one accessory are one state, a bridge flapping in
+    /// one batch is one event per accessory. Set between steps too (a reconnect, the start), for
+    /// the next step's end.
+    struct Step: Sendable {
+        /// Accessories whose state is to be published.
+        var dirtyStates: Set<String> = []
+        var treeChanged = false
+        /// Reachability at the step's start, for accessories whose reachability changed in it.
+        var reachabilityBefore: [String: Bool] = [:]
+        /// Each bridge's online state at the step's start, where it changed: logged once per step.
+        var bridgeOnlineBefore: [String: Bool] = [:]
+        /// Fires decided during the step, run at its end.
+        var firingQueue: [Firing] = []
+        /// Devices, groups or accessories' homes changed: the Zigbee2MQTT scenes are synced at the step's end.
+        var scenesStale = false
+    }
+}
