@@ -58,6 +58,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
     ],
     targets: [
         // The C library, seen through a module map.
@@ -164,6 +167,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The HomeKit Accessory Protocol server (IP transport): pairing, the encrypted session,
+        // the accessory database and events. Imports no homegate module; an adapter maps the home onto it.
+        .target(
+            name: "HAP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )
 
@@ -208,6 +226,9 @@ let testTargets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    .testTarget(
+        name: "HAPTests", dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto")], resources: [.copy("Fixtures")],
+        swiftSettings: swiftSettings),
 ]
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += testTargets
