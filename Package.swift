@@ -43,6 +43,7 @@ let package = Package(
     products: [
         .executable(name: "homegate", targets: ["homegate"]),
         .executable(name: "homegate-simulator", targets: ["homegate-simulator"]),
+        .executable(name: "hap-demo", targets: ["hap-demo"]),
         // For the libFuzzer executables in Fuzz/, a package of their own built with the fuzzer's flags.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
@@ -179,6 +180,17 @@ let package = Package(
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A HAP server over a fake bridge, for the aiohomekit tests (scripts/hap-test.sh).
+        .executableTarget(
+            name: "hap-demo",
+            dependencies: [
+                "HAP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
