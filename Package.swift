@@ -43,6 +43,7 @@ let package = Package(
     products: [
         .executable(name: "homegate", targets: ["homegate"]),
         .executable(name: "homegate-simulator", targets: ["homegate-simulator"]),
+        .executable(name: "hap-demo", targets: ["hap-demo"]),
         // For the libFuzzer executables in Fuzz/, a package of their own built with the fuzzer's flags.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
@@ -58,6 +59,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
     ],
     targets: [
         // The C library, seen through a module map.
@@ -164,6 +168,32 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The HomeKit Accessory Protocol server (IP transport): pairing, the encrypted session,
+        // the accessory database and events. Imports no homegate module; an adapter maps the home onto it.
+        .target(
+            name: "HAP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A HAP server over a fake bridge, for the aiohomekit tests (scripts/hap-test.sh).
+        .executableTarget(
+            name: "hap-demo",
+            dependencies: [
+                "HAP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )
 
@@ -208,6 +238,9 @@ let testTargets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    .testTarget(
+        name: "HAPTests", dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto")], resources: [.copy("Fixtures")],
+        swiftSettings: swiftSettings),
 ]
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += testTargets

@@ -1,0 +1,203 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// One controller connection: assembles requests, answers them one at a time in order, slides
+/// the session cipher in after pair-verify, and writes coalesced events between responses.
+final class HAPConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = ByteBuffer
+
+    private var state: HAPConnectionState
+    private let submit: @Sendable (HAPJob) -> Bool
+    private let registry: HAPConnectionRegistry
+    private let configuration: HAPServerConfiguration
+    private let logger: Logger
+    private var context: ChannelHandlerContext?
+    private var loopBound: NIOLoopBound<HAPConnectionHandler>?
+
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var bodyTooLarge = false
+    private var queue: [(request: HAPRequest, keepAlive: Bool)] = []
+    private var inFlight = false
+    private var closing = false
+
+    private var pendingEvents: [HAPCharacteristicID: HAPValue] = [:]
+    private var pendingOrder: [HAPCharacteristicID] = []
+    private var flushTimer: Scheduled<Void>?
+    private var flushDue = false
+
+    init(
+        id: HAPConnectionID, registry: HAPConnectionRegistry, configuration: HAPServerConfiguration, logger: Logger,
+        submit: @escaping @Sendable (HAPJob) -> Bool
+    ) {
+        state = HAPConnectionState(id: id)
+        self.registry = registry
+        self.configuration = configuration
+        self.logger = logger
+        self.submit = submit
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        loopBound = bound
+        registry.add(state.id, channel: context.channel, handler: bound)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        flushTimer?.cancel()
+        registry.remove(state.id)
+        self.context = nil
+        loopBound = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        registry.remove(state.id)
+        flushTimer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            body = []
+            bodyTooLarge = false
+        case .body(var chunk):
+            if body.count + chunk.readableBytes > configuration.maxBodyBytes {
+                bodyTooLarge = true
+            } else {
+                body += chunk.readBytes(length: chunk.readableBytes) ?? []
+            }
+        case .end:
+            guard let requestHead = head else { return }
+            head = nil
+            if bodyTooLarge {
+                respondAndClose(context: context, .status(.outOfResources, http: 413))
+                return
+            }
+            queue.append((HAPRequest(head: requestHead, body: body), requestHead.isKeepAlive))
+            body = []
+            processNext()
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError {
+            respondAndClose(context: context, .status(.invalidValue, http: 400))
+        } else {
+            logger.debug("connection error: \(error)", metadata: ["connection": "\(state.id)"])
+            context.close(promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            logger.debug("closing an idle connection", metadata: ["connection": "\(state.id)"])
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    private func respondAndClose(context: ChannelHandlerContext, _ response: HAPResponse) {
+        closing = true
+        queue.removeAll()
+        let bytes = response.serialized(closing: true)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    private func processNext() {
+        guard !inFlight, !closing, !queue.isEmpty, let loopBound else { return }
+        let (request, keepAlive) = queue.removeFirst()
+        inFlight = true
+        let eventLoop = loopBound.eventLoop
+        let job = HAPJob(request: request, state: state) { outcome in
+            eventLoop.execute { loopBound.value.finish(outcome, keepAlive: keepAlive) }
+        }
+        if !submit(job) {
+            inFlight = false
+            if let context { respondAndClose(context: context, .status(.resourceBusy, http: 503)) }
+        }
+    }
+
+    private func finish(_ outcome: HAPOutcome, keepAlive: Bool) {
+        inFlight = false
+        guard let context, !closing else { return }
+        if let newState = outcome.state { state = newState }
+        let closeNow = outcome.closeAfterResponse || !keepAlive
+        let bytes = outcome.response.serialized(closing: closeNow)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        if let keys = outcome.sessionKeys, let session = state.session {
+            // The M4 answer above went out in plaintext; everything after it is encrypted.
+            do {
+                try context.pipeline.syncOperations.addHandler(HAPSessionCipherHandler(keys: keys), position: .first)
+                registry.setController(session.controllerID, for: state.id)
+                logger.debug("session verified", metadata: ["connection": "\(state.id)"])
+            } catch {
+                context.close(promise: nil)
+                return
+            }
+        }
+        if closeNow {
+            closing = true
+            context.close(promise: nil)
+            return
+        }
+        flushEventsIfDue()
+        processNext()
+    }
+
+    /// Takes the changes this connection subscribed to; button events flush at once, others
+    /// after the coalescing delay.
+    func enqueueEvents(_ changes: [HAPCharacteristicChange], immediate: Set<HAPCharacteristicID>) {
+        guard state.session != nil, !closing else { return }
+        var urgent = false
+        for change in changes where state.subscriptions.contains(change.id) {
+            if pendingEvents.updateValue(change.value, forKey: change.id) == nil { pendingOrder.append(change.id) }
+            if immediate.contains(change.id) { urgent = true }
+        }
+        guard !pendingEvents.isEmpty else { return }
+        if urgent {
+            flushDue = true
+            flushEventsIfDue()
+        } else if flushTimer == nil, let loopBound {
+            flushTimer = loopBound.eventLoop.scheduleTask(in: configuration.eventCoalescingDelay.timeAmount) {
+                loopBound.value.flushTimerFired()
+            }
+        }
+    }
+
+    private func flushTimerFired() {
+        flushTimer = nil
+        flushDue = true
+        flushEventsIfDue()
+    }
+
+    /// Events wait while a request is answered, so that they never come between a request and its response.
+    private func flushEventsIfDue() {
+        guard flushDue, !inFlight, !closing, let context, !pendingEvents.isEmpty else { return }
+        flushDue = false
+        flushTimer?.cancel()
+        flushTimer = nil
+        var json = HAPJSONWriter()
+        json.raw("{\"characteristics\":[")
+        for (index, id) in pendingOrder.enumerated() {
+            guard let value = pendingEvents[id] else { continue }
+            if index > 0 { json.raw(",") }
+            json.raw("{\"aid\":\(id.aid),\"iid\":\(id.iid),\"value\":")
+            json.value(value)
+            json.raw("}")
+        }
+        json.raw("]}")
+        pendingEvents = [:]
+        pendingOrder = []
+        let bytes = HAPResponse.json(json.text).serialized(protocolName: "EVENT/1.0")
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+    }
+}

@@ -1,0 +1,33 @@
+/// Where and how the HAP server listens.
+public struct HAPServerConfiguration: Sendable {
+    /// The address to bind, "0.0.0.0" for every interface.
+    public var host: String
+    /// The TCP port; 0 picks a free one (see `HAPServer.listeningPort()`).
+    public var port: Int
+    /// The TXT record's `md`.
+    public var model: String
+    public var category: HAPCategory
+    /// The code to pair with; nil keeps the stored one, or makes a random one on the first start.
+    public var setupCode: HAPSetupCode?
+    /// How long value changes gather before one EVENT goes out (button events go at once).
+    public var eventCoalescingDelay: Duration
+    /// A connection with no traffic for this long is closed.
+    public var idleTimeout: Duration
+    /// The largest request body accepted.
+    public var maxBodyBytes: Int
+
+    public init(
+        host: String = "0.0.0.0", port: Int = 51826, model: String = "homegate", category: HAPCategory = .bridge,
+        setupCode: HAPSetupCode? = nil, eventCoalescingDelay: Duration = .milliseconds(250),
+        idleTimeout: Duration = .seconds(3600), maxBodyBytes: Int = 1 << 20
+    ) {
+        self.host = host
+        self.port = port
+        self.model = model
+        self.category = category
+        self.setupCode = setupCode
+        self.eventCoalescingDelay = eventCoalescingDelay
+        self.idleTimeout = idleTimeout
+        self.maxBodyBytes = maxBodyBytes
+    }
+}

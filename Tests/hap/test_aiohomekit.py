@@ -1,0 +1,344 @@
+"""aiohomekit 4.0.1 (the library Home Assistant's HomeKit Controller uses) drives hap-demo over
+loopback, without mDNS: IpDiscovery gets the address and port directly and the controller gets a
+stub AsyncZeroconf, as aiohomekit's own tests do. The tests run in order and share one pairing."""
+
+import asyncio
+import contextlib
+import json
+import statistics
+import time
+import uuid
+from unittest.mock import MagicMock
+
+import pytest
+from aiohomekit.characteristic_cache import CharacteristicCacheMemory
+from aiohomekit.controller.ip.controller import IpController
+from aiohomekit.controller.ip.discovery import IpDiscovery
+from aiohomekit.controller.ip.pairing import IpPairing
+from aiohomekit.exceptions import (
+    AccessoryDisconnectedError,
+    AlreadyPairedError,
+    AuthenticationError,
+    HttpErrorResponse,
+    UnavailableError,
+    UnpairedError,
+)
+from aiohomekit.model.feature_flags import FeatureFlags
+from aiohomekit.model.status_flags import StatusFlags
+from aiohomekit.zeroconf import HomeKitService
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519
+
+from conftest import SETUP_CODE
+
+STATE: dict = {}
+TIMINGS: dict = {}
+
+
+def controller() -> IpController:
+    return IpController(char_cache=CharacteristicCacheMemory(), zeroconf_instance=MagicMock())
+
+
+def discovery(demo) -> IpDiscovery:
+    service = HomeKitService(
+        name="hap-demo", id=demo.device_id, model="hap-demo", feature_flags=FeatureFlags(0),
+        status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=2, protocol_version="1.1",
+        type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=demo.port)
+    return IpDiscovery(controller(), service)
+
+
+def pairing(demo, data: dict | None = None) -> IpPairing:
+    data = dict(data or STATE["pairing"])
+    data["AccessoryIP"] = "127.0.0.1"
+    data["AccessoryIPs"] = ["127.0.0.1"]
+    data["AccessoryPort"] = demo.port
+    return IpPairing(controller(), data)
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_identify_while_unpaired(demo):
+    async def body():
+        found = discovery(demo)
+        await found.async_identify()
+        await found.close()
+
+    run(body())
+    assert demo.expect("identify").endswith("bridge")
+
+
+def test_wrong_setup_code_is_refused(demo):
+    async def body():
+        found = discovery(demo)
+        finish = await found.async_start_pairing("wrong")
+        with pytest.raises(AuthenticationError):
+            await finish("111-22-333")
+        await found.close()
+
+    run(body())
+
+
+def test_pairing_with_the_right_code(demo):
+    async def body():
+        found = discovery(demo)
+        started = time.perf_counter()
+        finish = await found.async_start_pairing("demo")
+        paired = await finish(SETUP_CODE)
+        TIMINGS["pair-setup"] = time.perf_counter() - started
+        STATE["pairing"] = dict(paired.pairing_data)
+        await paired.close()
+
+    run(body())
+    assert STATE["pairing"]["AccessoryPairingID"] == demo.device_id
+
+
+def test_second_pair_setup_is_refused(demo):
+    async def body():
+        found = discovery(demo)
+        with pytest.raises(UnavailableError):
+            await found.async_start_pairing("again")
+        await found.close()
+        # HAP answers 400 {"status": -70401}; aiohomekit raises on the 400 before reading the body.
+        with pytest.raises((AlreadyPairedError, HttpErrorResponse)) as refused:
+            await discovery(demo).async_identify()
+        if isinstance(refused.value, HttpErrorResponse):
+            assert refused.value.response.code == 400
+            assert json.loads(refused.value.response.body) == {"status": -70401}
+
+    run(body())
+
+
+def test_accessories_are_listed(demo):
+    async def body():
+        paired = pairing(demo)
+        accessories = await paired.list_accessories_and_characteristics()
+        await paired.close()
+        return accessories
+
+    accessories = run(body())
+    by_aid = {accessory["aid"]: accessory for accessory in accessories}
+    assert sorted(by_aid) == [1, 2, 3, 4]
+    assert [short(service["type"]) for service in by_aid[1]["services"]] == ["3E", "A2"]
+    lightbulb = next(service for service in by_aid[2]["services"] if short(service["type"]) == "43")
+    brightness = next(c for c in lightbulb["characteristics"] if c["iid"] == 10)
+    assert brightness["format"] == "int"
+    assert (brightness["minValue"], brightness["maxValue"], brightness["minStep"]) == (0, 100, 1)
+    assert brightness["unit"] == "percentage"
+    assert brightness["perms"] == ["pr", "pw", "ev"]
+    switch = next(service for service in by_aid[3]["services"] if short(service["type"]) == "89")
+    assert switch["characteristics"][0]["valid-values"] == [0, 1, 2]
+
+
+def short(uuid_text: str) -> str:
+    """aiohomekit writes types as full UUIDs; HAP's short form drops Apple's base and leading zeros."""
+    if uuid_text.upper().endswith("-0000-1000-8000-0026BB765291"):
+        return uuid_text.split("-")[0].lstrip("0").upper()
+    return uuid_text
+
+
+def test_reads(demo):
+    async def body():
+        paired = pairing(demo)
+        values = await paired.get_characteristics([(2, 9), (2, 10), (1, 3), (4, 9)])
+        await paired.close()
+        return values
+
+    values = run(body())
+    assert values[(2, 9)]["value"] is False
+    assert values[(2, 10)]["value"] == 0
+    assert values[(1, 3)]["value"] == "homegate"
+    assert values[(4, 9)]["status"] == -70402
+
+
+def test_writes_reach_the_provider(demo):
+    demo.drain()
+
+    async def body():
+        paired = pairing(demo)
+        result = await paired.put_characteristics([(2, 9, True), (2, 10, 42)])
+        values = await paired.get_characteristics([(2, 9), (2, 10)])
+        await paired.close()
+        return result, values
+
+    result, values = run(body())
+    assert result == {}
+    assert demo.expect("write 2.9").startswith("write 2.9 true")
+    assert demo.expect("write 2.10").startswith("write 2.10 42")
+    assert values[(2, 9)]["value"] is True and values[(2, 10)]["value"] == 42
+
+
+def test_invalid_writes_get_their_status(demo):
+    async def body():
+        paired = pairing(demo)
+        out_of_range = await paired.put_characteristics([(2, 10, 101)])
+        read_only = await paired.put_characteristics([(2, 11, "renamed")])
+        unreachable = await paired.put_characteristics([(4, 9, True)])
+        mixed = await paired.put_characteristics([(2, 9, True), (2, 10, 500)])
+        await paired.close()
+        return out_of_range, read_only, unreachable, mixed
+
+    out_of_range, read_only, unreachable, mixed = run(body())
+    assert out_of_range[(2, 10)]["status"] == -70410
+    assert read_only[(2, 11)]["status"] == -70404
+    assert unreachable[(4, 9)]["status"] == -70402
+    assert mixed[(2, 10)]["status"] == -70410
+    assert mixed[(2, 9)]["status"] == 0
+
+
+def test_pairings_can_be_added_and_listed(demo):
+    key = ed25519.Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+    private = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()).hex()
+    second_id = str(uuid.uuid4())
+
+    async def body():
+        admin = pairing(demo)
+        await admin.add_pairing(second_id, public, "User")
+        listed = await admin.list_pairings()
+        await admin.close()
+        second = pairing(demo, {**STATE["pairing"], "iOSPairingId": second_id, "iOSDeviceLTSK": private, "iOSDeviceLTPK": public})
+        value = await second.get_characteristics([(2, 10)])
+        with pytest.raises(UnpairedError):
+            await second.list_pairings()
+        await second.close()
+        return listed, value
+
+    listed, value = run(body())
+    by_id = {entry["pairingId"]: entry for entry in listed}
+    assert by_id[STATE["pairing"]["iOSPairingId"]]["controllerType"] == "admin"
+    assert by_id[second_id]["controllerType"] == "regular"
+    assert value[(2, 10)]["value"] == 42
+    STATE["second"] = {**STATE["pairing"], "iOSPairingId": second_id, "iOSDeviceLTSK": private, "iOSDeviceLTPK": public}
+
+
+def test_events_are_coalesced_and_buttons_are_immediate(demo):
+    async def body():
+        admin = pairing(demo)
+        second = pairing(demo, STATE["second"])
+        admin_events, second_events = [], []
+        admin.dispatcher_connect(lambda event: admin_events.append((time.perf_counter(), event)))
+        second.dispatcher_connect(lambda event: second_events.append((time.perf_counter(), event)))
+        await admin.subscribe([(2, 9), (2, 10), (3, 9)])
+        await second.subscribe([(2, 9)])
+        await asyncio.sleep(0.1)
+        admin_events.clear()
+
+        # Two device-side changes in quick succession arrive as one event with the last value.
+        sent = time.perf_counter()
+        demo.send("set 2.10 55")
+        demo.send("set 2.10 56")
+        await wait_for(admin_events, lambda event: (2, 10) in event, 2)
+        value_latency = admin_events[0][0] - sent
+        await asyncio.sleep(0.3)
+        values = [event[(2, 10)]["value"] for _, event in admin_events if (2, 10) in event]
+
+        # A button press goes out at once.
+        admin_events.clear()
+        sent = time.perf_counter()
+        demo.send("press 3.9 0")
+        await wait_for(admin_events, lambda event: (3, 9) in event, 2)
+        button_latency = admin_events[0][0] - sent
+
+        # The writer's own connection gets no event for its write; the other controller does.
+        admin_events.clear()
+        second_events.clear()
+        await admin.put_characteristics([(2, 9, False)])
+        admin_events.clear()  # aiohomekit tells its own listeners about a successful write
+        await wait_for(second_events, lambda event: (2, 9) in event, 2)
+        await asyncio.sleep(0.4)
+        await admin.close()
+        await second.close()
+        return value_latency, values, button_latency, admin_events, second_events
+
+    value_latency, values, button_latency, admin_after_write, second_events = run(body())
+    TIMINGS["event (coalesced)"] = value_latency
+    TIMINGS["event (button)"] = button_latency
+    assert values == [56]
+    assert value_latency < 0.25 + 0.1
+    assert button_latency < 0.1
+    assert not [event for _, event in admin_after_write if (2, 9) in event]
+    assert second_events[0][1][(2, 9)]["value"] is False
+
+
+async def wait_for(events: list, predicate, timeout: float) -> None:
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if any(predicate(event) for _, event in events):
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"no matching event within {timeout} s; got {events}")
+
+
+def test_removed_pairing_is_closed_and_refused(demo):
+    async def body():
+        second = pairing(demo, STATE["second"])
+        await second.get_characteristics([(2, 10)])
+        admin = pairing(demo)
+        await admin.remove_pairing(STATE["second"]["iOSPairingId"])
+        listed = await admin.list_pairings()
+        await admin.close()
+        await asyncio.sleep(0.2)
+        closed = not second.connection.is_connected
+        # aiohomekit reconnects by itself; its pair-verify is refused now, which close() reports.
+        with contextlib.suppress(AuthenticationError):
+            await second.close()
+        again = pairing(demo, STATE["second"])
+        with pytest.raises((AccessoryDisconnectedError, AuthenticationError)):
+            await again.get_characteristics([(2, 10)])
+        with contextlib.suppress(AuthenticationError):
+            await again.close()
+        return listed, closed
+
+    listed, closed = run(body())
+    assert [entry["pairingId"] for entry in listed] == [STATE["pairing"]["iOSPairingId"]]
+    assert closed
+
+
+def test_pair_verify_time(demo):
+    async def body():
+        times = []
+        for _ in range(10):
+            paired = pairing(demo)
+            started = time.perf_counter()
+            await paired.get_characteristics([(2, 10)])
+            times.append(time.perf_counter() - started)
+            await paired.close()
+        return times
+
+    times = run(body())
+    TIMINGS["pair-verify + first read (median of 10)"] = statistics.median(times)
+
+
+def test_stored_pairing_verifies_after_restart(demo):
+    demo.stop()
+    demo.start()
+
+    async def body():
+        paired = pairing(demo)
+        values = await paired.get_characteristics([(2, 9), (2, 10)])
+        await paired.close()
+        return values
+
+    values = run(body())
+    assert (2, 10) in values and "value" in values[(2, 10)]
+
+
+def test_removing_the_last_admin_unpairs(demo):
+    async def body():
+        admin = pairing(demo)
+        await admin.remove_pairing(STATE["pairing"]["iOSPairingId"])
+        await admin.close()
+        found = discovery(demo)
+        finish = await found.async_start_pairing("fresh")
+        await found.close()
+        return finish
+
+    assert run(body()) is not None
+
+
+def test_print_timings():
+    print()
+    for name, seconds in TIMINGS.items():
+        print(f"  {name:45s} {seconds * 1000:8.1f} ms")
