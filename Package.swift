@@ -181,7 +181,16 @@ package.targets += [
         dependencies: ["CAvahi", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
         swiftSettings: swiftSettings
     ),
-    .executableTarget(name: "homegate-dnssd-probe", dependencies: ["DNSSD"], swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "homegate-dnssd-probe",
+        dependencies: [
+            "DNSSD",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: swiftSettings
+    ),
 ]
 
 // The tests, where their sources are: the container image builds from Package.swift and Sources/ alone.

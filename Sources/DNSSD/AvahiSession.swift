@@ -126,6 +126,10 @@ final class AvahiSession: @unchecked Sendable {
 
     private func arm(after milliseconds: UInt32, _ attempt: Attempt) {
         next = attempt
+        guard let timer else {
+            board.publish(.notAdvertised(reason: "avahi could not make a timer (out of memory?)"))
+            return
+        }
         var when = timeval()
         avahi_elapse_time(&when, milliseconds, 0)
         api.pointee.timeout_update(timer, &when)
@@ -154,6 +158,9 @@ final class AvahiSession: @unchecked Sendable {
         // NO_FAIL: with the bus up but no daemon on it, wait in CONNECTING for the daemon to appear.
         let made = avahi_client_new(api, AVAHI_CLIENT_NO_FAIL, onClientState, userdata, &error)
         guard let made else {
+            // avahi frees a client it could not set up, whatever a callback may have stored.
+            client = nil
+            group = nil
             board.publish(.notAdvertised(reason: "avahi-daemon is not reachable at \(SystemBus.displayedAddress) (\(SystemBus.diagnose()))"))
             retry(.connect)
             return

@@ -1,6 +1,10 @@
 // Advertises one fake service through DNSSD and reports on stdout, for scripts/mdns-test.sh.
 //
-//   homegate-dnssd-probe --name NAME [--type _hap._tcp] --port N [--txt key=value]...
+//   homegate-dnssd-probe --name NAME [--type _hap._tcp] --port N [--txt key=value]... [--service-group]
+//
+// With --service-group the advertiser runs as a swift-service-lifecycle Service in a ServiceGroup
+// that SIGTERM shuts down gracefully, as homegate will run it; without, it is started and stopped
+// by hand.
 //
 // Every line it prints is one JSON object: {"event":"state",…} for each state change, and
 // {"event":"txt",…} once a TXT update was handed to avahi. It reads commands from stdin, one a line:
@@ -8,6 +12,9 @@
 //   stop                            withdraw and exit (as does the end of stdin)
 import DNSSD
 import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("homegate-dnssd-probe: \(message)\n".utf8))
@@ -38,8 +45,13 @@ func report(_ state: AdvertisementState) {
 }
 
 var service = DNSSDService(name: "", port: 0)
+var inServiceGroup = false
 var arguments = CommandLine.arguments.dropFirst()
 while let option = arguments.popFirst() {
+    if option == "--service-group" {
+        inServiceGroup = true
+        continue
+    }
     guard let value = arguments.popFirst() else { fail("\(option) needs a value") }
     switch option {
     case "--name": service.name = value
@@ -55,7 +67,6 @@ while let option = arguments.popFirst() {
 let advertiser: ServiceAdvertiser
 do {
     advertiser = try ServiceAdvertiser(service)
-    try advertiser.start()
 } catch {
     fail("\(error)")
 }
@@ -72,26 +83,52 @@ let commands = AsyncStream<String> { continuation in
     }
 }
 
-var txt = service.txt
-for await line in commands {
-    let words = line.split(separator: " ")
-    guard let command = words.first else { continue }
-    switch command {
-    case "txt":
-        for word in words.dropFirst() { let (key, value) = pair(word); txt[key] = value }
-        do {
-            let result = try advertiser.update(txt: txt)
-            emit(["event": "txt", "result": "\(result)", "txt": txt])
-        } catch {
-            emit(["event": "error", "message": "\(error)"])
+/// Applies the commands until "stop" or the end of stdin.
+func follow(_ commands: AsyncStream<String>, from initial: [String: String]) async {
+    var txt = initial
+    for await line in commands {
+        let words = line.split(separator: " ")
+        switch words.first {
+        case "txt":
+            for word in words.dropFirst() {
+                let (key, value) = pair(word)
+                txt[key] = value
+            }
+            do {
+                let result = try advertiser.update(txt: txt)
+                emit(["event": "txt", "result": "\(result)", "txt": txt])
+            } catch {
+                emit(["event": "error", "message": "\(error)"])
+            }
+        case "stop":
+            return
+        case let other:
+            emit(["event": "error", "message": "unknown command '\(other ?? "")'"])
         }
-    case "stop":
-        break
-    default:
-        emit(["event": "error", "message": "unknown command '\(command)'"])
-        continue
     }
-    if command == "stop" { break }
 }
-advertiser.stop()
+
+if inServiceGroup {
+    var logger = Logger(label: "homegate-dnssd-probe")
+    logger.logLevel = .warning
+    let group = ServiceGroup(services: [advertiser], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    let follower = Task {
+        await follow(commands, from: service.txt)
+        await group.triggerGracefulShutdown()
+    }
+    do {
+        try await group.run()
+    } catch {
+        fail("the service group ended with \(error)")
+    }
+    follower.cancel()
+} else {
+    do {
+        try advertiser.start()
+    } catch {
+        fail("\(error)")
+    }
+    await follow(commands, from: service.txt)
+    advertiser.stop()
+}
 await reporter.value
