@@ -27,7 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TYPE = "_hap._tcp"
 ADDRESS_A, ADDRESS_B = "192.0.2.1", "192.0.2.2"  # RFC 5737 TEST-NET-1, only ever inside the namespaces
 NAME = "homegate mdns test"
-PORT, SECOND_PORT = 51826, 51827
+TAKEN = "homegate taken"  # advertised from B first
+PORT, SECOND_PORT, THIRD_PORT, B_PORT = 51826, 51827, 51828, 51900
 WAIT = 30  # seconds for any one condition; each normally holds within one or two
 
 
@@ -227,9 +228,9 @@ enable-reflector=no
         self.processes.remove(self.avahi)
         self.avahi = None
 
-    def start_probe(self, label, port, ns, env=None, options=()):
+    def start_probe(self, label, port, ns, env=None, options=(), name=NAME):
         txt = self.txt()
-        command = [self.probe, "--name", NAME, "--type", TYPE, "--port", str(port), *options]
+        command = [self.probe, "--name", name, "--type", TYPE, "--port", str(port), *options]
         for key, value in txt.items():
             command += ["--txt", f"{key}={value}"]
         return self.start(label, command, ns, stdin=True, env=env)
@@ -307,6 +308,19 @@ enable-reflector=no
                    state["name"] == f"{NAME} #2" and state["renamedFrom"] == NAME, state)
         answer = self.ask(resolver, {"cmd": "expect", "name": f"{NAME} #2", "port": SECOND_PORT, "txt": self.txt(), "address": ADDRESS_A, "timeout": WAIT})
         self.check("B resolves the renamed instance on its own port", answer["ok"], answer)
+
+        # 5b. A name another host holds: avahi's probe meets B's answer (a group COLLISION, unlike
+        # the local one above), and the probe takes avahi's alternative.
+        answer = self.ask(resolver, {"cmd": "register", "name": TAKEN, "port": B_PORT, "timeout": WAIT})
+        self.check(f"B advertises {TAKEN!r} itself", answer["ok"], answer)
+        third = self.start_probe("probe-3", THIRD_PORT, self.ns_a, name=TAKEN)
+        state = third.wait_json("advertised", lambda v: v.get("state") == "advertised")
+        self.check("a name held by another host on the network: renamed to avahi's alternative and reported",
+                   state["name"] == f"{TAKEN} #2" and state["renamedFrom"] == TAKEN, state)
+        answer = self.ask(resolver, {"cmd": "expect", "name": f"{TAKEN} #2", "port": THIRD_PORT, "txt": self.txt(), "address": ADDRESS_A, "timeout": WAIT})
+        self.check("B resolves A's renamed instance", answer["ok"], answer)
+        third.send("stop")
+        third.wait_json("stopped", lambda v: v.get("state") == "stopped")
 
         # 6. avahi-daemon restarts: both say why they are not advertised, then come back as they were.
         self.stop_avahi()

@@ -8,15 +8,19 @@ Commands on stdin, each answered by one line on stdout:
       waits until instance N resolves with SRV port P, exactly this TXT, and address A
   {"cmd": "gone", "name": N, "timeout": S}
       waits until instance N is withdrawn (a goodbye seen by the browser)
+  {"cmd": "register", "name": N, "port": P, "timeout": S}
+      advertises instance N from B itself (zeroconf probes first), to collide with A's names
 Each answer carries the browser events (Added/Updated/Removed) seen since the previous command, so
 that the orchestrator can tell an in-place TXT update from a withdrawal and a new registration.
 """
 
 import asyncio
 import json
+import socket
 import sys
 
 from zeroconf import IPVersion
+from zeroconf import ServiceInfo
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 
@@ -85,6 +89,17 @@ class Watcher:
         return {"ok": True}
 
 
+async def register(azc, address, service_type, command):
+    info = ServiceInfo(
+        service_type, f"{command['name']}.{service_type}", port=command["port"],
+        addresses=[socket.inet_aton(address)], server="hgmdns-resolver.local.", properties={"by": "B"})
+    try:
+        await asyncio.wait_for(await azc.async_register_service(info), command["timeout"])
+    except Exception as error:  # the orchestrator prints it
+        return {"ok": False, "why": f"{type(error).__name__}: {error}"}
+    return {"ok": True}
+
+
 async def main():
     address, service_type = sys.argv[1], sys.argv[2]
     # One interface, IPv4 only: the namespace's veth end and nothing else.
@@ -102,11 +117,14 @@ async def main():
                 answer = await watcher.expect(command)
             elif command["cmd"] == "gone":
                 answer = await watcher.gone(command)
+            elif command["cmd"] == "register":
+                answer = await register(azc, address, service_type, command)
             else:
                 answer = {"ok": False, "why": f"unknown command {command['cmd']!r}"}
             answer["events"] = watcher.take_events()
             print(json.dumps(answer), flush=True)
     finally:
+        await azc.async_unregister_all_services()
         await browser.async_cancel()
         await azc.async_close()
 
