@@ -46,7 +46,7 @@ final class AvahiSession: @unchecked Sendable {
 
     init(_ service: DNSSDService) throws(DNSSDError) {
         guard let poll = avahi_threaded_poll_new() else {
-            throw .misuse("avahi_threaded_poll_new failed (out of memory or file descriptors)")
+            throw .library("avahi_threaded_poll_new failed (out of memory or file descriptors)")
         }
         self.poll = poll
         self.requestedName = service.name

@@ -5,9 +5,9 @@
 ///
 /// ```swift
 /// let advertiser = try ServiceAdvertiser(DNSSDService(name: "homegate", port: 51826, txt: txt))
-/// advertiser.start()
-/// for await state in advertiser.stateChanges() { logger.info("HAP \(state)") }
-/// try advertiser.update(txt: txt.merging(["c#": "2"]) { $1 })
+/// try advertiser.start()
+/// Task { for await state in advertiser.stateChanges() { logger.info("HAP bridge \(state)") } }
+/// try advertiser.update(txt: txt.merging(["c#": "2"]) { $1 })  // in place
 /// advertiser.stop()
 /// ```
 ///

@@ -124,6 +124,7 @@ class Harness:
         self.namespaces = []
         self.processes = []
         self.avahi = None
+        self.bus = None
         self.passed = 0
 
     def check(self, what, condition, detail=""):
@@ -187,7 +188,7 @@ class Harness:
   </policy>
 </busconfig>
 """)
-        bus = self.start("dbus-daemon", ["dbus-daemon", f"--config-file={config}", "--nofork", "--nopidfile", "--print-address=1"], self.ns_a)
+        self.bus = bus = self.start("dbus-daemon", ["dbus-daemon", f"--config-file={config}", "--nofork", "--nopidfile", "--print-address=1"], self.ns_a)
         # It prints its address once it listens.
         bus.next_line(time.monotonic() + WAIT, "bus address")
 
@@ -228,6 +229,11 @@ enable-reflector=no
         self.processes.remove(self.avahi)
         self.avahi = None
 
+    def stop_bus(self):
+        self.bus.stop()
+        self.processes.remove(self.bus)
+        self.bus = None
+
     def start_probe(self, label, port, ns, env=None, options=(), name=NAME):
         txt = self.txt()
         command = [self.probe, "--name", name, "--type", TYPE, "--port", str(port), *options]
@@ -263,6 +269,7 @@ enable-reflector=no
         self.check("no system D-Bus: not advertised, with the socket and the reason",
                    f"avahi-daemon is not reachable at {self.dir}/no-bus-here (no such socket" in state["description"]
                    and state["description"].endswith("controllers that know the address can still pair"), state)
+        print(f"     {state['description']}", flush=True)
         lonely.send("txt c#=2")
         update = lonely.wait_json("the TXT update", lambda v: v.get("event") == "txt")
         self.check("a TXT update without a daemon is kept for the next registration", update["result"] == "keptForNextRegistration", update)
@@ -279,6 +286,7 @@ enable-reflector=no
         state = first.wait_json("a state", lambda v: v.get("state") == "notAdvertised")
         self.check("D-Bus without avahi-daemon: not advertised, waiting for the daemon",
                    "no avahi-daemon is on it" in state["reason"], state)
+        print(f"     {state['description']}", flush=True)
         self.start_avahi()
         state = first.wait_json("advertised", lambda v: v.get("state") == "advertised")
         self.check("advertised once avahi-daemon starts", state["name"] == NAME and state["renamedFrom"] is None, state)
@@ -335,6 +343,21 @@ enable-reflector=no
         self.check("the renamed one keeps its name across the restart", state["name"] == f"{NAME} #2", state)
         answer = self.ask(resolver, {"cmd": "expect", "name": NAME, "port": PORT, "txt": updated, "address": ADDRESS_A, "timeout": WAIT})
         self.check("B resolves it again with the TXT of the last update", answer["ok"], answer)
+
+        # 6b. The system D-Bus goes too: the reason names the socket, and the advertiser, retrying on
+        # its own, comes back once bus and daemon are up again.
+        self.stop_avahi()
+        self.stop_bus()
+        state = first.wait_json("no bus", lambda v: v.get("state") == "notAdvertised" and "system D-Bus" in v["reason"] and "answers" not in v["reason"])
+        self.check("bus gone: not advertised, naming the socket and why",
+                   f"avahi-daemon is not reachable at {self.bus_socket} (" in state["reason"], state)
+        print(f"     {state['description']}", flush=True)
+        self.start_bus()
+        self.start_avahi()
+        state = first.wait_json("advertised", lambda v: v.get("state") == "advertised")
+        self.check("advertised again after the bus and the daemon restart, under the same name", state["name"] == NAME, state)
+        answer = self.ask(resolver, {"cmd": "expect", "name": NAME, "port": PORT, "txt": updated, "address": ADDRESS_A, "timeout": WAIT})
+        self.check("B resolves it after the bus restart", answer["ok"], answer)
 
         # 7. stop() withdraws: B gets the goodbye.
         first.send("stop")
