@@ -96,7 +96,8 @@ final class AvahiSession: @unchecked Sendable {
             else { return .keptForNextRegistration }
             let list = TXTList(txt)
             let rc = avahi_entry_group_update_service_txt_strlst(
-                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name, type, domain, list.list)
+                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name, type, domain, list.list
+            )
             guard rc < 0 else { return .updatedInPlace }
             // The daemon would not replace it (it went away, or the name is being probed): start the
             // registration over with the new record rather than leave the old one out there.
@@ -108,10 +109,11 @@ final class AvahiSession: @unchecked Sendable {
 
     /// Withdraws the service (avahi-daemon sends goodbyes) and ends the poll thread. Idempotent.
     func stop() {
-        let wasRunning = (try? locked { () -> Bool in
-            defer { phase = .stopped }
-            return phase == .running
-        }) ?? false
+        let wasRunning =
+            (try? locked { () -> Bool in
+                defer { phase = .stopped }
+                return phase == .running
+            }) ?? false
         // Joins the thread: no callback runs after this. Not under the lock, which the thread needs to finish.
         if wasRunning { avahi_threaded_poll_stop(poll) }
         try? locked {
@@ -161,7 +163,8 @@ final class AvahiSession: @unchecked Sendable {
             // avahi frees a client it could not set up, whatever a callback may have stored.
             client = nil
             group = nil
-            board.publish(.notAdvertised(reason: "avahi-daemon is not reachable at \(SystemBus.displayedAddress) (\(SystemBus.diagnose()))"))
+            board.publish(
+                .notAdvertised(reason: "avahi-daemon is not reachable at \(SystemBus.displayedAddress) (\(SystemBus.diagnose()))"))
             retry(.connect)
             return
         }
@@ -182,13 +185,16 @@ final class AvahiSession: @unchecked Sendable {
         case AVAHI_CLIENT_CONNECTING:
             board.publish(
                 .notAdvertised(
-                    reason: "avahi-daemon is not reachable at \(SystemBus.displayedAddress) (the system D-Bus answers, but no avahi-daemon is on it; advertising as soon as one starts)"
+                    reason:
+                        "avahi-daemon is not reachable at \(SystemBus.displayedAddress) (the system D-Bus answers, but no avahi-daemon is on it; advertising as soon as one starts)"
                 ))
         case AVAHI_CLIENT_FAILURE:
             let error = avahi_client_errno(client)
             if Int(error) == AVAHI_ERR_DISCONNECTED {
                 board.publish(
-                    .notAdvertised(reason: "avahi-daemon is not reachable at \(SystemBus.displayedAddress) (the connection to it was lost; reconnecting)"))
+                    .notAdvertised(
+                        reason:
+                            "avahi-daemon is not reachable at \(SystemBus.displayedAddress) (the connection to it was lost; reconnecting)"))
                 arm(after: 0, .connect)
             } else {
                 board.publish(.notAdvertised(reason: "avahi's client failed: \(Self.message(error))"))
@@ -202,7 +208,8 @@ final class AvahiSession: @unchecked Sendable {
     private func register(_ client: OpaquePointer) {
         if group == nil {
             guard let made = avahi_entry_group_new(client, onGroupState, userdata) else {
-                board.publish(.notAdvertised(reason: "avahi-daemon would not make an entry group: \(Self.message(avahi_client_errno(client)))"))
+                board.publish(
+                    .notAdvertised(reason: "avahi-daemon would not make an entry group: \(Self.message(avahi_client_errno(client)))"))
                 retry(.register)
                 return
             }
@@ -212,7 +219,8 @@ final class AvahiSession: @unchecked Sendable {
         for _ in 0...Self.maxRenames {
             let list = TXTList(txt)
             let added = avahi_entry_group_add_service_strlst(
-                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name, type, domain, nil, port, list.list)
+                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name, type, domain, nil,
+                port, list.list)
             if Int(added) == AVAHI_ERR_COLLISION {
                 // Taken by another service on this host's daemon: the network never saw it.
                 rename()
