@@ -4,7 +4,8 @@ import Glibc
 /// state gives are for a person reading the log, who needs the path and the errno, not avahi's
 /// "An unexpected D-Bus error occurred".
 enum SystemBus {
-    /// libavahi-client reads DBUS_SYSTEM_BUS_ADDRESS like libdbus does, else its built-in default.
+    /// libavahi-client connects with libdbus's `dbus_bus_get_private(DBUS_BUS_SYSTEM)`, which takes
+    /// DBUS_SYSTEM_BUS_ADDRESS when set, else libdbus's built-in default (this one on Debian).
     static var address: String {
         if let value = getenv("DBUS_SYSTEM_BUS_ADDRESS").map({ String(cString: $0) }), !value.isEmpty { return value }
         return "unix:path=/run/dbus/system_bus_socket"

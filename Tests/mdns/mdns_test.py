@@ -7,6 +7,11 @@ a fake HAP bridge); namespace B holds python-zeroconf. A veth pair with TEST-NET
 them, so every multicast packet stays between the two: the host's interfaces, addresses, D-Bus and
 avahi are never used. Daemons are ended by PID and the namespaces deleted by name, whatever happens.
 
+The private bus: libdbus takes the system bus's address from DBUS_SYSTEM_BUS_ADDRESS, and both
+avahi-daemon and libavahi-client reach the system bus through libdbus, so setting it for both is all it
+takes (no bind mount over /run/dbus). avahi-daemon still gets a mount namespace of its own, for its
+PID file in /run/avahi-daemon and for /etc/avahi/services, whose paths it does not let us change.
+
 Needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN for namespaces and mounts); without it the test is
 skipped with the reason, and fails instead when HOMEGATE_MDNS_REQUIRED=1.
 """
