@@ -197,6 +197,32 @@ let package = Package(
     ]
 )
 
+// DNS-SD advertisement of the HAP bridge through avahi-daemon (issue 37, item 4): a module on its own,
+// with no other homegate module, and the probe that scripts/mdns-test.sh runs in a network namespace.
+package.targets += [
+    .systemLibrary(
+        name: "CAvahi",
+        pkgConfig: "avahi-client",
+        providers: [.apt(["libavahi-client-dev"])]
+    ),
+    // The only module that touches libavahi-client's C API.
+    .target(
+        name: "DNSSD",
+        dependencies: ["CAvahi", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "homegate-dnssd-probe",
+        dependencies: [
+            "DNSSD",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+]
+
 // The tests, where their sources are: the container image builds from Package.swift and Sources/ alone.
 let testTargets: [Target] = [
     .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting"], swiftSettings: swiftSettings),
