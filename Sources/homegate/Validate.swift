@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gateway
 import HomeModel
 import Mappings
 
