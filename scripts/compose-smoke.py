@@ -216,6 +216,7 @@ def run(smoke, folder, files, profile, project_env, broker=None):
                 path = os.path.join(smoke.scratch, "mosquitto.conf")
                 open(path, "w").write(conf)
                 smoke.start(name, ["mosquitto", "-c", path], env=env)
+                smoke.until(name, ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", "$SYS/broker/uptime", "-C", "1", "-W", "3"], env, 20)
             elif image.startswith("koenkk/zigbee2mqtt"):  # the user's Zigbee2MQTT: the simulator stands in
                 smoke.start(name, [os.path.join(smoke.bin, "homegate-simulator"), "--url", f"mqtt://127.0.0.1:{port}",
                                    "--devices", os.path.join(ROOT, "demo", "devices.json"), "--sensor-interval", "0"], env=env)
@@ -401,6 +402,8 @@ def own(smoke):
     compose["volumes"] = {**compose.get("volumes", {}), **(snippet.get("volumes") or {})}
     open(os.path.join(stack, "compose.yaml"), "w").write(yaml.safe_dump(compose))
     port, homegate = run(smoke, stack, ["compose.yaml"], None, clean_env({}))
+    env, argv, _ = homegate
+    print(f"  homegate: ready ({smoke.until('homegate', [argv[0], 'health'], env, 60)})")
     answer = rr(port, "house/request/home/list", "house/response/home/list", "{}")
     if answer.get("status") != "ok":
         raise SystemExit(f"home/list on the .env's base topic was not answered ok: {answer}")
