@@ -29,12 +29,13 @@ extension GatewayConfiguration {
                 errors.append(ConfigurationError(location: name, key: key.name, message: problem))
             }
         }
+        let settings = Set(keys.map(\.environmentName) + ["HOMEGATE_CONFIG"])
         // HOMEGATE_COMMIT is the image's build argument; compose passes all of .env, so it may come along.
-        let known = Set(keys.map(\.environmentName) + ["HOMEGATE_CONFIG", "HOMEGATE_COMMIT"])
+        let known = settings.union(["HOMEGATE_COMMIT"])
         // Platforms set HOMEGATE_* variables of their own (Kubernetes: HOMEGATE_PORT for a service
         // named homegate): a warning, not a refusal. Unknown keys in the file stay errors.
         for name in environment.keys.sorted() where name.hasPrefix("HOMEGATE_") && !known.contains(name) {
-            configuration.warnings.append("\(name) is not a setting and is ignored\(didYouMean(name, known))")
+            configuration.warnings.append("\(name) is not a setting and is ignored\(didYouMean(name, settings))")
         }
         if errors.isEmpty, let file = configuration.mqtt.passwordFile {
             do {
