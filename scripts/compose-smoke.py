@@ -18,11 +18,13 @@ by running its own healthcheck command, and then, for each compose variant of do
   env-password the same, the user and password as HOMEGATE_* lines in .env;
   anonymous    the same next to an anonymous Mosquitto, with no password file at all, and the
                names of before 0.7.0 (MQTT_URL) still honoured;
+  tls          the same with docs/install.md's TLS override (compose-smoke=tls), next to a Mosquitto
+               on mqtts:// whose certificate a CA of the scratch folder signed;
   own          homegate as a service of the user's own compose file, as docs/install.md shows it
                (the block marked compose-smoke=own), beside their Mosquitto and Zigbee2MQTT (the
                simulator stands in for it), with a HOMEGATE_BASE_TOPIC from .env.
 
-usage: compose-smoke.py BIN_DIR [demo|existing|env-password|anonymous|own ...]   (BIN_DIR holds homegate and homegate-simulator)
+usage: compose-smoke.py BIN_DIR [demo|existing|env-password|anonymous|tls|own ...]   (BIN_DIR holds homegate and homegate-simulator)
 """
 import json, os, random, re, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
@@ -366,14 +368,44 @@ def anonymous(smoke):
     print("  connected anonymously; MQTT_URL honoured with a warning")
 
 
+def install_block(name):
+    """A compose file of docs/install.md: the block marked ```yaml compose-smoke=<name>."""
+    text = open(os.path.join(ROOT, "docs", "install.md")).read()
+    found = re.search(rf"```yaml compose-smoke={name}\n(.*?)```", text, re.S)
+    if not found:
+        raise SystemExit(f"docs/install.md has no block marked ```yaml compose-smoke={name}")
+    return found.group(1)
+
+
 def own_service():
     """The homegate service as docs/install.md shows it for the user's own compose file."""
     import yaml
-    text = open(os.path.join(ROOT, "docs", "install.md")).read()
-    found = re.search(r"```yaml compose-smoke=own\n(.*?)```", text, re.S)
-    if not found:
-        raise SystemExit("docs/install.md has no block marked ```yaml compose-smoke=own")
-    return yaml.safe_load(found.group(1))
+    return yaml.safe_load(install_block("own"))
+
+
+def tls(smoke):
+    print("compose.existing-broker.yaml with docs/install.md's TLS override, next to a Mosquitto on mqtts:// with a CA of its own:")
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=smoke.scratch, check=True, capture_output=True)
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", "/CN=smoke-ca")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost")
+    open(os.path.join(smoke.scratch, "san.ext"), "w").write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt",
+            "-days", "1", "-extfile", "san.ext")
+    port = free_port()
+    conf = os.path.join(smoke.scratch, "tls.conf")
+    open(conf, "w").write(f"listener {port} 127.0.0.1\nallow_anonymous true\nuser {USER}\n"
+                          f"cafile {smoke.scratch}/ca.crt\ncertfile {smoke.scratch}/server.crt\nkeyfile {smoke.scratch}/server.key\n")
+    smoke.start("tls-mosquitto", ["mosquitto", "-c", conf])
+    folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtts://localhost:{port}\n")
+    shutil.copy(os.path.join(smoke.scratch, "ca.crt"), os.path.join(folder, "ca.crt"))
+    open(os.path.join(folder, "compose.override.yaml"), "w").write(install_block("tls"))
+    run(smoke, folder, ["compose.existing-broker.yaml", "compose.override.yaml"], None, clean_env({}), broker={"port": port})
+    answer = rr(port, "homegate/request/home/list", "homegate/response/home/list", "{}",
+                ["--cafile", os.path.join(smoke.scratch, "ca.crt"), "-h", "localhost"])
+    if answer.get("status") != "ok":
+        raise SystemExit(f"home/list was not answered ok over TLS: {answer}")
+    print("  connected over TLS with the CA the override mounts; home/list answered")
 
 
 OWN_COMPOSE = {  # what a user who already runs Mosquitto and Zigbee2MQTT in compose has
@@ -412,7 +444,7 @@ def own(smoke):
     print("  the .env's HOMEGATE_BASE_TOPIC reached homegate (house/request/home/list answered)")
 
 
-SCENARIOS = {"demo": demo, "existing": existing, "env-password": env_password, "anonymous": anonymous, "own": own}
+SCENARIOS = {"demo": demo, "existing": existing, "env-password": env_password, "anonymous": anonymous, "tls": tls, "own": own}
 
 
 def main():
