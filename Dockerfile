@@ -12,7 +12,8 @@ RUN swift build -c release --product homegate --static-swift-stdlib \
     && mkdir /out && cp .build/release/homegate .build/release/homegate-simulator /out/
 
 FROM debian:bookworm-slim
-# `docker build --build-arg HOMEGATE_COMMIT=$(git rev-parse --short HEAD) .` records the commit for `homegate --version`.
+# The commit for `homegate --version`: compose passes HOMEGATE_COMMIT from the shell
+# (HOMEGATE_COMMIT=$(git rev-parse --short HEAD) docker compose up -d --build; docker build --build-arg works too).
 ARG HOMEGATE_COMMIT=""
 RUN mkdir -p /usr/local/share/homegate && echo "$HOMEGATE_COMMIT" > /usr/local/share/homegate/commit
 RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 libsqlite3-0 ca-certificates tzdata \
@@ -20,6 +21,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 l
     && useradd --system --uid 10001 --home-dir /data homegate && mkdir -p /data && chown homegate /data
 COPY --from=build /out/ /usr/local/bin/
 COPY docker/homegate.yaml /etc/homegate/homegate.yaml
+# Every subcommand (run, doctor, health, validate, export, import) reads it without --config.
+ENV HOMEGATE_CONFIG=/etc/homegate/homegate.yaml
 COPY mappings /etc/homegate/mappings
 COPY demo /etc/homegate/demo
 COPY web /usr/local/share/homegate/web
@@ -28,6 +31,6 @@ WORKDIR /data
 VOLUME /data
 # Ready means connected to the broker, the database written and every mapping file loaded.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
-    CMD ["homegate", "health", "--config", "/etc/homegate/homegate.yaml", "--timeout", "8"]
+    CMD ["homegate", "health", "--timeout", "8"]
 ENTRYPOINT ["homegate"]
-CMD ["run", "--config", "/etc/homegate/homegate.yaml"]
+CMD ["run"]

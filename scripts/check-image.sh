@@ -6,13 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 
+# The compose files read .env: check them in a clone-like folder whose .env is the example's.
+project=$(mktemp -d)
+trap 'rm -rf "$project"' EXIT
+for entry in compose.yaml compose.existing-broker.yaml Dockerfile docker demo mappings web; do ln -s "$PWD/$entry" "$project/$entry"; done
+cp .env.example "$project/.env"
 for file in compose.yaml compose.existing-broker.yaml; do
-  HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" config -q
-  HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" --profile demo config -q
-  echo "$file: valid (docker-compose config)"
+  (cd "$project" && HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" config -q)
+  (cd "$project" && HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" --profile demo config -q)
+  echo "$file: valid with .env.example (docker-compose config)"
 done
 # compose.yaml publishes the web page, so it must not start without a token.
-if env -u HOMEGATE_HTTP_TOKEN docker-compose -f compose.yaml config -q 2>/dev/null; then
+if (cd "$project" && env -u HOMEGATE_HTTP_TOKEN docker-compose -f compose.yaml config -q 2>/dev/null); then
   echo "compose.yaml starts without HOMEGATE_HTTP_TOKEN, but its web page listens beyond loopback" >&2
   exit 1
 fi
@@ -22,7 +27,7 @@ swift package resolve >/dev/null
 python3 scripts/check-image.py toolchain .build/checkouts
 
 context=$(mktemp -d)
-trap 'rm -rf "$context"' EXIT
+trap 'rm -rf "$context" "$project"' EXIT
 commands=$(python3 scripts/check-image.py stage "$context")
 echo "build context: $(find "$context" -type f | wc -l) files staged from the Dockerfile's COPY lines"
 cd "$context"

@@ -25,9 +25,9 @@ port=${DEMO_PORT:-1883}
 if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 fi
-# The web page and HTTP API: 8080, or a free port when that is taken (HOMEGATE_HTTP_LISTEN to choose).
+# The web page and HTTP API: 8380 (homegate's default), or a free port when that is taken (HOMEGATE_HTTP_LISTEN to choose).
 if [ -z "${HOMEGATE_HTTP_LISTEN:-}" ]; then
-  http_port=8080
+  http_port=8380
   if (exec 3<>/dev/tcp/127.0.0.1/$http_port) 2>/dev/null; then
     http_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   fi

@@ -6,8 +6,10 @@ scripts/install-deps.sh
 swift build --build-tests
 # The container image, proved without a Docker engine (skip with HOMEGATE_SKIP_IMAGE_CHECK=1 while iterating).
 [ "${HOMEGATE_SKIP_IMAGE_CHECK:-}" = 1 ] || scripts/check-image.sh
-# compose.yaml and compose.existing-broker.yaml run natively from the same files (about 15 s).
+# Each compose variant of docs/install.md runs natively from the same files (about 30 s).
 python3 scripts/compose-smoke.py "$(swift build --show-bin-path)"
+# The docs' runnable examples against the demo house, and the reference pages against the program (about 30 s).
+python3 scripts/doc-test.py "$(swift build --show-bin-path)"
 # One test at a time: the suites start brokers, simulators and gateways, and on a 2-core machine
 # in parallel they starve each other's timers (a gateway in one test would wait on another's stop).
 swift test --skip-build --no-parallel "$@"

@@ -15,21 +15,33 @@ extension GatewayConfiguration {
         }
         for key in keys {
             // Empty is unset: compose files pass `${VAR:-}` through as an empty string.
-            guard let value = environment[key.environmentName], !value.isEmpty else { continue }
+            var name = key.environmentName
+            if environment[name]?.isEmpty ?? true, let former = formerEnvironmentNames[key.name],
+                let value = environment[former], !value.isEmpty
+            {
+                name = former
+                configuration.warnings.append(
+                    "\(former) is the name compose.existing-broker.yaml read before 0.7.0; it is used for \(key.name) this time: rename it \(key.environmentName) in .env"
+                )
+            }
+            guard let value = environment[name], !value.isEmpty else { continue }
             if let problem = key.apply(&configuration, value) {
-                errors.append(ConfigurationError(location: key.environmentName, key: key.name, message: problem))
+                errors.append(ConfigurationError(location: name, key: key.name, message: problem))
             }
         }
-        let known = Set(keys.map(\.environmentName) + ["HOMEGATE_CONFIG"])
+        let settings = Set(keys.map(\.environmentName) + ["HOMEGATE_CONFIG"])
+        // HOMEGATE_COMMIT is the image's build argument; compose passes all of .env, so it may come along.
+        let known = settings.union(["HOMEGATE_COMMIT"])
         // Platforms set HOMEGATE_* variables of their own (Kubernetes: HOMEGATE_PORT for a service
         // named homegate): a warning, not a refusal. Unknown keys in the file stay errors.
         for name in environment.keys.sorted() where name.hasPrefix("HOMEGATE_") && !known.contains(name) {
-            configuration.warnings.append("\(name) is not a setting and is ignored\(didYouMean(name, known))")
+            configuration.warnings.append("\(name) is not a setting and is ignored\(didYouMean(name, settings))")
         }
         if errors.isEmpty, let file = configuration.mqtt.passwordFile {
             do {
-                let text = try String(contentsOfFile: file, encoding: .utf8)
-                configuration.mqtt.password = Secret(String(text.trimmingCharacters(in: .newlines)))
+                let text = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .newlines)
+                // Empty is no password: compose mounts an empty file when the broker takes anonymous clients.
+                if !text.isEmpty { configuration.mqtt.password = Secret(text) }
             } catch {
                 errors.append(
                     ConfigurationError(location: path ?? "environment", key: "mqtt.password_file", message: "cannot read '\(file)'"))
@@ -68,6 +80,10 @@ extension GatewayConfiguration {
         guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
         return configuration
     }
+
+    /// The environment names of settings that the compose files read before 0.7.0, when `.env` had
+    /// two naming schemes. Still honoured, with a warning, when the `HOMEGATE_*` name is unset.
+    static let formerEnvironmentNames = ["mqtt.url": "MQTT_URL", "mqtt.username": "MQTT_USERNAME", "mqtt.client_id": "MQTT_CLIENT_ID"]
 
     /// What `homegate run` needs beyond valid settings, checked with them so every problem is
     /// reported at once: the mappings folder exists.

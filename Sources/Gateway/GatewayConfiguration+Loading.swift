@@ -58,7 +58,7 @@ extension GatewayConfiguration {
                     return nil
                 }
                 guard let address = HTTPAddress(value) else {
-                    return "expected host:port like 127.0.0.1:8080, [::1]:8080 or 0.0.0.0:8080, or off; got '\(value)'"
+                    return "expected host:port like 127.0.0.1:8380, [::1]:8380 or 0.0.0.0:8380, or off; got '\(value)'"
                 }
                 config.http.listen = address
                 return nil

@@ -26,7 +26,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// The HTTP API, its event stream and the web page.
     public struct HTTP: Sendable, Equatable {
         /// Where it listens: `host:port` (port 0: any free one), or nil (`off`).
-        public var listen: HTTPAddress? = HTTPAddress(host: "127.0.0.1", port: 8080)
+        /// 8380 by default: 8080 is where Zigbee2MQTT's frontend usually listens.
+        public var listen: HTTPAddress? = HTTPAddress(host: "127.0.0.1", port: HTTPAddress.defaultPort)
         /// Required of every request (`Authorization: Bearer …`) when set.
         public var token: Secret?
         public var tokenFile: String?
@@ -87,10 +88,13 @@ extension GatewayConfiguration {
     }
 }
 
-/// `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`, `localhost:8080`.
+/// `127.0.0.1:8380`, `[::1]:8380`, `0.0.0.0:8380`, `localhost:8380`.
 public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
+
+    /// The web page's and HTTP API's port unless `http.listen` says otherwise.
+    public static let defaultPort = 8380
 
     public init(host: String, port: Int) {
         self.host = host

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gateway
 import HomeModel
 import Mappings
 
@@ -12,8 +13,11 @@ struct Validate: AsyncParsableCommand {
             (with the overrides of the mapping files) and every expose left out, with why.
             """)
 
-    @Argument(help: "The mappings folder, or one mapping file.")
-    var directory = "mappings"
+    @Argument(help: "The mappings folder, or one mapping file; by default the configuration's (HOMEGATE_CONFIG, HOMEGATE_MAPPINGS).")
+    var path: String?
+
+    @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml) whose mappings folder to check; HOMEGATE_CONFIG names it too.")
+    var config: String?
 
     @Option(
         help: ArgumentHelp(
@@ -25,6 +29,7 @@ struct Validate: AsyncParsableCommand {
     var coverage = false
 
     func run() async throws {
+        let directory = try path ?? loadSettings(config).mappings
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
         let (set, diagnostics): (MappingSet, [Diagnostic])

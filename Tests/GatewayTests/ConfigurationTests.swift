@@ -117,6 +117,25 @@ struct ConfigurationTests {
         #expect(configuration.location.latitude == nil && configuration.mappings == "./mappings")
     }
 
+    @Test("the names compose read before 0.7.0 (MQTT_URL, MQTT_USERNAME, MQTT_CLIENT_ID) still work, with a warning; HOMEGATE_* wins")
+    func formerNames() throws {
+        let configuration = try GatewayConfiguration.load(
+            path: nil, environment: ["MQTT_URL": "mqtt://10.0.0.2:1883", "MQTT_USERNAME": "old", "HOMEGATE_MQTT_USERNAME": "new"])
+        #expect(configuration.mqtt.url == "mqtt://10.0.0.2:1883" && configuration.mqtt.username == "new")
+        #expect(
+            configuration.warnings == [
+                "MQTT_URL is the name compose.existing-broker.yaml read before 0.7.0; it is used for mqtt.url this time: rename it HOMEGATE_MQTT_URL in .env"
+            ])
+        #expect(GatewayConfiguration().http.listen == HTTPAddress(host: "127.0.0.1", port: 8380))
+    }
+
+    @Test("an empty password file is no password (compose mounts one for an anonymous broker)")
+    func emptyPasswordFile() throws {
+        let configuration = try GatewayConfiguration.load(
+            path: nil, environment: ["HOMEGATE_MQTT_PASSWORD_FILE": try write(""), "HOMEGATE_MQTT_PASSWORD": "inline"])
+        #expect(configuration.mqtt.password == "inline")
+    }
+
     @Test("the password can come from a file, without its trailing newline")
     func passwordFile() throws {
         let secret = try write("s3cret\n")
