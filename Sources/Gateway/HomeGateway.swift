@@ -73,7 +73,7 @@ public struct HomeGateway: Sendable {
                 "broker": "\(client.configuration.broker)", "mappings": "\(configuration.mappings)",
                 "bridges": "\(loaded.set.zigbee2mqtt.map(\.baseTopic))", "mqtt_accessories": "\(loaded.set.accessories.count)",
                 "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
-                "action_sets": "\(core.actionSets.count)", "triggers": "\(core.engine.triggers.count)",
+                "action_sets": "\(core.automationCounts.actionSets)", "triggers": "\(core.automationCounts.triggers)",
             ])
         let runtime = GatewayRuntime(
             hub: hub, client: client, writer: writer, log: log, clock: clock, events: events, inventories: inventories,

@@ -3,6 +3,7 @@ import Mappings
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
 
 @Suite("What the gateway keeps of each Zigbee2MQTT bridge: routing, ids by address, placements, group reachability")
 struct Zigbee2MQTTBridgesTests {

@@ -6,6 +6,7 @@ import Simulator
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
 
 @Suite("A flapping bridge costs one event per accessory per batch, not one per flap")
 struct FlappingBridgeTests {

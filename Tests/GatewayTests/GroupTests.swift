@@ -7,6 +7,7 @@ import MosquittoTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
 
 @Suite("Zigbee2MQTT groups: one accessory for what the members share, written on the group's topic")
 struct GroupTests {

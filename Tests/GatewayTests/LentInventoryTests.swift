@@ -7,6 +7,7 @@ import Simulator
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
 
 @Suite("A bridge's device list read where the network thread holds it")
 struct LentInventoryTests {

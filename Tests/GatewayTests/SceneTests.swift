@@ -9,6 +9,7 @@ import Persistence
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
 
 @Suite("Zigbee2MQTT scenes: action sets that recall what the devices keep, following the bridge")
 struct SceneTests {

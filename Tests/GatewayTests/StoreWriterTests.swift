@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
 
 /// A store that fails its first writes, as a full disk would, and keeps what it was given after.
 final class FlakyStore: HomeStore {

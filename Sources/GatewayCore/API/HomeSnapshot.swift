@@ -8,4 +8,10 @@ public struct HomeSnapshot: Sendable {
     public var accessories: [Accessory]
     public var lastSeen: [String: Date]
     public var structure: HomeStructure
+
+    public init(accessories: [Accessory], lastSeen: [String: Date], structure: HomeStructure) {
+        self.accessories = accessories
+        self.lastSeen = lastSeen
+        self.structure = structure
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 import HomeModel
 import JSON
 import Mappings
-import Persistence
+public import Persistence
 
 extension HomeCore {
     /// The value a characteristic has now, or last had before a restart if its accessory has not
@@ -151,7 +151,7 @@ extension HomeCore {
 
     /// The whole home as one batch that replaces what is stored: how the store is brought back in
     /// line when a batch of changes could not be written.
-    func snapshot() -> StoreBatch {
+    public func snapshot() -> StoreBatch {
         var values = storedValues
         for accessory in accessories {
             for service in accessory.services {

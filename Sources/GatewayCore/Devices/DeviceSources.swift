@@ -73,7 +73,7 @@ public struct DeviceSources: Sendable {
     public func isInventory(_ topic: String) -> Bool { inventoryBase(topic) != nil }
 
     /// The bridge whose `bridge/devices` the topic is, as `read` routes it; nil for any other topic.
-    func inventoryBase(_ topic: String) -> String? {
+    public func inventoryBase(_ topic: String) -> String? {
         guard let (base, rest) = bridge(of: topic), BridgeTopic(rest) == .devices else { return nil }
         return base
     }

@@ -92,6 +92,12 @@ public struct HomeCore: Sendable {
         public var component: LogComponent
         public var message: String
         public var description: String { message }
+
+        public init(level: Level, component: LogComponent, message: String) {
+            self.level = level
+            self.component = component
+            self.message = message
+        }
     }
 
     /// A gateway over `mappings`, with the home as stored (nil: a new database gets one home).
@@ -121,7 +127,9 @@ public struct HomeCore: Sendable {
 
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
     /// When each accessory's device last reported, for those that have since the start.
-    var lastSeen: [String: Date] { entries.compactMapValues(\.lastSeen) }
+    public var lastSeen: [String: Date] { entries.compactMapValues(\.lastSeen) }
+    /// How many action sets and triggers there are, for the log.
+    public var automationCounts: (actionSets: Int, triggers: Int) { (actionSets.count, engine.triggers.count) }
     public func accessory(_ id: String) -> Accessory? { entries[id]?.accessory }
 
     mutating func notice(_ level: Notice.Level, _ component: LogComponent, _ message: String) {

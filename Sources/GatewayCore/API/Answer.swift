@@ -9,7 +9,7 @@ public enum Answer: Sendable {
     /// the database can be written, and lost if homegate stops before then.
     case notStored(HomeResult?, reason: String)
 
-    init(_ reply: Reply, unstored: String?) {
+    public init(_ reply: Reply, unstored: String?) {
         if let error = reply.error {
             self = .refused(error, partial: reply.result)
         } else if let unstored {
@@ -30,5 +30,5 @@ public enum Answer: Sendable {
         if case .refused(let error, _) = self { error } else { nil }
     }
 
-    static let stopping = Answer.refused(HomeError(.busy, "homegate is stopping"), partial: nil)
+    public static let stopping = Answer.refused(HomeError(.busy, "homegate is stopping"), partial: nil)
 }

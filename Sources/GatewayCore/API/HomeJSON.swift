@@ -38,7 +38,7 @@ public enum HomeJSON {
     }
 
     /// An `ok` reply turned into the error it is when its change could not be stored.
-    static func describeUnstored(_ reason: String, into fields: inout [String: JSONValue]) {
+    public static func describeUnstored(_ reason: String, into fields: inout [String: JSONValue]) {
         fields["status"] = "error"
         fields["kind"] = "storage"
         fields["error"] = .string(unstoredMessage(reason))
