@@ -239,7 +239,8 @@ let testTargets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
-        name: "HAPTests", dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto")], resources: [.copy("Fixtures")],
+        name: "HAPTests",
+        dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")], resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings),
 ]
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
