@@ -5,6 +5,7 @@ stub AsyncZeroconf, as aiohomekit's own tests do. The tests run in order and sha
 import asyncio
 import contextlib
 import json
+import socket
 import statistics
 import time
 import uuid
@@ -17,6 +18,7 @@ from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.controller.ip.pairing import IpPairing
 from aiohomekit.exceptions import (
     AccessoryDisconnectedError,
+    BusyError,
     AlreadyPairedError,
     AuthenticationError,
     HttpErrorResponse,
@@ -80,6 +82,43 @@ def test_wrong_setup_code_is_refused(demo):
     run(body())
 
 
+def test_a_second_pair_setup_is_busy_while_one_is_open(demo):
+    async def body():
+        first = discovery(demo)
+        await first.async_start_pairing("first")
+        second = discovery(demo)
+        with pytest.raises(BusyError):
+            await second.async_start_pairing("second")
+        await second.close()
+        # Closing the first connection ends its exchange.
+        await first.close()
+        await asyncio.sleep(0.1)
+        third = discovery(demo)
+        await third.async_start_pairing("third")
+        await third.close()
+
+    run(body())
+
+
+def test_unverified_requests_and_malformed_http(demo):
+    def exchange(data: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", demo.port), timeout=5) as connection:
+            connection.sendall(data)
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            return answer
+
+    assert exchange(b"GET /accessories HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 470 ")
+    assert exchange(b"GET /characteristics?id=2.9 HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 470 ")
+    assert exchange(b"\x00\x01garbage that is not HTTP\r\n\r\n").startswith(b"HTTP/1.1 400 ")
+    assert exchange(b"POST /pair-setup HTTP/1.1\r\nContent-Length: 3\r\n\r\n\x06\x05\x01").startswith(b"HTTP/1.1 400 ")
+    assert exchange(b"GET /nothing HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 404 ")
+
+
 def test_pairing_with_the_right_code(demo):
     async def body():
         found = discovery(demo)
@@ -92,6 +131,20 @@ def test_pairing_with_the_right_code(demo):
 
     run(body())
     assert STATE["pairing"]["AccessoryPairingID"] == demo.device_id
+    TIMINGS["  of which aiohomekit's own SRP (Python)"] = client_srp_seconds()
+
+
+def client_srp_seconds() -> float:
+    """What the controller's side of SRP costs in Python, to tell it from the server's share."""
+    from aiohomekit.crypto import srp
+
+    server = srp.SrpServer("Pair-Setup", SETUP_CODE)
+    started = time.perf_counter()
+    client = srp.SrpClient("Pair-Setup", SETUP_CODE)
+    client.set_salt(bytearray(server.salt_b))
+    client.set_server_public_key(server.get_public_key_bytes())
+    client.get_proof_bytes()
+    return time.perf_counter() - started
 
 
 def test_second_pair_setup_is_refused(demo):
@@ -187,6 +240,40 @@ def test_invalid_writes_get_their_status(demo):
     assert mixed[(2, 9)]["status"] == 0
 
 
+def test_read_with_metadata_and_timed_writes(demo):
+    demo.drain()
+
+    async def body():
+        paired = pairing(demo)
+        await paired.list_accessories_and_characteristics()
+        connection = paired.connection
+        meta = await connection.get_json("/characteristics?id=2.10,2.12&meta=1&perms=1&type=1&ev=1")
+        untimed = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 90}]})
+        prepared = await connection.put_json("/prepare", {"ttl": 2000, "pid": 42})
+        timed = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 120}], "pid": 42})
+        replayed = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 130}], "pid": 42})
+        await connection.put_json("/prepare", {"ttl": 50, "pid": 43})
+        await asyncio.sleep(0.2)
+        expired = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 140}], "pid": 43})
+        value = await paired.get_characteristics([(2, 12)])
+        await paired.close()
+        return meta, untimed, prepared, timed, replayed, expired, value
+
+    meta, untimed, prepared, timed, replayed, expired, value = run(body())
+    brightness = meta["characteristics"][0]
+    assert brightness == {
+        "aid": 2, "iid": 10, "value": 42, "type": "8", "perms": ["pr", "pw", "ev"], "format": "int",
+        "unit": "percentage", "minValue": 0, "maxValue": 100, "minStep": 1, "ev": False}
+    assert meta["characteristics"][1]["perms"] == ["pr", "pw", "ev", "tw"]
+    assert untimed["characteristics"][0]["status"] == -70410
+    assert prepared == {"status": 0}
+    assert timed == {}
+    assert replayed["characteristics"][0]["status"] == -70410
+    assert expired["characteristics"][0]["status"] == -70410
+    assert value[(2, 12)]["value"] == 120
+    assert demo.expect("write 2.12").startswith("write 2.12 120")
+
+
 def test_pairings_can_be_added_and_listed(demo):
     key = ed25519.Ed25519PrivateKey.generate()
     public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
@@ -269,6 +356,26 @@ async def wait_for(events: list, predicate, timeout: float) -> None:
             return
         await asyncio.sleep(0.005)
     raise AssertionError(f"no matching event within {timeout} s; got {events}")
+
+
+def test_many_controllers_at_once(demo):
+    async def body():
+        controllers = [pairing(demo) for _ in range(8)]
+        received = [[] for _ in controllers]
+        for index, paired in enumerate(controllers):
+            paired.dispatcher_connect(lambda event, index=index: received[index].append(event))
+        reads = await asyncio.gather(*(paired.get_characteristics([(2, 10), (1, 5)]) for paired in controllers))
+        await asyncio.gather(*(paired.subscribe([(2, 10)]) for paired in controllers))
+        demo.send("set 2.10 77")
+        deadline = time.perf_counter() + 2
+        while time.perf_counter() < deadline and not all(any((2, 10) in e for e in events) for events in received):
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*(paired.close() for paired in controllers))
+        return reads, received
+
+    reads, received = run(body())
+    assert all(read[(1, 5)]["value"] == "Demo Bridge" for read in reads)
+    assert all(any(event.get((2, 10), {}).get("value") == 77 for event in events) for events in received)
 
 
 def test_removed_pairing_is_closed_and_refused(demo):
