@@ -183,6 +183,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // libqrencode, for drawing the setup code as a QR code in a terminal.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "HAPQRCode", dependencies: ["CQREncode"], swiftSettings: swiftSettings),
         // A HAP server over a fake bridge, for the aiohomekit tests (scripts/hap-test.sh).
         .executableTarget(
             name: "hap-demo",
@@ -242,6 +245,7 @@ let testTargets: [Target] = [
         name: "HAPTests",
         dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")], resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings),
+    .testTarget(name: "HAPQRCodeTests", dependencies: ["HAPQRCode"], swiftSettings: swiftSettings),
 ]
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += testTargets
