@@ -418,6 +418,38 @@ def test_pair_verify_time(demo):
     TIMINGS["pair-verify + first read (median of 10)"] = statistics.median(times)
 
 
+def test_malformed_bodies_get_errors_and_the_server_stays(demo):
+    async def body():
+        paired = pairing(demo)
+        await paired.list_accessories_and_characteristics()
+        connection = paired.connection
+        answers = []
+        for raw in [b"{", b"[]", b'{"characteristics": "x"}', b'{"characteristics": [{"aid": "a", "iid": 1}]}',
+                    b'{"characteristics": []}', b"\xff\xfe"]:
+            response = await raw_request(connection, "PUT", "/characteristics", raw, "application/hap+json")
+            answers.append((response.code, json.loads(response.body)))
+        unknown = await connection.put_json("/characteristics", {"characteristics": [{"aid": 9, "iid": 9, "value": 1}]})
+        tlv = await raw_request(connection, "POST", "/pairings", b"\x06", "application/pairing+tlv8")
+        still = await paired.get_characteristics([(2, 10)])
+        await paired.close()
+        return answers, unknown, tlv.code, still
+
+    answers, unknown, tlv_code, still = run(body())
+    assert all(answer == (400, {"status": -70410}) for answer in answers), answers
+    assert unknown["characteristics"][0]["status"] == -70409
+    assert tlv_code == 400
+    assert "value" in still[(2, 10)]
+
+
+async def raw_request(connection, method: str, target: str, body: bytes, content_type: str):
+    """A request with any body; aiohomekit raises on 4xx, the response rides on the exception."""
+    try:
+        headers = [("Content-Length", len(body)), ("Content-Type", content_type)]
+        return await connection.request(method, target, headers=headers, body=body)
+    except HttpErrorResponse as error:
+        return error.response
+
+
 def test_stored_pairing_verifies_after_restart(demo):
     demo.stop()
     demo.start()
@@ -443,6 +475,21 @@ def test_removing_the_last_admin_unpairs(demo):
         return finish
 
     assert run(body()) is not None
+
+
+def test_idle_connections_are_closed(demo, tmp_path):
+    from conftest import Demo
+
+    idle = Demo(demo.binary, tmp_path / "idle-store.json", tmp_path / "idle.log", ["--idle-seconds", "1"])
+    idle.start()
+    try:
+        with socket.create_connection(("127.0.0.1", idle.port), timeout=5) as connection:
+            started = time.perf_counter()
+            assert connection.recv(1) == b""  # the server closed it
+            waited = time.perf_counter() - started
+    finally:
+        idle.stop()
+    assert 0.9 < waited < 3
 
 
 def test_print_timings():
