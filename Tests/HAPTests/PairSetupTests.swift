@@ -27,6 +27,15 @@ struct PairSetupTests {
         #expect(errorCode(await setup.handle(m1, from: second, identity: identity, now: now)) == nil)
     }
 
+    @Test("an exchange left silent for 30 s no longer makes others Busy")
+    func abandoned() async {
+        let setup = PairSetup(store: HAPMemoryPairingStore(), logger: Logger(label: "test")) { _ in true }
+        let now = ContinuousClock.now
+        #expect(errorCode(await setup.handle(m1, from: first, identity: identity, now: now)) == nil)
+        #expect(errorCode(await setup.handle(m1, from: second, identity: identity, now: now + .seconds(29))) == .busy)
+        #expect(errorCode(await setup.handle(m1, from: second, identity: identity, now: now + .seconds(31))) == nil)
+    }
+
     @Test("an accessory that is paired answers Unavailable")
     func unavailable() async throws {
         let store = HAPMemoryPairingStore()

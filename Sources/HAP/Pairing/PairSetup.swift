@@ -10,8 +10,12 @@ actor PairSetup {
 
     private struct Exchange {
         let connection: HAPConnectionID
+        let started: ContinuousClock.Instant
         var step: Step
     }
+
+    /// An exchange left silent this long no longer makes other controllers Busy.
+    static let abandonedAfter = Duration.seconds(30)
 
     private let store: any HAPPairingStore
     /// Whether the connection holding an exchange is still open; a closed one no longer makes others Busy.
@@ -82,7 +86,9 @@ actor PairSetup {
         if let wait = backoff(now: now) {
             return failure(2, .backoff, retryDelay: wait)
         }
-        if let exchange, exchange.connection != connection, isConnectionOpen(exchange.connection) {
+        if let exchange, exchange.connection != connection, isConnectionOpen(exchange.connection),
+            now - exchange.started < PairSetup.abandonedAfter
+        {
             return failure(2, .busy)
         }
         let verifier: SRPVerifier
@@ -93,7 +99,7 @@ actor PairSetup {
             cachedVerifier = (identity.setupCode, verifier)
         }
         let srp = SRPServer(verifier: verifier)
-        exchange = Exchange(connection: connection, step: .sentM2(srp))
+        exchange = Exchange(connection: connection, started: now, step: .sentM2(srp))
         return TLV8([(.state, [2]), (.salt, verifier.salt), (.publicKey, srp.publicKey)])
     }
 
