@@ -192,6 +192,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // libqrencode, for drawing the setup code as a QR code in a terminal.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "HAPQRCode", dependencies: ["CQREncode"], swiftSettings: swiftSettings),
         // A HAP server over a fake bridge, for the aiohomekit tests (scripts/hap-test.sh).
         .executableTarget(
             name: "hap-demo",
@@ -274,8 +277,10 @@ let testTargets: [Target] = [
         swiftSettings: swiftSettings
     ),
     .testTarget(
-        name: "HAPTests", dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto")], resources: [.copy("Fixtures")],
+        name: "HAPTests",
+        dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")], resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings),
+    .testTarget(name: "HAPQRCodeTests", dependencies: ["HAPQRCode"], swiftSettings: swiftSettings),
 ]
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += testTargets

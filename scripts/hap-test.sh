@@ -38,6 +38,9 @@ if ! cmp -s "$requirements" "$stamp"; then
   cp "$requirements" "$stamp"
 fi
 
-# 3. The tests (no __pycache__ or .pytest_cache left in the source tree); -s shows the timings.
+# 3. The accessory's share of pair-setup, without the controller's.
+"$bin_path/hap-demo" --bench-srp 5
+
+# 4. The tests (no __pycache__ or .pytest_cache left in the source tree); -s shows the timings.
 export PYTHONDONTWRITEBYTECODE=1
 exec "$venv/bin/python" -m pytest Tests/hap --bin-path "$bin_path" -p no:cacheprovider -s "$@"

@@ -27,6 +27,10 @@ actor DemoBridge: HAPAccessoryProvider {
                                 iid: 10, type: HAPType(0x08), format: .int, perms: [.pairedRead, .pairedWrite, .events], unit: .percentage,
                                 minValue: 0, maxValue: 100, minStep: 1),
                             HAPCharacteristic(iid: 11, type: HAPType(0x23), format: .string, perms: [.pairedRead]),
+                            // Hue with timed writes required, for the /prepare test.
+                            HAPCharacteristic(
+                                iid: 12, type: HAPType(0x13), format: .float, perms: [.pairedRead, .pairedWrite, .events, .timedWrite],
+                                unit: .arcdegrees, minValue: 0, maxValue: 360, minStep: 1),
                         ]),
                 ]),
             HAPAccessory(
@@ -64,6 +68,7 @@ actor DemoBridge: HAPAccessoryProvider {
         values[HAPCharacteristicID(aid: 2, iid: 9)] = .bool(false)
         values[HAPCharacteristicID(aid: 2, iid: 10)] = .int(0)
         values[HAPCharacteristicID(aid: 2, iid: 11)] = .string("Lamp")
+        values[HAPCharacteristicID(aid: 2, iid: 12)] = .double(0)
         values[HAPCharacteristicID(aid: 3, iid: 10)] = .int(1)
         self.values = values
     }

@@ -8,7 +8,7 @@ import UnixSignals
 import Glibc
 #endif
 
-/// hap-demo [--host H] [--port P] [--store FILE] [--setup-code XXX-XX-XXX] [--coalescing-ms N]
+/// hap-demo [--host H] [--port P] [--store FILE] [--setup-code XXX-XX-XXX] [--coalescing-ms N] [--idle-seconds N] | --bench-srp N
 ///
 /// Prints "ready port=P id=ID uri=X-HM://…" once listening, then "write AID.IID VALUE CONNECTION"
 /// for each write; stdin takes `set AID.IID VALUE` and `press AID.IID VALUE` (DemoCommands).
@@ -32,8 +32,15 @@ struct HAPDemo {
             FileHandle.standardError.write(Data("hap-demo: \(error)\n".utf8))
             exit(2)
         }
+        if let rounds = options["bench-srp"].flatMap(Int.init) {
+            print(SRPBenchmark.run(rounds: rounds))
+            return
+        }
         if let milliseconds = options["coalescing-ms"].flatMap(Int.init) {
             configuration.eventCoalescingDelay = .milliseconds(milliseconds)
+        }
+        if let seconds = options["idle-seconds"].flatMap(Int.init) {
+            configuration.idleTimeout = .seconds(seconds)
         }
         await run(configuration: configuration, store: store, logger: logger)
     }

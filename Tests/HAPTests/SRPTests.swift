@@ -25,14 +25,13 @@ struct SRPTests {
         let vectors = try #require(fixture["vectors"] as? [[String: String]])
         #expect(vectors.count == 3)
         for vector in vectors {
-            let verifier = SRPVerifier(password: try #require(vector["setupCode"]), salt: [UInt8](hex: try #require(vector["salt"])))
+            let field = { (key: String) throws -> [UInt8] in [UInt8](hex: try #require(vector[key])) }
+            let verifier = SRPVerifier(password: try #require(vector["setupCode"]), salt: try field("salt"))
             #expect(verifier.verifierBytes.hex == vector["verifier"])
-            let server = SRPServer(verifier: verifier, privateKey: [UInt8](hex: try #require(vector["b"])))
+            let server = SRPServer(verifier: verifier, privateKey: try field("b"))
             #expect(server.publicKey.hex == vector["B"])
-            let session = try #require(
-                server.verify(
-                    clientPublicKey: [UInt8](hex: try #require(vector["A"])),
-                    clientProof: [UInt8](hex: try #require(vector["clientProof"]))))
+            let proof = server.verify(clientPublicKey: try field("A"), clientProof: try field("clientProof"))
+            let session = try #require(proof)
             #expect(session.sessionKey.hex == vector["sessionKey"])
             #expect(session.serverProof.hex == vector["serverProof"])
         }
@@ -42,12 +41,10 @@ struct SRPTests {
     func wrongCode() throws {
         let fixture = try Fixture.json("srp-vectors")
         let vector = try #require((fixture["vectors"] as? [[String: String]])?.first)
-        let verifier = SRPVerifier(password: "031-45-155", salt: [UInt8](hex: try #require(vector["salt"])))
-        let server = SRPServer(verifier: verifier, privateKey: [UInt8](hex: try #require(vector["b"])))
-        #expect(
-            server.verify(
-                clientPublicKey: [UInt8](hex: try #require(vector["A"])),
-                clientProof: [UInt8](hex: try #require(vector["clientProof"]))) == nil)
+        let field = { (key: String) throws -> [UInt8] in [UInt8](hex: try #require(vector[key])) }
+        let verifier = SRPVerifier(password: "031-45-155", salt: try field("salt"))
+        let server = SRPServer(verifier: verifier, privateKey: try field("b"))
+        #expect(server.verify(clientPublicKey: try field("A"), clientProof: try field("clientProof")) == nil)
     }
 
     @Test("A = 0, A = N and short proofs are refused")

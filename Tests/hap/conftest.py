@@ -27,7 +27,8 @@ def free_port() -> int:
 class Demo:
     """One hap-demo process: stdin takes `set`/`press` commands, stdout reports writes."""
 
-    def __init__(self, binary: pathlib.Path, store: pathlib.Path, log: pathlib.Path):
+    def __init__(self, binary: pathlib.Path, store: pathlib.Path, log: pathlib.Path, extra: list[str] | None = None):
+        self.extra = extra or []
         self.binary = binary
         self.store = store
         self.log_path = log
@@ -41,7 +42,7 @@ class Demo:
         self.log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [str(self.binary), "--host", "127.0.0.1", "--port", str(self.port), "--store", str(self.store),
-             "--setup-code", SETUP_CODE],
+             "--setup-code", SETUP_CODE, *self.extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1)
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
         line = self.expect("ready", timeout=20)

@@ -5,6 +5,7 @@ stub AsyncZeroconf, as aiohomekit's own tests do. The tests run in order and sha
 import asyncio
 import contextlib
 import json
+import socket
 import statistics
 import time
 import uuid
@@ -17,6 +18,7 @@ from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.controller.ip.pairing import IpPairing
 from aiohomekit.exceptions import (
     AccessoryDisconnectedError,
+    BusyError,
     AlreadyPairedError,
     AuthenticationError,
     HttpErrorResponse,
@@ -80,6 +82,43 @@ def test_wrong_setup_code_is_refused(demo):
     run(body())
 
 
+def test_a_second_pair_setup_is_busy_while_one_is_open(demo):
+    async def body():
+        first = discovery(demo)
+        await first.async_start_pairing("first")
+        second = discovery(demo)
+        with pytest.raises(BusyError):
+            await second.async_start_pairing("second")
+        await second.close()
+        # Closing the first connection ends its exchange.
+        await first.close()
+        await asyncio.sleep(0.1)
+        third = discovery(demo)
+        await third.async_start_pairing("third")
+        await third.close()
+
+    run(body())
+
+
+def test_unverified_requests_and_malformed_http(demo):
+    def exchange(data: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", demo.port), timeout=5) as connection:
+            connection.sendall(data)
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            return answer
+
+    assert exchange(b"GET /accessories HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 470 ")
+    assert exchange(b"GET /characteristics?id=2.9 HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 470 ")
+    assert exchange(b"\x00\x01garbage that is not HTTP\r\n\r\n").startswith(b"HTTP/1.1 400 ")
+    assert exchange(b"POST /pair-setup HTTP/1.1\r\nContent-Length: 3\r\n\r\n\x06\x05\x01").startswith(b"HTTP/1.1 400 ")
+    assert exchange(b"GET /nothing HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 404 ")
+
+
 def test_pairing_with_the_right_code(demo):
     async def body():
         found = discovery(demo)
@@ -92,6 +131,20 @@ def test_pairing_with_the_right_code(demo):
 
     run(body())
     assert STATE["pairing"]["AccessoryPairingID"] == demo.device_id
+    TIMINGS["  of which aiohomekit's own SRP (Python)"] = client_srp_seconds()
+
+
+def client_srp_seconds() -> float:
+    """What the controller's side of SRP costs in Python, to tell it from the server's share."""
+    from aiohomekit.crypto import srp
+
+    server = srp.SrpServer("Pair-Setup", SETUP_CODE)
+    started = time.perf_counter()
+    client = srp.SrpClient("Pair-Setup", SETUP_CODE)
+    client.set_salt(bytearray(server.salt_b))
+    client.set_server_public_key(server.get_public_key_bytes())
+    client.get_proof_bytes()
+    return time.perf_counter() - started
 
 
 def test_second_pair_setup_is_refused(demo):
@@ -187,6 +240,40 @@ def test_invalid_writes_get_their_status(demo):
     assert mixed[(2, 9)]["status"] == 0
 
 
+def test_read_with_metadata_and_timed_writes(demo):
+    demo.drain()
+
+    async def body():
+        paired = pairing(demo)
+        await paired.list_accessories_and_characteristics()
+        connection = paired.connection
+        meta = await connection.get_json("/characteristics?id=2.10,2.12&meta=1&perms=1&type=1&ev=1")
+        untimed = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 90}]})
+        prepared = await connection.put_json("/prepare", {"ttl": 2000, "pid": 42})
+        timed = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 120}], "pid": 42})
+        replayed = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 130}], "pid": 42})
+        await connection.put_json("/prepare", {"ttl": 50, "pid": 43})
+        await asyncio.sleep(0.2)
+        expired = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 12, "value": 140}], "pid": 43})
+        value = await paired.get_characteristics([(2, 12)])
+        await paired.close()
+        return meta, untimed, prepared, timed, replayed, expired, value
+
+    meta, untimed, prepared, timed, replayed, expired, value = run(body())
+    brightness = meta["characteristics"][0]
+    assert brightness == {
+        "aid": 2, "iid": 10, "value": 42, "type": "8", "perms": ["pr", "pw", "ev"], "format": "int",
+        "unit": "percentage", "minValue": 0, "maxValue": 100, "minStep": 1, "ev": False}
+    assert meta["characteristics"][1]["perms"] == ["pr", "pw", "ev", "tw"]
+    assert untimed["characteristics"][0]["status"] == -70410
+    assert prepared == {"status": 0}
+    assert timed == {}
+    assert replayed["characteristics"][0]["status"] == -70410
+    assert expired["characteristics"][0]["status"] == -70410
+    assert value[(2, 12)]["value"] == 120
+    assert demo.expect("write 2.12").startswith("write 2.12 120")
+
+
 def test_pairings_can_be_added_and_listed(demo):
     key = ed25519.Ed25519PrivateKey.generate()
     public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
@@ -271,6 +358,26 @@ async def wait_for(events: list, predicate, timeout: float) -> None:
     raise AssertionError(f"no matching event within {timeout} s; got {events}")
 
 
+def test_many_controllers_at_once(demo):
+    async def body():
+        controllers = [pairing(demo) for _ in range(8)]
+        received = [[] for _ in controllers]
+        for index, paired in enumerate(controllers):
+            paired.dispatcher_connect(lambda event, index=index: received[index].append(event))
+        reads = await asyncio.gather(*(paired.get_characteristics([(2, 10), (1, 5)]) for paired in controllers))
+        await asyncio.gather(*(paired.subscribe([(2, 10)]) for paired in controllers))
+        demo.send("set 2.10 77")
+        deadline = time.perf_counter() + 2
+        while time.perf_counter() < deadline and not all(any((2, 10) in e for e in events) for events in received):
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*(paired.close() for paired in controllers))
+        return reads, received
+
+    reads, received = run(body())
+    assert all(read[(1, 5)]["value"] == "Demo Bridge" for read in reads)
+    assert all(any(event.get((2, 10), {}).get("value") == 77 for event in events) for events in received)
+
+
 def test_removed_pairing_is_closed_and_refused(demo):
     async def body():
         second = pairing(demo, STATE["second"])
@@ -311,6 +418,38 @@ def test_pair_verify_time(demo):
     TIMINGS["pair-verify + first read (median of 10)"] = statistics.median(times)
 
 
+def test_malformed_bodies_get_errors_and_the_server_stays(demo):
+    async def body():
+        paired = pairing(demo)
+        await paired.list_accessories_and_characteristics()
+        connection = paired.connection
+        answers = []
+        for raw in [b"{", b"[]", b'{"characteristics": "x"}', b'{"characteristics": [{"aid": "a", "iid": 1}]}',
+                    b'{"characteristics": []}', b"\xff\xfe"]:
+            response = await raw_request(connection, "PUT", "/characteristics", raw, "application/hap+json")
+            answers.append((response.code, json.loads(response.body)))
+        unknown = await connection.put_json("/characteristics", {"characteristics": [{"aid": 9, "iid": 9, "value": 1}]})
+        tlv = await raw_request(connection, "POST", "/pairings", b"\x06", "application/pairing+tlv8")
+        still = await paired.get_characteristics([(2, 10)])
+        await paired.close()
+        return answers, unknown, tlv.code, still
+
+    answers, unknown, tlv_code, still = run(body())
+    assert all(answer == (400, {"status": -70410}) for answer in answers), answers
+    assert unknown["characteristics"][0]["status"] == -70409
+    assert tlv_code == 400
+    assert "value" in still[(2, 10)]
+
+
+async def raw_request(connection, method: str, target: str, body: bytes, content_type: str):
+    """A request with any body; aiohomekit raises on 4xx, the response rides on the exception."""
+    try:
+        headers = [("Content-Length", len(body)), ("Content-Type", content_type)]
+        return await connection.request(method, target, headers=headers, body=body)
+    except HttpErrorResponse as error:
+        return error.response
+
+
 def test_stored_pairing_verifies_after_restart(demo):
     demo.stop()
     demo.start()
@@ -336,6 +475,21 @@ def test_removing_the_last_admin_unpairs(demo):
         return finish
 
     assert run(body()) is not None
+
+
+def test_idle_connections_are_closed(demo, tmp_path):
+    from conftest import Demo
+
+    idle = Demo(demo.binary, tmp_path / "idle-store.json", tmp_path / "idle.log", ["--idle-seconds", "1"])
+    idle.start()
+    try:
+        with socket.create_connection(("127.0.0.1", idle.port), timeout=5) as connection:
+            started = time.perf_counter()
+            assert connection.recv(1) == b""  # the server closed it
+            waited = time.perf_counter() - started
+    finally:
+        idle.stop()
+    assert 0.9 < waited < 3
 
 
 def test_print_timings():

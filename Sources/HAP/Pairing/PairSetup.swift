@@ -10,24 +10,38 @@ actor PairSetup {
 
     private struct Exchange {
         let connection: HAPConnectionID
+        let started: ContinuousClock.Instant
         var step: Step
     }
 
+    /// An exchange left silent this long no longer makes other controllers Busy.
+    static let abandonedAfter = Duration.seconds(30)
+
     private let store: any HAPPairingStore
-    private let registry: HAPConnectionRegistry
+    /// Whether the connection holding an exchange is still open; a closed one no longer makes others Busy.
+    private let isConnectionOpen: @Sendable (HAPConnectionID) -> Bool
     private let logger: Logger
     private var exchange: Exchange?
     private var cachedVerifier: (code: HAPSetupCode, verifier: SRPVerifier)?
     private var failedAttempts = 0
     private var lastFailure: ContinuousClock.Instant?
-    /// After this many wrong codes in a row the accessory refuses pair-setup until restart or a new code.
-    static let maxTries = 100
-    /// Wrong codes allowed before a growing backoff.
-    static let freeTries = 5
+    private let limits: Limits
 
-    init(store: any HAPPairingStore, registry: HAPConnectionRegistry, logger: Logger) {
+    /// How many wrong setup codes the accessory takes.
+    struct Limits: Sendable {
+        /// Wrong codes allowed before a growing backoff (5 s more for each, at most 60 s).
+        var freeTries = 5
+        /// After this many wrong codes in a row pair-setup answers MaxTries until restart or a new code.
+        var maxTries = 100
+    }
+
+    init(
+        store: any HAPPairingStore, logger: Logger, limits: Limits = Limits(),
+        isConnectionOpen: @escaping @Sendable (HAPConnectionID) -> Bool
+    ) {
         self.store = store
-        self.registry = registry
+        self.limits = limits
+        self.isConnectionOpen = isConnectionOpen
         self.logger = logger
     }
 
@@ -65,14 +79,16 @@ actor PairSetup {
             logger.info("pair-setup refused: already paired", metadata: ["connection": "\(connection)"])
             return failure(2, .unavailable)
         }
-        guard failedAttempts < PairSetup.maxTries else {
+        guard failedAttempts < limits.maxTries else {
             logger.warning("pair-setup refused: \(failedAttempts) wrong setup codes; set a new code to pair")
             return failure(2, .maxTries)
         }
         if let wait = backoff(now: now) {
             return failure(2, .backoff, retryDelay: wait)
         }
-        if let exchange, exchange.connection != connection, registry.contains(exchange.connection) {
+        if let exchange, exchange.connection != connection, isConnectionOpen(exchange.connection),
+            now - exchange.started < PairSetup.abandonedAfter
+        {
             return failure(2, .busy)
         }
         let verifier: SRPVerifier
@@ -83,17 +99,17 @@ actor PairSetup {
             cachedVerifier = (identity.setupCode, verifier)
         }
         let srp = SRPServer(verifier: verifier)
-        exchange = Exchange(connection: connection, step: .sentM2(srp))
+        exchange = Exchange(connection: connection, started: now, step: .sentM2(srp))
         return TLV8([(.state, [2]), (.salt, verifier.salt), (.publicKey, srp.publicKey)])
     }
 
     /// Seconds left to wait after too many wrong codes: 5 s more for each beyond the free ones, at most 60.
     private func backoff(now: ContinuousClock.Instant) -> Int? {
-        guard failedAttempts >= PairSetup.freeTries, let lastFailure else { return nil }
-        let delay = Duration.seconds(min(60, 5 * (failedAttempts - PairSetup.freeTries + 1)))
+        guard failedAttempts >= limits.freeTries, let lastFailure else { return nil }
+        let delay = Duration.seconds(min(60, 5 * (failedAttempts - limits.freeTries + 1)))
         let remaining = lastFailure + delay - now
         guard remaining > .zero else { return nil }
-        return Int(remaining.components.seconds) + 1
+        return Int(remaining.components.seconds) + (remaining.components.attoseconds > 0 ? 1 : 0)
     }
 
     private func verifyCode(_ request: TLV8, connection: HAPConnectionID, now: ContinuousClock.Instant) -> TLV8 {

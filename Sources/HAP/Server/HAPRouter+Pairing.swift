@@ -7,6 +7,7 @@ extension HAPRouter {
         }
         guard let identity = try? await store.identity() else { return HAPOutcome(.tlv(PairVerify.failure(2, .unknown), status: 500)) }
         let answer = await pairSetup.handle(tlv, from: state.id, identity: identity, now: .now)
+        if answer.byte(.state) == 6, answer[.error] == nil { configuration.onPairedChange?(true) }
         return HAPOutcome(.tlv(answer))
     }
 
@@ -95,6 +96,7 @@ extension HAPRouter {
         }
         logger.info("pairing removed", metadata: ["pairings left": "\(existing.count - removed.count)"])
         registry.closeSessions(of: removed, keeping: state.id)
+        if removed.count == existing.count { configuration.onPairedChange?(false) }
         var outcome = HAPOutcome(.tlv(TLV8([(.state, [2])])))
         outcome.closeAfterResponse = removed.contains(session.controllerID)
         return outcome

@@ -12,7 +12,7 @@ public final class HAPServer: Service, Sendable {
     let provider: any HAPAccessoryProvider
     let store: any HAPPairingStore
     let logger: Logger
-    let registry = HAPConnectionRegistry()
+    let registry: HAPConnectionRegistry
     let database = HAPDatabase()
     let pairSetup: PairSetup
     private let jobs: AsyncStream<HAPJob>
@@ -27,7 +27,9 @@ public final class HAPServer: Service, Sendable {
         self.provider = provider
         self.store = store
         self.logger = logger
-        self.pairSetup = PairSetup(store: store, registry: registry, logger: logger)
+        let registry = HAPConnectionRegistry()
+        self.registry = registry
+        self.pairSetup = PairSetup(store: store, logger: logger) { registry.contains($0) }
         (jobs, jobContinuation) = AsyncStream.makeStream(of: HAPJob.self)
     }
 

@@ -15,11 +15,14 @@ public struct HAPServerConfiguration: Sendable {
     public var idleTimeout: Duration
     /// The largest request body accepted.
     public var maxBodyBytes: Int
+    /// Called when the accessory becomes paired or unpaired (the TXT record's `sf` changes).
+    public var onPairedChange: (@Sendable (_ isPaired: Bool) -> Void)?
 
     public init(
         host: String = "0.0.0.0", port: Int = 51826, model: String = "homegate", category: HAPCategory = .bridge,
         setupCode: HAPSetupCode? = nil, eventCoalescingDelay: Duration = .milliseconds(250),
-        idleTimeout: Duration = .seconds(3600), maxBodyBytes: Int = 1 << 20
+        idleTimeout: Duration = .seconds(3600), maxBodyBytes: Int = 1 << 20,
+        onPairedChange: (@Sendable (_ isPaired: Bool) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -29,5 +32,6 @@ public struct HAPServerConfiguration: Sendable {
         self.eventCoalescingDelay = eventCoalescingDelay
         self.idleTimeout = idleTimeout
         self.maxBodyBytes = maxBodyBytes
+        self.onPairedChange = onPairedChange
     }
 }

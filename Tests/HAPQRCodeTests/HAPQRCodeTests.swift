@@ -1,0 +1,25 @@
+import HAPQRCode
+import Testing
+
+@Suite("Setup QR code")
+struct HAPQRCodeTests {
+    @Test("a setup URI becomes a version 1 or 2 code with its finder patterns")
+    func encodes() throws {
+        let code = try #require(HAPQRCode("X-HM://0023ISYWY8H2B"))
+        #expect(code.modules.count == 21 || code.modules.count == 25)
+        // The top-left finder pattern: a dark 7×7 ring around a light ring around a dark 3×3.
+        #expect(code.modules[0][0...6].allSatisfy { $0 })
+        #expect(code.modules[1][1...5].allSatisfy { !$0 })
+        #expect(code.modules[3][2...4].allSatisfy { $0 })
+    }
+
+    @Test("the terminal text has one line per two rows, all the same width")
+    func terminalText() throws {
+        let code = try #require(HAPQRCode("X-HM://0023ISYWY8H2B"))
+        let lines = code.terminalText(border: 2).split(separator: "\n")
+        let width = code.modules.count + 4
+        #expect(lines.count == (width + 1) / 2)
+        #expect(lines.allSatisfy { $0.count == width })
+        #expect(lines[0].allSatisfy { $0 == "█" })
+    }
+}
