@@ -46,6 +46,8 @@
  * @property {Service[]} services
  */
 
+/** @typedef {{id: string, name: string, home: string | null, room: string | null}} Placement An accessory's name and place, as a rename or a move answers. */
+
 /** @typedef {{id: string, name: string, home?: string, accessories?: string[]}} Room */
 /** @typedef {{id: string, name: string, home?: string, rooms?: string[]}} Zone */
 

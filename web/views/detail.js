@@ -16,6 +16,7 @@ import { renderView } from "./nav.js";
 /** @typedef {import("../types.js").Service} Service */
 /** @typedef {import("../types.js").Characteristic} Characteristic */
 /** @typedef {import("../types.js").Home} Home */
+/** @typedef {import("../types.js").Placement} Placement */
 
 const pane = () => $("#detail", HTMLElement);
 
@@ -145,7 +146,7 @@ function accessorySettings(accessory, home) {
   select.addEventListener("change", async () => {
     error.textContent = "";
     try {
-      const moved = /** @type {Accessory} */ (await api("PUT", `/api/accessories/${enc(accessory.id)}/room`, { room: select.value, home: home && home.id }));
+      const moved = /** @type {Placement} */ (await api("PUT", `/api/accessories/${enc(accessory.id)}/room`, { room: select.value, home: home && home.id }));
       accessory.room = moved.room;
       accessory.home = moved.home;
       changed("accessory");
@@ -160,7 +161,7 @@ function accessorySettings(accessory, home) {
   const rename = async (name) => {
     error.textContent = "";
     try {
-      const renamed = /** @type {Accessory} */ (await api("PUT", `/api/accessories/${enc(accessory.id)}/name`, { name }));
+      const renamed = /** @type {Placement} */ (await api("PUT", `/api/accessories/${enc(accessory.id)}/name`, { name }));
       accessory.name = renamed.name;
       changed("accessory");
       renderDetail();
