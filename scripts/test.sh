@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The web page's JSDoc types (tsc) and its pure helpers' unit tests (node --test): seconds, no build.
+scripts/web-test.sh
 swift build --build-tests
 # The container image, proved without a Docker engine (skip with HOMEGATE_SKIP_IMAGE_CHECK=1 while iterating).
 [ "${HOMEGATE_SKIP_IMAGE_CHECK:-}" = 1 ] || scripts/check-image.sh
