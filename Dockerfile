@@ -2,7 +2,7 @@
 # The Swift image must be at least as new as the newest swift-tools-version among the resolved
 # dependencies (6.2 today); scripts/check-image.sh checks that, and builds this context natively.
 FROM swift:6.3-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto-dev libsqlite3-dev libavahi-client-dev pkg-config \
+RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto-dev libsqlite3-dev libavahi-client-dev libqrencode-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -16,7 +16,7 @@ FROM debian:bookworm-slim
 # (HOMEGATE_COMMIT=$(git rev-parse --short HEAD) docker compose up -d --build; docker build --build-arg works too).
 ARG HOMEGATE_COMMIT=""
 RUN mkdir -p /usr/local/share/homegate && echo "$HOMEGATE_COMMIT" > /usr/local/share/homegate/commit
-RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 libsqlite3-0 libavahi-client3 ca-certificates tzdata \
+RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 libsqlite3-0 libavahi-client3 libqrencode4 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data homegate && mkdir -p /data && chown homegate /data
 COPY --from=build /out/ /usr/local/bin/

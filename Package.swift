@@ -256,8 +256,10 @@ let testTargets: [Target] = [
     .testTarget(
         name: "HTTPAPITests",
         dependencies: [
-            "HTTPAPI", "Gateway", "GatewayCore", "HomeModel", .product(name: "Yams", package: "Yams"),
+            "HTTPAPI", "Gateway", "GatewayCore", "HomeModel", "JSON", .product(name: "Yams", package: "Yams"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: swiftSettings),
     .testTarget(

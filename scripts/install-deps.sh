@@ -3,7 +3,7 @@
 set -euo pipefail
 # docker-compose only checks compose.yaml in the tests (no Docker engine is needed or used); curl reads the
 # HTTP event stream in the tests.
-packages=(libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev pkg-config docker-compose python3-yaml curl libavahi-client-dev)
+packages=(libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev pkg-config docker-compose python3-yaml curl libavahi-client-dev libqrencode-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

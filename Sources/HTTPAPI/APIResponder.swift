@@ -7,10 +7,10 @@ import JSON
 import Logging
 import NIOCore
 
-/// Answers every HTTP request: the token, CORS, the REST routes (each one MQTT request command),
-/// the event stream, the OpenAPI document, health, and the web page's files. Errors are JSON
-/// everywhere: `{"error": "…", "kind": "…", "field": "…"}`.
-struct APIResponder: HTTPResponder {
+/// What the HTTP API's routes do (`APIRouter` decides which runs): a command route builds its
+/// `HomeCommand` from the path, the query and the body, runs it on the gateway's typed surface, and
+/// maps the `Answer` to a status. Errors are JSON everywhere: `{"error": "…", "kind": "…", "field": "…"}`.
+struct APIResponder: Sendable {
     typealias Context = APIRequestContext
 
     let access: GatewayAccess
@@ -19,76 +19,24 @@ struct APIResponder: HTTPResponder {
     let metrics: MetricsExporter
     let logger: Logger
 
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let started = ContinuousClock.now
-        var response = await answer(request, connection: context.connection)
-        if let origin = settings.corsOrigin { response.headers[.accessControlAllowOrigin] = origin }
-        let elapsed = (ContinuousClock.now - started).components
-        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        logger.debug(
-            "\(request.method) \(request.uri.path) \(response.status.code)",
-            metadata: ["ms": "\((milliseconds * 1000).rounded() / 1000)"])
-        return response
+    /// `/readyz`: the health report, 503 while not ready.
+    func ready() async -> Response {
+        let report = await access.health()
+        return Self.json(report["ready"] == .bool(true) ? .ok : .serviceUnavailable, report)
     }
 
-    private func answer(_ request: Request, connection: any Channel) async -> Response {
-        let path = request.uri.path
-        if request.method == .options, settings.corsOrigin != nil { return preflight() }
-        // The page's own files, the API's document and liveness are open; everything that reads or
-        // runs the home needs the token.
-        let isAPI = path == "/api" || path.hasPrefix("/api/") || path == "/readyz" || path == "/metrics"
-        if isAPI, path != "/api/openapi.yaml", let refusal = checkToken(request) { return refusal }
-        switch path {
-        case "/healthz":
-            guard request.method == .get || request.method == .head else { return Self.methodNotAllowed([.get, .head]) }
-            return Self.json(.ok, ["status": "ok"])
-        case "/readyz":
-            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
-            let report = await access.health()
-            return Self.json(report["ready"] == .bool(true) ? .ok : .serviceUnavailable, report)
-        case "/metrics":
-            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
-            let text = await metrics.scrape(access)
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-        case "/api/openapi.yaml":
-            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
-            return files.document()
-        case "/api/events":
-            guard request.method == .get else { return Self.methodNotAllowed([.get]) }
-            return EventStream.response(request, hub: access.events, connection: connection, logger: logger)
-        default:
-            break
-        }
-        guard isAPI else {
-            guard request.method == .get || request.method == .head else { return Self.methodNotAllowed([.get, .head]) }
-            return files.page(path)
-        }
-        return await command(request)
+    /// `/metrics`, in the Prometheus text format.
+    func scrape() async -> Response {
+        let text = await metrics.scrape(access)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     // MARK: Commands
 
-    private func command(_ request: Request) async -> Response {
-        guard let parts = Self.pathParts(request.uri.path) else {
-            return Self.error(.badRequest, "invalid", "the path is not valid percent-encoded UTF-8")
-        }
-        var allowed: [HTTPRequest.Method] = []
-        for route in Route.all {
-            guard let fields = route.match(parts) else { continue }
-            guard route.method == request.method else {
-                allowed.append(route.method)
-                continue
-            }
-            return await run(route, fields, request)
-        }
-        guard allowed.isEmpty else { return Self.methodNotAllowed(allowed) }
-        return Self.error(
-            .notFound, "not_found", "no route \(request.uri.path) (docs/http-api.md lists them; /api/openapi.yaml describes them)")
-    }
-
-    private func run(_ route: Route, _ pathFields: [String: String], _ request: Request) async -> Response {
+    /// A command route: `pathFields` are the route's `{name}` parts, percent-decoded.
+    func run(_ route: Route, _ pathFields: [String: String], _ request: Request) async -> Response {
         var fields: [String: JSONValue] = pathFields.mapValues { .string($0) }
         for (key, value) in request.uri.queryParameters {
             let name = String(key)
@@ -244,28 +192,6 @@ struct APIResponder: HTTPResponder {
         return response
     }
 
-    // MARK: Token and CORS
-
-    /// nil when the request may go on: no token is set, or it carries the token.
-    private func checkToken(_ request: Request) -> Response? {
-        guard let token = settings.token else { return nil }
-        var given: String?
-        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
-            given = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-        } else if request.uri.path == "/api/events" {
-            // Browsers cannot set headers on EventSource or WebSocket.
-            given = request.uri.queryParameters["access_token"].map(String.init)
-        }
-        guard let given, Self.same(given, token) else {
-            var response = Self.error(
-                .unauthorized, "unauthorized",
-                given == nil ? "this gateway needs a token: send Authorization: Bearer <http.token>" : "the token is not this gateway's")
-            response.headers[.wwwAuthenticate] = "Bearer"
-            return response
-        }
-        return nil
-    }
-
     /// Compares in time that does not depend on where they differ.
     static func same(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
@@ -273,15 +199,6 @@ struct APIResponder: HTTPResponder {
         var difference = UInt8(x.count == y.count ? 0 : 1)
         for i in 0..<max(x.count, y.count) { difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0) }
         return difference == 0
-    }
-
-    private func preflight() -> Response {
-        Response(
-            status: .noContent,
-            headers: [
-                .accessControlAllowMethods: "GET, POST, PUT, PATCH, DELETE", .accessControlAllowHeaders: "Authorization, Content-Type",
-                .accessControlMaxAge: "600",
-            ])
     }
 }
 

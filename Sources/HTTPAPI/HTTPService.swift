@@ -15,7 +15,7 @@ import Glibc
 /// The HTTP API, its event stream and the web page, as one service of the gateway's group. It
 /// stops first: no new requests, the ones under way answered, the streams ended.
 public struct HTTPService: Service {
-    let application: Application<APIResponder>
+    let application: Application<RouterResponder<APIRequestContext>>
     let access: GatewayAccess
     let address: HTTPAddress
     let logger: Logger
@@ -47,7 +47,7 @@ public struct HTTPService: Service {
         let sockets = SocketFanOut(capacity: access.events.capacity, logger: logger)
         access.events.attach(sockets)
         application = Application(
-            responder: responder,
+            router: APIRouter.make(responder),
             server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 * 1024))) { request, channel, _ in
                 EventSocket.upgrade(request, channel: channel, clients: sockets, token: token)
             },
@@ -89,29 +89,34 @@ public struct HTTPService: Service {
 
 /// The port the server listens on, once it does.
 public final class Listening: Sendable {
-    private let port = Mutex<Int?>(nil)
-    private let waiters = Mutex<[CheckedContinuation<Int, Never>]>([])
+    private enum State {
+        case waiting([CheckedContinuation<Int, Never>])
+        case listening(Int)
+    }
 
-    func set(_ value: Int) {
-        port.withLock { $0 = value }
-        for waiter in waiters.withLock({ w in
-            defer { w = [] }; return w
-        }) { waiter.resume(returning: value) }
+    private let state = Mutex(State.waiting([]))
+
+    func set(_ port: Int) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Int, Never>] in
+            defer { state = .listening(port) }
+            if case .waiting(let waiters) = state { return waiters }
+            return []
+        }
+        for waiter in waiters { waiter.resume(returning: port) }
     }
 
     /// Waits until the server listens.
     public func port() async -> Int {
         await withCheckedContinuation { continuation in
-            let known = port.withLock { $0 }
-            if let known { return continuation.resume(returning: known) }
-            waiters.withLock { $0.append(continuation) }
-            if let late = port.withLock({ $0 }) {
-                // Set between the two looks: take ours back and answer.
-                let mine = waiters.withLock { w in
-                    defer { w = [] }; return w
+            let known = state.withLock { state -> Int? in
+                switch state {
+                case .listening(let port): return port
+                case .waiting(let waiters):
+                    state = .waiting(waiters + [continuation])
+                    return nil
                 }
-                for waiter in mine { waiter.resume(returning: late) }
             }
+            if let known { continuation.resume(returning: known) }
         }
     }
 }

@@ -1,7 +1,8 @@
 import HTTPTypes
 
-/// One route of the REST API: a method and a path whose `{name}` parts are fields of the MQTT
-/// request command it runs (docs/http-api.md has the table, web/openapi.yaml the contract).
+/// One route of the REST API: a method and a path whose `{name}` parts are fields of the command it
+/// builds, through the request codec that MQTT's `request/<command>` shares (docs/http-api.md has
+/// the table, web/openapi.yaml the contract).
 struct Route: Sendable {
     enum Segment: Sendable, Equatable {
         case literal(String)
@@ -34,6 +35,19 @@ struct Route: Sendable {
             part.hasPrefix("{") && part.hasSuffix("}") ? .field(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
     }
+
+    /// The path as Hummingbird's router takes it: `{name}` as `:name`.
+    var routerPath: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .field(let name): ":" + name
+            }
+        }.joined(separator: "/")
+    }
+
+    /// The names of its `{name}` parts.
+    var fields: [String] { segments.compactMap { if case .field(let name) = $0 { name } else { nil } } }
 
     /// The path's fields when `parts` (percent-decoded) is this route's path.
     func match(_ parts: [String]) -> [String: String]? {

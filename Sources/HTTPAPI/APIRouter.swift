@@ -1,0 +1,81 @@
+import Foundation
+import Gateway
+import HTTPTypes
+import Hummingbird
+import JSON
+import Logging
+
+/// The HTTP API's routes on Hummingbird's router: the page's files, the API's document and liveness
+/// are open; everything that reads or runs the home goes through `TokenMiddleware`. A path the API
+/// knows with a method it does not take is 405 with `Allow`; an unknown `/api/…` path is a JSON 404.
+enum APIRouter {
+    static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    static func make(_ api: APIResponder) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(logger: api.logger))
+        router.add(middleware: OtherMethodsMiddleware())
+        if let origin = api.settings.corsOrigin {
+            router.add(
+                middleware: CORSMiddleware(
+                    allowOrigin: .custom(origin), allowHeaders: [.authorization, .contentType],
+                    allowMethods: [.get, .post, .put, .patch, .delete], maxAge: .seconds(600)))
+        }
+        open(router, api)
+        let guarded = router.group().add(middleware: TokenMiddleware(token: api.settings.token))
+        guarded.on("/readyz", method: .get) { _, _ in await api.ready() }
+        guarded.on("/metrics", method: .get) { _, _ in await api.scrape() }
+        guarded.on("/api/events", method: .get) { request, context in
+            EventStream.response(request, hub: api.access.events, connection: context.connection, logger: api.logger)
+        }
+        refuseOtherMethods(guarded, ["/readyz": [.get], "/metrics": [.get], "/api/events": [.get]])
+
+        var taken: [String: [HTTPRequest.Method]] = [:]
+        for route in Route.all {
+            taken[route.routerPath, default: []].append(route.method)
+            guarded.on(RouterPath(route.routerPath), method: route.method) { request, context in
+                var fields: [String: String] = [:]
+                for name in route.fields {
+                    guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding else {
+                        return APIResponder.error(.badRequest, "invalid", "the path is not valid percent-encoded UTF-8")
+                    }
+                    fields[name] = decoded
+                }
+                return await api.run(route, fields, request)
+            }
+        }
+        refuseOtherMethods(guarded, taken)
+        for method in methods {
+            for path in ["/api", "/api/**"] {
+                guarded.on(RouterPath(path), method: method) { request, _ in
+                    APIResponder.error(
+                        .notFound, "not_found",
+                        "no route \(request.uri.path) (docs/http-api.md lists them; /api/openapi.yaml describes them)")
+                }
+            }
+        }
+        return router
+    }
+
+    /// What needs no token: liveness, the API's document, the page.
+    private static func open(_ router: Router<APIRequestContext>, _ api: APIResponder) {
+        router.on("/healthz", method: .get) { _, _ in APIResponder.json(.ok, ["status": "ok"]) }
+        router.on("/healthz", method: .head) { _, _ in APIResponder.json(.ok, ["status": "ok"]) }
+        router.on("/api/openapi.yaml", method: .get) { _, _ in api.files.document() }
+        refuseOtherMethods(router, ["/healthz": [.get, .head], "/api/openapi.yaml": [.get]])
+        for path: RouterPath in ["/", "/**"] {
+            router.on(path, method: .get) { request, _ in api.files.page(request.uri.path) }
+            router.on(path, method: .head) { request, _ in api.files.page(request.uri.path) }
+        }
+        refuseOtherMethods(router, ["/": [.get, .head], "/**": [.get, .head]])
+    }
+
+    /// 405 with `Allow` for every other method on each path.
+    private static func refuseOtherMethods(_ routes: some RouterMethods<APIRequestContext>, _ taken: [String: [HTTPRequest.Method]]) {
+        for (path, allowed) in taken {
+            for method in methods where !allowed.contains(method) {
+                routes.on(RouterPath(path), method: method) { _, _ in APIResponder.methodNotAllowed(allowed) }
+            }
+        }
+    }
+}
