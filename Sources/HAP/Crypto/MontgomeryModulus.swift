@@ -22,17 +22,21 @@ struct MontgomeryModulus: Sendable {
         rSquared = MontgomeryModulus.limbs(of: (BigUInt(1) << (2 * 64 * limbs.count)) % modulus, count: limbs.count)
     }
 
-    /// base^exponent mod n.
+    /// base^exponent mod n. Every exponent bit costs a squaring and a multiplication, and the
+    /// reductions do not branch on the numbers, so that timing says little about a secret exponent.
     func power(_ base: BigUInt, _ exponent: BigUInt) -> BigUInt {
         let count = n.count
         let montgomeryBase = multiply(MontgomeryModulus.limbs(of: base % modulus, count: count), rSquared)
         var one = [UInt64](repeating: 0, count: count)
         one[0] = 1
         var result = multiply(one, rSquared)
-        var bit = exponent.bitWidth - 1
+        let words = exponent.words.map { UInt64(truncatingIfNeeded: $0) }
+        var bit = words.count * 64 - 1
         while bit >= 0 {
             result = multiply(result, result)
-            if exponent[bitAt: bit] { result = multiply(result, montgomeryBase) }
+            let product = multiply(result, montgomeryBase)
+            let mask = 0 &- ((words[bit / 64] >> UInt64(bit % 64)) & 1)
+            for index in 0..<count { result[index] = (product[index] & mask) | (result[index] & ~mask) }
             bit -= 1
         }
         return BigUInt(words: multiply(result, one).map { UInt(truncatingIfNeeded: $0) })
@@ -60,16 +64,19 @@ struct MontgomeryModulus: Sendable {
             (t[count - 1], overflow) = t[count].addingReportingOverflow(carry)
             t[count] = t[count + 1] &+ (overflow ? 1 : 0)
         }
-        var result = Array(t[0..<count])
-        if t[count] != 0 || !MontgomeryModulus.less(result, n) {
-            var borrow = false
-            for j in 0..<count {
-                let (difference, first) = result[j].subtractingReportingOverflow(n[j])
-                let (final, second) = difference.subtractingReportingOverflow(borrow ? 1 : 0)
-                result[j] = final
-                borrow = first || second
-            }
+        // t < 2n: subtract n, and keep the difference unless it borrowed past t's top limb.
+        var difference = [UInt64](repeating: 0, count: count)
+        var borrow: UInt64 = 0
+        for j in 0..<count {
+            let (first, borrowed1) = t[j].subtractingReportingOverflow(n[j])
+            let (second, borrowed2) = first.subtractingReportingOverflow(borrow)
+            difference[j] = second
+            borrow = (borrowed1 ? 1 : 0) | (borrowed2 ? 1 : 0)
         }
+        // t[count] is 0 or 1. Keep t when t - n went below zero: a borrow that no top limb pays.
+        let keepT = 0 &- (borrow & (1 &- t[count]))
+        var result = [UInt64](repeating: 0, count: count)
+        for j in 0..<count { result[j] = (t[j] & keepT) | (difference[j] & ~keepT) }
         return result
     }
 
@@ -80,15 +87,6 @@ struct MontgomeryModulus: Sendable {
         let (low1, carry1) = low.addingReportingOverflow(c)
         let (low2, carry2) = low1.addingReportingOverflow(d)
         return (high &+ (carry1 ? 1 : 0) &+ (carry2 ? 1 : 0), low2)
-    }
-
-    private static func less(_ a: [UInt64], _ b: [UInt64]) -> Bool {
-        var index = a.count - 1
-        while index >= 0 {
-            if a[index] != b[index] { return a[index] < b[index] }
-            index -= 1
-        }
-        return false
     }
 
     private static func limbs(of number: BigUInt, count: Int) -> [UInt64] {
