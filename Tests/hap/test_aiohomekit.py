@@ -275,6 +275,21 @@ def test_read_with_metadata_and_timed_writes(demo):
     assert demo.expect("write 2.12").startswith("write 2.12 120")
 
 
+def test_write_response_and_events_without_ev_permission(demo):
+    async def body():
+        paired = pairing(demo)
+        await paired.list_accessories_and_characteristics()
+        connection = paired.connection
+        answered = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 13, "value": "hi", "r": True}]})
+        no_events = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 11, "ev": True}]})
+        await paired.close()
+        return answered, no_events
+
+    answered, no_events = run(body())
+    assert answered == {"characteristics": [{"aid": 2, "iid": 13, "status": 0, "value": "hi"}]}
+    assert no_events["characteristics"][0]["status"] == -70406
+
+
 def test_pairings_can_be_added_and_listed(demo):
     key = ed25519.Ed25519PrivateKey.generate()
     public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
