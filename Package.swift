@@ -280,7 +280,10 @@ let testTargets: [Target] = [
     ),
     .testTarget(
         name: "HAPTests",
-        dependencies: ["HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")], resources: [.copy("Fixtures")],
+        dependencies: [
+            "HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "BigInt", package: "BigInt"),
+        ], resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings),
     .testTarget(name: "HAPQRCodeTests", dependencies: ["HAPQRCode"], swiftSettings: swiftSettings),
 ]

@@ -31,6 +31,8 @@ actor DemoBridge: HAPAccessoryProvider {
                             HAPCharacteristic(
                                 iid: 12, type: HAPType(0x13), format: .float, perms: [.pairedRead, .pairedWrite, .events, .timedWrite],
                                 unit: .arcdegrees, minValue: 0, maxValue: 360, minStep: 1),
+                            // A write-response characteristic, for PUT with "r": true.
+                            HAPCharacteristic(iid: 13, type: HAPType(0x23), format: .string, perms: [.pairedRead, .pairedWrite, .writeResponse]),
                         ]),
                 ]),
             HAPAccessory(
@@ -69,6 +71,7 @@ actor DemoBridge: HAPAccessoryProvider {
         values[HAPCharacteristicID(aid: 2, iid: 10)] = .int(0)
         values[HAPCharacteristicID(aid: 2, iid: 11)] = .string("Lamp")
         values[HAPCharacteristicID(aid: 2, iid: 12)] = .double(0)
+        values[HAPCharacteristicID(aid: 2, iid: 13)] = .string("")
         values[HAPCharacteristicID(aid: 3, iid: 10)] = .int(1)
         self.values = values
     }

@@ -1,3 +1,4 @@
+import BigInt
 import Foundation
 import Testing
 
@@ -55,5 +56,27 @@ struct SRPTests {
         #expect(server.verify(clientPublicKey: SRPGroup.bytes(SRPGroup.rfc5054Group3072.N), clientProof: proof) == nil)
         #expect(server.verify(clientPublicKey: [2], clientProof: [1, 2]) == nil)
         #expect(server.verify(clientPublicKey: [], clientProof: proof) == nil)
+    }
+}
+
+@Suite("Montgomery exponentiation")
+struct MontgomeryTests {
+    @Test("agrees with BigUInt.power(_:modulus:) on the SRP prime and on a small odd modulus")
+    func againstBigInt() {
+        let group = SRPGroup.rfc5054Group3072
+        var generator = SystemRandomNumberGenerator()
+        let random = { (bytes: Int) in (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        for (baseBytes, exponentBytes) in [(384, 8), (400, 32), (1, 64), (384, 1), (17, 0)] {
+            let base = BigUInt(bigEndian: random(baseBytes))
+            let exponent = BigUInt(bigEndian: random(exponentBytes))
+            #expect(group.montgomery.power(base, exponent) == base.power(exponent, modulus: group.N))
+        }
+        let small = BigUInt(bigEndian: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xC5, 0x01, 0x03])
+        let montgomery = MontgomeryModulus(small)
+        for _ in 0..<20 {
+            let base = BigUInt(bigEndian: random(12))
+            let exponent = BigUInt(bigEndian: random(4))
+            #expect(montgomery.power(base, exponent) == base.power(exponent, modulus: small))
+        }
     }
 }

@@ -31,7 +31,7 @@ struct StoreTests {
     func brokenFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hap-broken-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(atPath: path, contents: Data("not json".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("not json".utf8))
         #expect(throws: HAPError.self) { try HAPFilePairingStore(path: path) }
     }
 

@@ -5,6 +5,7 @@ stub AsyncZeroconf, as aiohomekit's own tests do. The tests run in order and sha
 import asyncio
 import contextlib
 import json
+import random
 import socket
 import statistics
 import time
@@ -274,6 +275,21 @@ def test_read_with_metadata_and_timed_writes(demo):
     assert demo.expect("write 2.12").startswith("write 2.12 120")
 
 
+def test_write_response_and_events_without_ev_permission(demo):
+    async def body():
+        paired = pairing(demo)
+        await paired.list_accessories_and_characteristics()
+        connection = paired.connection
+        answered = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 13, "value": "hi", "r": True}]})
+        no_events = await connection.put_json("/characteristics", {"characteristics": [{"aid": 2, "iid": 11, "ev": True}]})
+        await paired.close()
+        return answered, no_events
+
+    answered, no_events = run(body())
+    assert answered == {"characteristics": [{"aid": 2, "iid": 13, "status": 0, "value": "hi"}]}
+    assert no_events["characteristics"][0]["status"] == -70406
+
+
 def test_pairings_can_be_added_and_listed(demo):
     key = ed25519.Ed25519PrivateKey.generate()
     public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
@@ -439,6 +455,33 @@ def test_malformed_bodies_get_errors_and_the_server_stays(demo):
     assert unknown["characteristics"][0]["status"] == -70409
     assert tlv_code == 400
     assert "value" in still[(2, 10)]
+
+
+def test_random_requests_do_not_bring_the_server_down(demo):
+    generator = random.Random(37)
+    targets = ["/pair-setup", "/pair-verify", "/pairings", "/identify", "/prepare", "/characteristics?id=2.10",
+               "/characteristics?id=x,1.", "/accessories", "/%ff%00"]
+    statuses = set()
+    for _ in range(300):
+        body = bytes(generator.randrange(256) for _ in range(generator.randrange(0, 600)))
+        if generator.random() < 0.5:  # TLV-shaped: a state item first
+            body = bytes([6, 1, generator.choice([1, 3, 5])]) + body
+        method = generator.choice(["GET", "POST", "PUT", "DELETE"])
+        head = f"{method} {generator.choice(targets)} HTTP/1.1\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", demo.port), timeout=5) as connection:
+            connection.sendall(head.encode() + body)
+            answer = connection.recv(64)
+            statuses.add(answer.split(b" ")[1] if answer.startswith(b"HTTP/1.1 ") else answer[:12])
+    assert demo.process.poll() is None
+    assert statuses <= {b"200", b"204", b"400", b"404", b"405", b"470"}, statuses
+
+    async def body():
+        paired = pairing(demo)
+        value = await paired.get_characteristics([(2, 10)])
+        await paired.close()
+        return value
+
+    assert "value" in run(body())[(2, 10)]
 
 
 async def raw_request(connection, method: str, target: str, body: bytes, content_type: str):

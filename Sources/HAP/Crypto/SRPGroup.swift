@@ -12,6 +12,8 @@ public struct SRPGroup: Sendable {
     let hashNXorHashG: [UInt8]
     /// The length of N in bytes; A, B and S are padded to it.
     public let byteCount: Int
+    /// Exponentiation modulo N.
+    let montgomery: MontgomeryModulus
 
     public static let rfc5054Group3072 = SRPGroup()
 
@@ -32,6 +34,7 @@ public struct SRPGroup: Sendable {
         self.N = N
         self.g = g
         self.byteCount = byteCount
+        self.montgomery = MontgomeryModulus(N)
         let nBytes = SRPGroup.bytes(N)
         self.k = BigUInt(bigEndian: SRPGroup.sha512(nBytes + SRPGroup.bytes(g, padTo: byteCount)))
         let hashN = SRPGroup.sha512(nBytes)

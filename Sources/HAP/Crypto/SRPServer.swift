@@ -21,7 +21,7 @@ public struct SRPServer: Sendable {
         self.group = group
         self.verifier = verifier
         self.b = BigUInt(bigEndian: privateKey)
-        let gb = group.g.power(b, modulus: group.N)
+        let gb = group.montgomery.power(group.g, b)
         let B = (group.k * verifier.verifier + gb) % group.N
         self.B = B
         self.publicKey = SRPGroup.bytes(B, padTo: group.byteCount)
@@ -44,7 +44,7 @@ public struct SRPServer: Sendable {
         let paddedA = SRPGroup.bytes(A, padTo: group.byteCount)
         let u = BigUInt(bigEndian: SRPGroup.sha512(paddedA, publicKey))
         guard u != 0 else { return nil }
-        let S = (A * verifier.verifier.power(u, modulus: group.N)).power(b, modulus: group.N)
+        let S = group.montgomery.power(A * group.montgomery.power(verifier.verifier, u), b)
         let K = SRPGroup.sha512(SRPGroup.bytes(S, padTo: group.byteCount))
         let expected = SRPGroup.sha512(
             group.hashNXorHashG, SRPGroup.sha512(Array(verifier.username.utf8)), verifier.salt, paddedA, publicKey, K)

@@ -15,7 +15,7 @@ public struct SRPVerifier: Sendable {
         self.salt = salt
         let inner = SRPGroup.sha512(Array("\(username):\(password)".utf8))
         let x = BigUInt(bigEndian: SRPGroup.sha512(salt, inner))
-        self.verifier = group.g.power(x, modulus: group.N)
+        self.verifier = group.montgomery.power(group.g, x)
     }
 
     /// A verifier with a fresh random 16-byte salt.

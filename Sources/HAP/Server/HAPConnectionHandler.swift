@@ -23,6 +23,8 @@ final class HAPConnectionHandler: ChannelInboundHandler {
     private var inFlight = false
     private var closing = false
 
+    static let maxQueuedRequests = 32
+
     private var pendingEvents: [HAPCharacteristicID: HAPValue] = [:]
     private var pendingOrder: [HAPCharacteristicID] = []
     private var flushTimer: Scheduled<Void>?
@@ -76,6 +78,11 @@ final class HAPConnectionHandler: ChannelInboundHandler {
             head = nil
             if bodyTooLarge {
                 respondAndClose(context: context, .status(.outOfResources, http: 413))
+                return
+            }
+            // Controllers wait for each answer; a peer that pipelines without end is not one.
+            guard queue.count < HAPConnectionHandler.maxQueuedRequests else {
+                respondAndClose(context: context, .status(.outOfResources, http: 503))
                 return
             }
             queue.append((HAPRequest(head: requestHead, body: body), requestHead.isKeepAlive))
