@@ -23,6 +23,8 @@ public enum LogComponent: String, Sendable, CaseIterable, Hashable {
     case store
     /// The HTTP API and the web page: where it listens, each request (at debug).
     case http
+    /// The HomeKit bridge: where it listens, pairings, its advertisement.
+    case hap
 }
 
 public enum LogFormat: String, Sendable {

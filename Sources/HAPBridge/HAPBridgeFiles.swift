@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where the bridge keeps its state: next to the database (`data/homegate.sqlite` →
+/// `data/homegate.hap-pairing.json` and `data/homegate.hap-ids.json`), so that a backup of the
+/// data folder holds it. The pairing file has the accessory's secret key: mode 0600.
+public struct HAPBridgeFiles: Sendable, Hashable {
+    public var pairingStore: String
+    public var identifiers: String
+
+    public init(database: String) {
+        let url = URL(fileURLWithPath: database)
+        let stem = url.deletingPathExtension().lastPathComponent
+        let folder = url.deletingLastPathComponent()
+        pairingStore = folder.appendingPathComponent(stem + ".hap-pairing.json").path
+        identifiers = folder.appendingPathComponent(stem + ".hap-ids.json").path
+    }
+
+    /// The folder, made if missing (before the database's first start, `homegate hap pairing` may be first).
+    func makeFolder() throws(HAPBridgeError) {
+        let folder = URL(fileURLWithPath: pairingStore).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .storage("cannot make the folder \(folder): \(error)")
+        }
+    }
+}
