@@ -15,3 +15,5 @@ swift test --skip-build --no-parallel "$@"
 scripts/api-contract.sh "$(swift build --show-bin-path)"
 # The web page in headless Chromium, driven by Selenium (about 15 s; screenshots in .build/browser-artifacts/).
 scripts/browser-test.sh "$(swift build --show-bin-path)"
+# The HomeKit bridge with an independent controller: aiohomekit pairs with homegate over loopback (about 30 s).
+scripts/hap-bridge-test.sh "$(swift build --show-bin-path)"
