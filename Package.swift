@@ -287,4 +287,8 @@ let testTargets: [Target] = [
 ]
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += testTargets
+    package.targets.append(
+        .testTarget(
+            name: "HAPBridgeTests", dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON"],
+            swiftSettings: swiftSettings))
 }

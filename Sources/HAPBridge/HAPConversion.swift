@@ -60,10 +60,13 @@ enum HAPConversion {
         }
     }
 
-    /// What a controller reads before the device has said anything: the lowest value it may
-    /// take, so that the answer is always valid for the characteristic.
+    /// What a controller reads before the device has said anything: zero, or the valid value
+    /// nearest to it (a first valid value, the range's bound), so that the answer is always valid
+    /// for the characteristic and never a made-up extreme (-273.1 °C).
     static func placeholder(for characteristic: Characteristic) -> HAPValue {
-        let minimum = characteristic.validValues?.first.map(Double.init) ?? characteristic.minValue ?? 0
+        let minimum =
+            characteristic.validValues?.first.map(Double.init)
+            ?? min(max(0, characteristic.minValue ?? 0), characteristic.maxValue ?? .greatestFiniteMagnitude)
         switch characteristic.type.format {
         case .bool: return .bool(false)
         case .float: return .double(minimum)
