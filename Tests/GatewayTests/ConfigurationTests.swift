@@ -111,7 +111,8 @@ struct ConfigurationTests {
         #expect(
             configuration.warnings == [
                 "HOMEGATE_MAPPING is not a setting and is ignored (did you mean 'HOMEGATE_MAPPINGS'?)",
-                "HOMEGATE_PORT is not a setting and is ignored",
+                // A Kubernetes service variable; the suggestion is the nearest setting's name (hap.port).
+                "HOMEGATE_PORT is not a setting and is ignored (did you mean 'HOMEGATE_HAP_PORT'?)",
                 "HOMEGATE_SERVICE_HOST is not a setting and is ignored",
             ])
         #expect(configuration.location.latitude == nil && configuration.mappings == "./mappings")
