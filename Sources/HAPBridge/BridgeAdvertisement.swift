@@ -29,7 +29,8 @@ struct BridgeAdvertisement: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 var last: AdvertisementState?
-                for await state in advertiser.stateChanges() where state != last {
+                // `.stopped` comes first, before the advertiser has tried: nothing to tell yet.
+                for await state in advertiser.stateChanges() where state != last && state != .stopped {
                     last = state
                     switch state {
                     case .notAdvertised: logger.warning("HomeKit bridge \(state)")

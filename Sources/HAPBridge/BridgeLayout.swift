@@ -1,4 +1,3 @@
-import Gateway
 import HAP
 import HomeModel
 
@@ -8,23 +7,18 @@ struct BridgeLayout: Sendable {
     var accessories: [HAPAccessory] = []
     var targets: [HAPCharacteristicID: BridgeTarget] = [:]
     var ids: [CharacteristicPath: HAPCharacteristicID] = [:]
-    /// Accessories left out because one bridge holds at most 149 (several bridges are not built yet).
-    var leftOut: [String] = []
     /// A digest of every aid, iid, type, format, permission and range: it changes when `c#` must.
     var fingerprint = ""
 
-    /// HomeKit refuses a bridge with more bridged accessories than this.
+    /// HomeKit refuses a bridge with more bridged accessories than this: a larger house gets several bridges.
     static let maximumBridged = 149
 
-    static func build(_ snapshot: HomeSnapshot, map: inout HAPIdentifierMap, bridge: BridgeIdentity) -> BridgeLayout {
+    /// `accessories` are the bridge's, already placed on it by `HAPIdentifierMap.assign`.
+    static func build(_ accessories: [Accessory], map: inout HAPIdentifierMap, bridge: BridgeIdentity) -> BridgeLayout {
         var layout = BridgeLayout()
         layout.addBridge(bridge)
-        let numbered = snapshot.accessories.map { (map.aid(for: $0.id), $0) }.sorted { $0.0 < $1.0 }
-        for (index, (aid, accessory)) in numbered.enumerated() {
-            guard index < maximumBridged else {
-                layout.leftOut.append(accessory.id)
-                continue
-            }
+        let numbered = accessories.compactMap { accessory in map.accessories[accessory.id].map { ($0.aid, accessory) } }
+        for (aid, accessory) in numbered.sorted(by: { $0.0 < $1.0 }) {
             layout.add(accessory, aid: aid, map: &map)
         }
         layout.fingerprint = Fingerprint.of(layout.accessories)

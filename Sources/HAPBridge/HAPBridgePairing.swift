@@ -1,9 +1,14 @@
 public import Gateway
 import HAP
 
-/// What a person needs to add the bridge to Apple Home, read from the pairing store that
+/// What a person needs to add a bridge to Apple Home, read from the pairing store that
 /// `homegate run` uses (`homegate hap pairing`).
 public struct HAPBridgePairing: Sendable {
+    /// 1 for the first bridge.
+    public var number: Int
+    public var name: String
+    /// The configured port (0: any free one).
+    public var port: Int
     /// `XXX-XX-XXX`, to type into Apple Home.
     public var setupCode: String
     /// `X-HM://…`, the QR code's content.
@@ -14,32 +19,40 @@ public struct HAPBridgePairing: Sendable {
     public var configurationNumber: UInt32
     public var storePath: String
 
-    /// Reads the stored identity; before the bridge's first start, makes and stores it (with the
-    /// configured setup code, or a random one), so that the code printed is the code that pairs.
-    public static func load(settings: GatewayConfiguration) async throws -> HAPBridgePairing {
+    /// Every bridge the house has (one per 149 accessories). Before the first bridge's first start,
+    /// makes and stores its identity (with the configured setup code, or a random one), so that the
+    /// code printed is the code that pairs.
+    public static func load(settings: GatewayConfiguration) async throws -> [HAPBridgePairing] {
         let files = HAPBridgeFiles(database: settings.database)
         try files.makeFolder()
-        let store = try HAPFilePairingStore(path: files.pairingStore)
         let configured: HAPSetupCode?
         do {
             configured = try settings.hap.revealedSetupCode.map { try HAPSetupCode($0) }
         } catch {
             throw HAPBridgeError.configuration("hap.setup_code: HomeKit refuses codes that are too easy to guess")
         }
-        let identity: HAPIdentity
-        if var stored = try await store.identity() {
-            // `homegate run` puts a configured code in place of the stored one at its start.
-            if let configured { stored.setupCode = configured }
-            identity = stored
-        } else {
-            identity = HAPIdentity.generate(setupCode: configured)
-            try await store.saveIdentity(identity)
+        let count = max(1, try HAPIdentifierFile(path: files.identifiers).load().bridgeCount)
+        var bridges: [HAPBridgePairing] = []
+        for index in 0..<count {
+            let path = files.pairingStore(bridge: index)
+            let store = try HAPFilePairingStore(path: path)
+            let identity: HAPIdentity
+            if var stored = try await store.identity() {
+                // `homegate run` puts a configured code in place of the first bridge's stored one at its start.
+                if index == 0, let configured { stored.setupCode = configured }
+                identity = stored
+            } else {
+                identity = HAPIdentity.generate(setupCode: index == 0 ? configured : nil)
+                try await store.saveIdentity(identity)
+            }
+            bridges.append(
+                HAPBridgePairing(
+                    number: index + 1, name: HAPBridgeFiles.name(settings.hap.name, bridge: index),
+                    port: settings.hap.port == 0 ? 0 : settings.hap.port + index, setupCode: identity.setupCode.description,
+                    setupURI: HAPSetupURI.make(code: identity.setupCode, setupID: identity.setupID, category: .bridge),
+                    deviceID: identity.deviceID.description, pairings: try await store.pairings().map { ($0.controllerID, $0.isAdmin) },
+                    configurationNumber: try await store.configurationNumber(), storePath: path))
         }
-        return HAPBridgePairing(
-            setupCode: identity.setupCode.description,
-            setupURI: HAPSetupURI.make(code: identity.setupCode, setupID: identity.setupID, category: .bridge),
-            deviceID: identity.deviceID.description,
-            pairings: try await store.pairings().map { ($0.controllerID, $0.isAdmin) },
-            configurationNumber: try await store.configurationNumber(), storePath: files.pairingStore)
+        return bridges
     }
 }

@@ -1,114 +1,74 @@
 import Foundation
 public import Gateway
 import HAP
-import HomeModel
 public import Logging
 public import ServiceLifecycle
 
-/// The HomeKit bridge as a peer adapter of the core: the HAP server over `HomeKitBridge`, the core's
-/// value changes sent to subscribed controllers, `c#` bumped when the accessory set changes, and
-/// the `_hap._tcp` advertisement kept in step (`BridgeAdvertisement`).
+/// The HomeKit bridge as a peer adapter of the core: one `BridgeUnit` per 149 accessories (HomeKit's
+/// limit for one bridge), each with its own port (the configured one, then the next ones), identity,
+/// setup code and DNS-SD name. Accessories stay on their bridge when others join; a house that
+/// outgrows its bridges gets another while running.
 public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
     let access: GatewayAccess
-    let server: HAPServer
-    let bridge: HomeKitBridge
-    let store: any HAPPairingStore
-    let name: String
+    let settings: GatewayConfiguration.HAP
+    let setupCode: HAPSetupCode?
+    let files: HAPBridgeFiles
+    let registry: HAPIdentifierRegistry
     let logger: Logger
-
-    /// How often the accessory set is compared with the published one besides the accessory
-    /// events (a mapping reload can change services without adding or removing an accessory).
-    static let shapeCheckInterval: Duration = .seconds(30)
+    private let newBridges: AsyncStream<Int>
+    private let newBridgesContinuation: AsyncStream<Int>.Continuation
 
     public init(access: GatewayAccess, settings: GatewayConfiguration.HAP, database: String, logger: Logger) throws(HAPBridgeError) {
-        var configuration = HAPServerConfiguration(host: settings.bind, port: settings.port, model: "homegate", category: .bridge)
         if let code = settings.revealedSetupCode {
             do {
-                configuration.setupCode = try HAPSetupCode(code)
+                setupCode = try HAPSetupCode(code)
             } catch {
                 // Not the HAP module's message: it quotes the code, and the code is a secret.
                 throw .configuration(
                     "hap.setup_code: HomeKit refuses codes that are too easy to guess (all digits alike, 123-45-678, 876-54-321); leave it out for a random one")
             }
+        } else {
+            setupCode = nil
         }
-        let files = HAPBridgeFiles(database: database)
+        files = HAPBridgeFiles(database: database)
         try files.makeFolder()
-        do {
-            store = try HAPFilePairingStore(path: files.pairingStore)
-        } catch {
-            throw .storage("\(error)")
-        }
+        (newBridges, newBridgesContinuation) = AsyncStream.makeStream(of: Int.self)
+        registry = try HAPIdentifierRegistry(
+            file: HAPIdentifierFile(path: files.identifiers), logger: logger, newBridges: newBridgesContinuation)
         self.access = access
-        self.name = settings.name
+        self.settings = settings
         self.logger = logger
-        bridge = try HomeKitBridge(
-            access: access, identifiers: HAPIdentifierFile(path: files.identifiers),
-            bridge: BridgeIdentity(name: settings.name, serialNumber: "", firmware: HAPBridgeService.firmware), logger: logger)
-        server = HAPServer(configuration: configuration, provider: bridge, store: store, logger: logger)
     }
 
-    /// homegate's version as HAP's FirmwareRevision wants it.
-    static let firmware = "0.1.0"
+    /// Bridge `index`: the first has the configured name, port and setup code; the others the name
+    /// with their number, the next ports (or any free one), and setup codes of their own.
+    func unit(_ index: Int) throws(HAPBridgeError) -> BridgeUnit {
+        var configuration = HAPServerConfiguration(
+            host: settings.bind, port: settings.port == 0 ? 0 : settings.port + index, model: "homegate", category: .bridge)
+        configuration.setupCode = index == 0 ? setupCode : nil
+        return try BridgeUnit(
+            access: access, registry: registry, index: index, configuration: configuration,
+            name: HAPBridgeFiles.name(settings.name, bridge: index), pairingStore: files.pairingStore(bridge: index), logger: logger)
+    }
 
     public func run() async throws {
-        let identity = try await server.identity()
-        await bridge.setBridge(BridgeIdentity(name: name, serialNumber: identity.deviceID.description, firmware: Self.firmware))
-        await bridge.refresh()
-        // A shape that differs from the last one published (a device joined while homegate was
-        // stopped, a mapping changed) bumps `c#` before any controller connects.
-        if await bridge.takeShapeChange() {
-            let current = try await store.configurationNumber()
-            try await store.saveConfigurationNumber(current >= 65535 ? 1 : current + 1)
-        }
-        let advertisement = BridgeAdvertisement(server: server, name: name, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.forwardEvents() }
-            group.addTask { await self.watchShape() }
-            group.addTask { await advertisement.run() }
-            try await server.run()
-            group.cancelAll()
-        }
-    }
-
-    /// Sends the core's value changes to the subscribed controllers, and re-checks the accessory
-    /// set when accessories come or go. Runs until cancelled; a stream cut off for falling behind
-    /// is opened again (the controllers miss those events, as they would a lost connection).
-    private func forwardEvents() async {
-        while !Task.isCancelled {
-            let events = access.events.subscribe(EventFilter(types: ["characteristic", "accessory", "mapping_file"]))
-            for await event in events {
-                switch event.event {
-                case .characteristic(let change):
-                    if let (hap, excluding) = await bridge.change(for: change) { server.notify([hap], excluding: excluding) }
-                case .accessory(_, .added, _), .accessory(_, .removed, _), .mappingFile:
-                    await checkShape()
-                default: break
+        let count = await registry.bridgeCount(await access.snapshot())
+        let units = try (0..<count).map { index throws(HAPBridgeError) in try self.unit(index) }
+        let continuation = newBridgesContinuation
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for unit in units { group.addTask { try await unit.run() } }
+                var running = count
+                // Ends on graceful shutdown, when the continuation is finished.
+                for await index in newBridges where index >= running {
+                    let added = try self.unit(index)
+                    running = index + 1
+                    group.addTask { try await added.run() }
                 }
+                try await group.waitForAll()
             }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-    }
-
-    private func watchShape() async {
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: Self.shapeCheckInterval)
-            } catch {
-                return
-            }
-            await checkShape()
-        }
-    }
-
-    /// Bumps `c#` (and with it the advertisement) when the accessory set changed.
-    private func checkShape() async {
-        await bridge.refresh()
-        guard await bridge.takeShapeChange() else { return }
-        do {
-            let number = try await server.accessoriesChanged()
-            logger.info("the HomeKit accessory set changed", metadata: ["c#": "\(number)"])
-        } catch {
-            logger.error("cannot store the HomeKit configuration number: \(error)")
+        } onGracefulShutdown: {
+            continuation.finish()
         }
     }
 }

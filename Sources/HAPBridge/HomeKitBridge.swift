@@ -9,59 +9,37 @@ import Logging
 /// Writes go through the same command as MQTT's and HTTP's, credited to `hap`.
 actor HomeKitBridge: HAPAccessoryProvider {
     private let access: GatewayAccess
-    private let identifiers: HAPIdentifierFile
+    private let registry: HAPIdentifierRegistry
+    /// Which bridge this is (0: the first).
+    let index: Int
     private let logger: Logger
-    private var map: HAPIdentifierMap
     private var bridge: BridgeIdentity
     private var layout = BridgeLayout()
     /// The connection that last wrote each characteristic: the change the write brings (credited to
     /// `hap`) is not sent back to it.
     private var writers: [CharacteristicPath: HAPConnectionID] = [:]
-    private var reportedLeftOut = 0
 
-    init(access: GatewayAccess, identifiers: HAPIdentifierFile, bridge: BridgeIdentity, logger: Logger) throws(HAPBridgeError) {
+    init(access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
         self.access = access
-        self.identifiers = identifiers
+        self.registry = registry
+        self.index = index
         self.bridge = bridge
         self.logger = logger
-        map = try identifiers.load()
     }
 
     func setBridge(_ identity: BridgeIdentity) { bridge = identity }
 
-    /// Lays the home out anew, saving any identifiers it handed out.
+    /// Lays the bridge's part of the home out anew.
     @discardableResult
     func refresh() async -> BridgeLayout {
         let snapshot = await access.snapshot()
-        let before = map
-        layout = BridgeLayout.build(snapshot, map: &map, bridge: bridge)
-        if map != before { save() }
-        if layout.leftOut.count != reportedLeftOut {
-            reportedLeftOut = layout.leftOut.count
-            if !layout.leftOut.isEmpty {
-                logger.warning(
-                    "HomeKit takes at most \(BridgeLayout.maximumBridged) accessories on one bridge; \(layout.leftOut.count) are left out",
-                    metadata: ["left out": "\(layout.leftOut.prefix(20).joined(separator: ", "))"])
-            }
-        }
+        layout = await registry.layout(bridge: index, snapshot, identity: bridge)
         return layout
     }
 
     /// Whether the accessory set differs from the one last published (and remembers this one).
-    func takeShapeChange() -> Bool {
-        guard map.fingerprint != layout.fingerprint else { return false }
-        let first = map.fingerprint == nil
-        map.fingerprint = layout.fingerprint
-        save()
-        return !first
-    }
-
-    private func save() {
-        do {
-            try identifiers.save(map)
-        } catch {
-            logger.error("\(error)")
-        }
+    func takeShapeChange() async -> Bool {
+        await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint)
     }
 
     // MARK: HAPAccessoryProvider

@@ -6,7 +6,7 @@ import HAPBridge
 struct HAPPairingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pairing",
-        abstract: "Print the setup code and the X-HM:// setup URI to add homegate to Apple Home, and the paired controllers.",
+        abstract: "Print each bridge's setup code and X-HM:// setup URI to add homegate to Apple Home, and the paired controllers.",
         discussion: """
             Reads the pairing store next to the database (the same configuration as `homegate run`). Before the bridge's \
             first start it makes the bridge's identity, so the code printed is the one that pairs. In Apple Home: Add \
@@ -18,22 +18,28 @@ struct HAPPairingCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let pairing: HAPBridgePairing
+        let bridges: [HAPBridgePairing]
         do {
-            pairing = try await HAPBridgePairing.load(settings: settings)
+            bridges = try await HAPBridgePairing.load(settings: settings)
         } catch {
             printError("homegate hap pairing: \(error)")
             throw ExitCode(1)
         }
-        print("setup code: \(pairing.setupCode)")
-        print("setup URI:  \(pairing.setupURI)")
-        print("device id:  \(pairing.deviceID)")
-        print("c#:         \(pairing.configurationNumber)")
-        if pairing.pairings.isEmpty {
-            print("paired:     no (open to pairing)")
-        } else {
-            print("paired:     \(pairing.pairings.count) controller\(pairing.pairings.count == 1 ? "" : "s")")
-            for controller in pairing.pairings { print("  \(controller.id)\(controller.admin ? " (admin)" : "")") }
+        for (position, pairing) in bridges.enumerated() {
+            if bridges.count > 1 {
+                if position > 0 { print("") }
+                print("bridge \(pairing.number): \(pairing.name), port \(pairing.port == 0 ? "any free one" : String(pairing.port))")
+            }
+            print("setup code: \(pairing.setupCode)")
+            print("setup URI:  \(pairing.setupURI)")
+            print("device id:  \(pairing.deviceID)")
+            print("c#:         \(pairing.configurationNumber)")
+            if pairing.pairings.isEmpty {
+                print("paired:     no (open to pairing)")
+            } else {
+                print("paired:     \(pairing.pairings.count) controller\(pairing.pairings.count == 1 ? "" : "s")")
+                for controller in pairing.pairings { print("  \(controller.id)\(controller.admin ? " (admin)" : "")") }
+            }
         }
         if !settings.hap.enabled { print("note: the bridge is off; set hap.enabled: true (or HOMEGATE_HAP_ENABLED=true) to run it") }
     }

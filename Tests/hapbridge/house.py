@@ -25,6 +25,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def free_port_pair() -> int:
+    """A free port whose next one is free too."""
+    for _ in range(50):
+        port = free_port()
+        if port < 65535:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+                try:
+                    probe.bind(("127.0.0.1", port + 1))
+                    return port
+                except OSError:
+                    continue
+    raise AssertionError("no two free ports in a row on 127.0.0.1")
+
+
 def wait_until(condition, timeout, what):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -94,7 +108,7 @@ class House:
     def environment(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith("HOMEGATE_")}
         if self.hap_port is None:
-            self.hap_port = free_port()
+            self.hap_port = free_port_pair()  # a second bridge takes the next port
         env.update({
             "HOMEGATE_MQTT_URL": f"mqtt://127.0.0.1:{self.mqtt_port}",
             "HOMEGATE_MAPPINGS": str(ROOT / "demo" / "mappings"),
@@ -133,17 +147,23 @@ class House:
             if name in self.processes:
                 stop(self.processes.pop(name), name)
 
-    def pairing_info(self) -> dict:
-        """`homegate hap pairing`, as a person runs it, parsed."""
+    def pairing_infos(self) -> list:
+        """`homegate hap pairing`, as a person runs it, parsed: one dict per bridge."""
         result = subprocess.run([str(self.bin_path / "homegate"), "hap", "pairing"], cwd=self.data, env=self.environment(),
                                 capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, result.stderr
-        info = {}
+        bridges = [{}]
         for line in result.stdout.splitlines():
+            if line.startswith("bridge ") and bridges[-1]:
+                bridges.append({})
             if ":" in line and not line.startswith(" "):
                 key, value = line.split(":", 1)
-                info[key.strip()] = value.strip()
-        return info
+                bridges[-1][key.strip()] = value.strip()
+        return bridges
+
+    def pairing_info(self) -> dict:
+        """The first bridge's."""
+        return self.pairing_infos()[0]
 
     def api(self, path):
         with urllib.request.urlopen(f"http://127.0.0.1:{self.http_port}{path}", timeout=10) as response:

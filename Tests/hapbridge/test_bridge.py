@@ -7,6 +7,7 @@ Run with scripts/hap-bridge-test.sh."""
 
 import asyncio
 import json
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -279,6 +280,64 @@ def test_a_device_side_change_arrives_as_an_event(house):
     assert arrived[-1][1] == 50
 
 
+def test_a_button_press_arrives_at_once(house):
+    accessory = house.accessories()["button"]
+    service = next(s for s in accessory["services"]
+                   if any(c["type"] == "programmable_switch_event" for c in s["characteristics"]))
+    press_id = path_id(house, f"button/{service['id']}/programmable_switch_event")
+
+    async def body():
+        paired = pairing(house)
+        events = []
+        paired.dispatcher_connect(lambda event: events.append((time.perf_counter(), event)))
+        await paired.subscribe([press_id])
+        await asyncio.sleep(0.2)
+        events.clear()
+        sent = time.perf_counter()
+        house.simulator("action", {"id": "button", "action": "double"})
+        deadline = time.perf_counter() + 1.5
+        while time.perf_counter() < deadline and not any(press_id in e for _, e in events):
+            await asyncio.sleep(0.002)
+        await paired.close()
+        return sent, events
+
+    sent, events = run(body())
+    arrived = [(at, e[press_id]["value"]) for at, e in events if press_id in e]
+    assert arrived, "no EVENT within 1.5 s of the button press"
+    TIMINGS["button press -> EVENT (incl. mosquitto_pub)"] = arrived[0][0] - sent
+    assert arrived[0][1] == 1  # double press
+    # Sent without the 250 ms coalescing delay (the rest is mosquitto_pub's start and the simulator).
+    assert arrived[0][0] - sent < 0.25
+
+
+def test_the_writers_own_connection_gets_no_event(house):
+    brightness_id = path_id(house, "bulb/lightbulb/brightness")
+    current = value_of(house.accessories()["bulb"], "lightbulb", "brightness")
+    wanted = 70 if current != 70 else 30
+
+    async def body():
+        writer, other = pairing(house), pairing(house)  # two connections of one controller
+        writer_events, other_events = [], []
+        writer.dispatcher_connect(lambda event: writer_events.append(event))
+        other.dispatcher_connect(lambda event: other_events.append(event))
+        await writer.subscribe([brightness_id])
+        await other.subscribe([brightness_id])
+        await asyncio.sleep(0.2)
+        await writer.put_characteristics([(*brightness_id, wanted)])
+        writer_events.clear()  # aiohomekit tells its own listeners about a successful write
+        deadline = time.perf_counter() + 3
+        while time.perf_counter() < deadline and not any(brightness_id in e for e in other_events):
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)
+        await writer.close()
+        await other.close()
+        return writer_events, other_events
+
+    writer_events, other_events = run(body())
+    assert [e[brightness_id]["value"] for e in other_events if brightness_id in e][-1] == wanted
+    assert not [e for e in writer_events if brightness_id in e]
+
+
 def test_an_unreachable_device_reads_no_response(house):
     plug_id = path_id(house, "power_plug/outlet/on")
     bulb_id = path_id(house, "bulb/lightbulb/on")
@@ -329,6 +388,45 @@ def test_a_joined_device_bumps_the_configuration_number(house):
     aids = aids_by_accessory(after)
     assert {k: v for k, v in aids.items() if k != "joined_bulb"} == STATE["aids"]
     assert aids["joined_bulb"] == max(STATE["aids"].values()) + 1
+
+
+def test_past_149_accessories_a_second_bridge_starts(house):
+    before = run(listed(house))
+    aids_before = aids_by_accessory(before)
+    count = len(house.accessories())
+    extra = 150 - count + 8  # the second bridge gets 8 + 1
+    lines = "\n".join(json.dumps({"model": "LED1545G12", "friendly_name": f"extra_{n:03d}"}) for n in range(extra))
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(house.mqtt_port), "-t",
+                    "zigbee2mqtt/bridge/request/simulator/add", "-l"], input=lines, text=True, check=True, timeout=30)
+    wait_until(lambda: len(house.accessories()) == count + extra, 60, f"{count + extra} accessories in /api/accessories")
+    infos = wait_until(lambda: (lambda i: i if len(i) == 2 else None)(house.pairing_infos()), 20, "a second bridge")
+    second = infos[1]
+    STATE["second_bridge"] = second
+    assert second["device id"] != STATE["device_id"]
+    assert second["setup code"] != SETUP_CODE
+    port = house.hap_port + 1
+
+    async def body():
+        service = HomeKitService(
+            name="homegate test 2", id=second["device id"], model="homegate", feature_flags=FeatureFlags(0),
+            status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=2, protocol_version="1.1",
+            type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=port)
+        found = IpDiscovery(controller(), service)
+        finish = await found.async_start_pairing("test-2")
+        paired = await finish(second["setup code"])
+        accessories = await paired.list_accessories_and_characteristics()
+        await paired.close()
+        return accessories
+
+    on_second = run(body())
+    on_first = run(listed(house))
+    first_aids, second_aids = aids_by_accessory(on_first), aids_by_accessory(on_second)
+    assert max(a["aid"] for a in on_first) <= 150 and max(a["aid"] for a in on_second) <= 150
+    assert len(first_aids) == 149 and len(second_aids) == count + extra - 149
+    assert set(first_aids) | set(second_aids) == set(house.accessories()) and not set(first_aids) & set(second_aids)
+    # Nothing that was on the first bridge moved or was renumbered.
+    assert {k: first_aids.get(k) for k in aids_before} == aids_before
+    print(f"\n  {count + extra} accessories: {len(first_aids)} on bridge 1, {len(second_aids)} on bridge 2")
 
 
 def test_print_timings():
