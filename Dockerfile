@@ -1,8 +1,9 @@
-# homegate: built with Swift, run on slim Debian with libmosquitto and SQLite only.
+# homegate: built with Swift, run on slim Debian with libmosquitto, SQLite and libavahi-client (the
+# HomeKit bridge's DNS-SD advertisement, through the host's avahi-daemon when it is reachable).
 # The Swift image must be at least as new as the newest swift-tools-version among the resolved
 # dependencies (6.2 today); scripts/check-image.sh checks that, and builds this context natively.
 FROM swift:6.3-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto-dev libsqlite3-dev pkg-config \
+RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto-dev libsqlite3-dev libavahi-client-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -15,7 +16,7 @@ FROM debian:bookworm-slim
 # `docker build --build-arg HOMEGATE_COMMIT=$(git rev-parse --short HEAD) .` records the commit for `homegate --version`.
 ARG HOMEGATE_COMMIT=""
 RUN mkdir -p /usr/local/share/homegate && echo "$HOMEGATE_COMMIT" > /usr/local/share/homegate/commit
-RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 libsqlite3-0 ca-certificates tzdata \
+RUN apt-get update && apt-get install -y --no-install-recommends libmosquitto1 libsqlite3-0 libavahi-client3 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data homegate && mkdir -p /data && chown homegate /data
 COPY --from=build /out/ /usr/local/bin/
