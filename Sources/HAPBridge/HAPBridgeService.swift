@@ -57,18 +57,36 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
         let continuation = newBridgesContinuation
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for unit in units { group.addTask { try await unit.run() } }
+                for (index, unit) in units.enumerated() { group.addTask { try await self.run(unit, index: index) } }
                 var running = count
                 // Ends on graceful shutdown, when the continuation is finished.
                 for await index in newBridges where index >= running {
                     let added = try self.unit(index)
                     running = index + 1
-                    group.addTask { try await added.run() }
+                    group.addTask { try await self.run(added, index: index) }
                 }
                 try await group.waitForAll()
             }
         } onGracefulShutdown: {
             continuation.finish()
+        }
+    }
+
+    /// The first bridge failing (its port taken) stops homegate, as the HTTP API's does; a further
+    /// bridge failing is logged and leaves the others serving.
+    private func run(_ unit: BridgeUnit, index: Int) async throws {
+        guard index > 0 else {
+            do {
+                return try await unit.run()
+            } catch {
+                newBridgesContinuation.finish()  // so that the group stops waiting for new bridges and throws
+                throw error
+            }
+        }
+        do {
+            try await unit.run()
+        } catch {
+            logger.error("HomeKit bridge \(index + 1) stopped: \(error)")
         }
     }
 }
