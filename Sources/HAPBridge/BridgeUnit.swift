@@ -24,13 +24,9 @@ final class BridgeUnit: Sendable {
 
     init(
         access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, configuration: HAPServerConfiguration,
-        name: String, pairingStore: String, logger: Logger
-    ) throws(HAPBridgeError) {
-        do {
-            store = try HAPFilePairingStore(path: pairingStore)
-        } catch {
-            throw .storage("\(error)")
-        }
+        name: String, store: any HAPPairingStore, logger: Logger
+    ) {
+        self.store = store
         self.access = access
         self.name = name
         var logger = logger

@@ -17,41 +17,44 @@ public struct HAPBridgePairing: Sendable {
     /// The paired controllers' ids, admins marked.
     public var pairings: [(id: String, admin: Bool)]
     public var configurationNumber: UInt32
-    public var storePath: String
 
-    /// Every bridge the house has (one per 149 accessories). Before the first bridge's first start,
-    /// makes and stores its identity (with the configured setup code, or a random one), so that the
-    /// code printed is the code that pairs.
-    public static func load(settings: GatewayConfiguration) async throws -> [HAPBridgePairing] {
-        let files = HAPBridgeFiles(database: settings.database)
-        try files.makeFolder()
+    /// Every bridge the house has (one per 149 accessories), from `storage` (the database). Before
+    /// the first bridge's first start, makes and stores its identity (with the configured setup
+    /// code, or a random one), so that the code printed is the code that pairs; `canWrite` false
+    /// (homegate runs and holds the database) says so instead.
+    public static func load(settings: GatewayConfiguration, storage: any HAPStateStorage, canWrite: Bool) async throws
+        -> [HAPBridgePairing]
+    {
         let configured: HAPSetupCode?
         do {
             configured = try settings.hap.revealedSetupCode.map { try HAPSetupCode($0) }
         } catch {
             throw HAPBridgeError.configuration("hap.setup_code: HomeKit refuses codes that are too easy to guess")
         }
-        let count = max(1, try HAPIdentifierFile(path: files.identifiers).load().bridgeCount)
+        let count = max(1, try await HAPIdentifierStorage(storage: storage).load().bridgeCount)
         var bridges: [HAPBridgePairing] = []
         for index in 0..<count {
-            let path = files.pairingStore(bridge: index)
-            let store = try HAPFilePairingStore(path: path)
+            let store = HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index))
             let identity: HAPIdentity
             if var stored = try await store.identity() {
                 // `homegate run` puts a configured code in place of the first bridge's stored one at its start.
                 if index == 0, let configured { stored.setupCode = configured }
                 identity = stored
             } else {
+                guard canWrite else {
+                    throw HAPBridgeError.storage(
+                        "bridge \(index + 1) has no identity yet, and the running homegate holds the database: start it with hap.enabled: true, then ask again")
+                }
                 identity = HAPIdentity.generate(setupCode: index == 0 ? configured : nil)
                 try await store.saveIdentity(identity)
             }
             bridges.append(
                 HAPBridgePairing(
-                    number: index + 1, name: HAPBridgeFiles.name(settings.hap.name, bridge: index),
+                    number: index + 1, name: HAPStateKeys.name(settings.hap.name, bridge: index),
                     port: settings.hap.port == 0 ? 0 : settings.hap.port + index, setupCode: identity.setupCode.description,
                     setupURI: HAPSetupURI.make(code: identity.setupCode, setupID: identity.setupID, category: .bridge),
                     deviceID: identity.deviceID.description, pairings: try await store.pairings().map { ($0.controllerID, $0.isAdmin) },
-                    configurationNumber: try await store.configurationNumber(), storePath: path))
+                    configurationNumber: try await store.configurationNumber()))
         }
         return bridges
     }

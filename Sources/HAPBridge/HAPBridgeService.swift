@@ -12,13 +12,12 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
     let access: GatewayAccess
     let settings: GatewayConfiguration.HAP
     let setupCode: HAPSetupCode?
-    let files: HAPBridgeFiles
-    let registry: HAPIdentifierRegistry
+    let storage: any HAPStateStorage
     let logger: Logger
     private let newBridges: AsyncStream<Int>
     private let newBridgesContinuation: AsyncStream<Int>.Continuation
 
-    public init(access: GatewayAccess, settings: GatewayConfiguration.HAP, database: String, logger: Logger) throws(HAPBridgeError) {
+    public init(access: GatewayAccess, settings: GatewayConfiguration.HAP, logger: Logger) throws(HAPBridgeError) {
         if let code = settings.revealedSetupCode {
             do {
                 setupCode = try HAPSetupCode(code)
@@ -30,11 +29,8 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
         } else {
             setupCode = nil
         }
-        files = HAPBridgeFiles(database: database)
-        try files.makeFolder()
+        storage = GatewayStateStorage(access: access)
         (newBridges, newBridgesContinuation) = AsyncStream.makeStream(of: Int.self)
-        registry = try HAPIdentifierRegistry(
-            file: HAPIdentifierFile(path: files.identifiers), logger: logger, newBridges: newBridgesContinuation)
         self.access = access
         self.settings = settings
         self.logger = logger
@@ -42,18 +38,21 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
 
     /// Bridge `index`: the first has the configured name, port and setup code; the others the name
     /// with their number, the next ports (or any free one), and setup codes of their own.
-    func unit(_ index: Int) throws(HAPBridgeError) -> BridgeUnit {
+    func unit(_ index: Int, registry: HAPIdentifierRegistry) -> BridgeUnit {
         var configuration = HAPServerConfiguration(
             host: settings.bind, port: settings.port == 0 ? 0 : settings.port + index, model: "homegate", category: .bridge)
         configuration.setupCode = index == 0 ? setupCode : nil
-        return try BridgeUnit(
+        return BridgeUnit(
             access: access, registry: registry, index: index, configuration: configuration,
-            name: HAPBridgeFiles.name(settings.name, bridge: index), pairingStore: files.pairingStore(bridge: index), logger: logger)
+            name: HAPStateKeys.name(settings.name, bridge: index),
+            store: HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index)), logger: logger)
     }
 
     public func run() async throws {
+        let registry = try await HAPIdentifierRegistry(
+            storage: HAPIdentifierStorage(storage: storage), logger: logger, newBridges: newBridgesContinuation)
         let count = await registry.bridgeCount(await access.snapshot())
-        let units = try (0..<count).map { index throws(HAPBridgeError) in try self.unit(index) }
+        let units = (0..<count).map { self.unit($0, registry: registry) }
         let continuation = newBridgesContinuation
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -61,7 +60,7 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
                 var running = count
                 // Ends on graceful shutdown, when the continuation is finished.
                 for await index in newBridges where index >= running {
-                    let added = try self.unit(index)
+                    let added = self.unit(index, registry: registry)
                     running = index + 1
                     group.addTask { try await self.run(added, index: index) }
                 }

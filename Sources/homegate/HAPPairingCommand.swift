@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import Gateway
 import HAPBridge
+import Persistence
 
 struct HAPPairingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pairing",
         abstract: "Print each bridge's setup code and X-HM:// setup URI to add homegate to Apple Home, and the paired controllers.",
         discussion: """
-            Reads the pairing store next to the database (the same configuration as `homegate run`). Before the bridge's \
+            Reads the bridges' state from the database (the same configuration as `homegate run`). Before the bridge's \
             first start it makes the bridge's identity, so the code printed is the one that pairs. In Apple Home: Add \
             Accessory, More options, pick homegate, and type the code (or scan a QR code of the URI).
             """)
@@ -20,7 +21,18 @@ struct HAPPairingCommand: AsyncParsableCommand {
         let settings = try loadSettings(config)
         let bridges: [HAPBridgePairing]
         do {
-            bridges = try await HAPBridgePairing.load(settings: settings)
+            // As the database's owner when homegate is not running (so a first identity can be
+            // stored); next to a running homegate, as a reader.
+            let store: SQLiteHomeStore
+            var canWrite = true
+            do {
+                store = try SQLiteHomeStore(path: settings.database)
+            } catch .inUse {
+                store = try SQLiteHomeStore(path: settings.database, access: .reader)
+                canWrite = false
+            }
+            defer { store.close() }
+            bridges = try await HAPBridgePairing.load(settings: settings, storage: DatabaseStateStorage(store: store), canWrite: canWrite)
         } catch {
             printError("homegate hap pairing: \(error)")
             throw ExitCode(1)

@@ -38,7 +38,7 @@ struct Run: AsyncParsableCommand {
             if settings.hap.enabled {
                 let hap = logger.component(.hap, in: settings)
                 adapters.append { access in
-                    try HAPBridgeService(access: access, settings: settings.hap, database: settings.database, logger: hap)
+                    try HAPBridgeService(access: access, settings: settings.hap, logger: hap)
                 }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)

@@ -39,20 +39,18 @@ struct IdentifierMapTests {
         #expect(map.accessories["a"].map { ($0.bridge, $0.aid) } ?? (0, 0) == (1, 3))
     }
 
-    @Test("the map survives a save and a load, and a damaged file says where it is")
-    func file() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hapbridge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = HAPIdentifierFile(path: folder.appendingPathComponent("ids.json").path)
-        #expect(try file.load() == HAPIdentifierMap())
+    @Test("the map survives a save and a load, and a damaged one says which key it is")
+    func storage() async throws {
+        let storage = MemoryStorage()
+        let identifiers = HAPIdentifierStorage(storage: storage)
+        #expect(try await identifiers.load() == HAPIdentifierMap())
         var map = HAPIdentifierMap()
         _ = map.assign(["bulb"], capacity: 149)
         _ = map.iid(accessory: "bulb", key: HAPIdentifierMap.characteristicKey("lightbulb", "on"))
         map.fingerprints["0"] = "abc"
-        try file.save(map)
-        #expect(try file.load() == map)
-        try Data("{".utf8).write(to: URL(fileURLWithPath: file.path))
-        #expect { try file.load() } throws: { "\($0)".contains(file.path) }
+        try await identifiers.save(map)
+        #expect(try await identifiers.load() == map)
+        try await storage.save(HAPStateKeys.identifiers, "{")
+        await #expect { try await identifiers.load() } throws: { "\($0)".contains(HAPStateKeys.identifiers) }
     }
 }
