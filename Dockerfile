@@ -1,4 +1,5 @@
-# homegate: built with Swift, run on slim Debian with libmosquitto and SQLite only.
+# homegate: built with Swift, run on slim Debian with libmosquitto, SQLite and libavahi-client (the
+# HomeKit bridge's DNS-SD advertisement, through the host's avahi-daemon when it is reachable).
 # The Swift image must be at least as new as the newest swift-tools-version among the resolved
 # dependencies (6.2 today); scripts/check-image.sh checks that, and builds this context natively.
 FROM swift:6.3-bookworm AS build

@@ -235,6 +235,23 @@ package.targets += [
     ),
 ]
 
+// The HomeKit bridge (issue 37): the home as HAP accessories over the core's typed surface, a peer
+// adapter like the HTTP API; advertised through the DNSSD module.
+package.targets += [
+    .target(
+        name: "HAPBridge",
+        dependencies: [
+            "Gateway", "HomeModel", "HAP", "DNSSD", "JSON",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: swiftSettings
+    )
+]
+if let homegate = package.targets.first(where: { $0.name == "homegate" }) {
+    homegate.dependencies.append("HAPBridge")
+}
+
 // The tests, where their sources are: the container image builds from Package.swift and Sources/ alone.
 let testTargets: [Target] = [
     .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting"], swiftSettings: swiftSettings),
@@ -289,4 +306,8 @@ let testTargets: [Target] = [
 ]
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += testTargets
+    package.targets.append(
+        .testTarget(
+            name: "HAPBridgeTests", dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON"],
+            swiftSettings: swiftSettings))
 }

@@ -31,3 +31,5 @@ swift build -c release --product hap-demo
 scripts/hap-test.sh .build/release
 # DNS-SD advertisement through avahi between two network namespaces (needs root; skipped otherwise).
 scripts/mdns-test.sh "$(swift build --show-bin-path)"
+# The HomeKit bridge with an independent controller: aiohomekit pairs with homegate over loopback (about 30 s).
+scripts/hap-bridge-test.sh "$(swift build --show-bin-path)"

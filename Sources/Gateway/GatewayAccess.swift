@@ -1,5 +1,6 @@
 public import Foundation
 public import JSON
+import Persistence
 
 /// What a front end other than MQTT (the HTTP API, HomeKit) has of the running gateway: the core's
 /// typed commands and answers, its typed events, a snapshot of the home, and health.
@@ -10,11 +11,16 @@ public final class GatewayAccess: Sendable {
     /// The house's time zone: trigger times that name none are in it.
     public let timeZone: TimeZone
     let readiness: @Sendable () async -> JSONValue
+    let store: SQLiteHomeStore?
 
-    init(runtime: GatewayRuntime, events: EventHub, timeZone: TimeZone, readiness: @escaping @Sendable () async -> JSONValue) {
+    init(
+        runtime: GatewayRuntime, events: EventHub, timeZone: TimeZone, store: SQLiteHomeStore? = nil,
+        readiness: @escaping @Sendable () async -> JSONValue
+    ) {
         self.runtime = runtime
         self.events = events
         self.timeZone = timeZone
+        self.store = store
         self.readiness = readiness
     }
 
@@ -27,4 +33,13 @@ public final class GatewayAccess: Sendable {
 
     /// `request/health`'s answer: `ready`, the broker, the database, the mapping files, the counters.
     public func health() async -> JSONValue { await readiness() }
+
+    /// A front end's own state by key (the HomeKit bridge's keys and pairings), kept in the
+    /// database next to the home but not part of it. nil when nothing is stored under `key`.
+    public func adapterState(_ key: String) throws -> String? { try store?.adapterState(key) }
+
+    public func saveAdapterState(_ key: String, _ value: String) async throws {
+        guard let store else { throw HomeError(.busy, "no database to keep \(key) in") }
+        try await store.saveAdapterState(key, value)
+    }
 }

@@ -74,6 +74,29 @@ extension GatewayConfiguration {
             },
             integer("http.max_body_bytes", 1024...(16 << 20)) { $0.http.maxBodyBytes = $1 },
             text("http.web_root") { $0.http.webRoot = $1 },
+            boolean("hap.enabled") { $0.hap.enabled = $1 },
+            Key(name: "hap.bind", kind: .string) { config, value in
+                guard !value.isEmpty, HTTPAddress("\(value.contains(":") ? "[\(value)]" : value):0") != nil else {
+                    return "expected an address to listen on like 0.0.0.0, 127.0.0.1 or ::; got '\(value)'"
+                }
+                config.hap.bind = value
+                return nil
+            },
+            integer("hap.port", 0...65_535) { $0.hap.port = $1 },
+            Key(name: "hap.name", kind: .string) { config, value in
+                guard !value.isEmpty, value.utf8.count <= 63 else { return "expected a name of 1 to 63 bytes, got '\(value)'" }
+                config.hap.name = value
+                return nil
+            },
+            Key(name: "hap.setup_code", kind: .string) { config, value in
+                // The full check (trivial codes) is the HAP module's, when the bridge starts.
+                let digits = value.filter { $0 != "-" }
+                guard digits.count == 8, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+                    value.count == 8 || (value.count == 10 && Array(value)[3] == "-" && Array(value)[6] == "-")
+                else { return "expected eight digits written XXX-XX-XXX" }  // the value is a secret: not echoed
+                config.hap.setupCode = Secret(value)
+                return nil
+            },
             decimal("location.latitude", -90...90) { $0.location.latitude = $1 },
             decimal("location.longitude", -180...180) { $0.location.longitude = $1 },
             Key(name: "location.time_zone", kind: .string) { config, value in

@@ -39,6 +39,22 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var webRoot: String?
     }
 
+    /// The HomeKit bridge (HAP over IP): off unless enabled.
+    public struct HAP: Sendable, Equatable {
+        public var enabled = false
+        /// The address the HAP server binds; every interface by default, as Apple Home needs.
+        public var bind = "0.0.0.0"
+        /// 0 picks a free port (fine for tests; a fixed one spares controllers a new lookup).
+        public var port = 51826
+        /// The bridge's name in Apple Home and its DNS-SD instance name.
+        public var name = "homegate"
+        /// `XXX-XX-XXX`; nil keeps the stored code, or makes a random one on the first start.
+        public var setupCode: Secret?
+
+        /// The code's digits, for the HAP server only (the bridge does not import Mosquitto, where `Secret` lives).
+        public var revealedSetupCode: String? { setupCode?.reveal }
+    }
+
     public struct Location: Sendable, Equatable {
         public var latitude: Double?
         public var longitude: Double?
@@ -50,6 +66,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var mappings = "./mappings"
     public var database = "./data/homegate.sqlite"
     public var http = HTTP()
+    public var hap = HAP()
     public var location = Location()
     /// trace, debug, info, notice, warning, error, critical.
     public var logLevel = Logger.Level.info

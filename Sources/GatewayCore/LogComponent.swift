@@ -17,4 +17,6 @@ public enum LogComponent: String, Sendable, CaseIterable, Hashable {
     case store
     /// The HTTP API and the web page: where it listens, each request (at debug).
     case http
+    /// The HomeKit bridge: where it listens, pairings, its advertisement.
+    case hap
 }

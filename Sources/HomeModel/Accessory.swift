@@ -110,9 +110,12 @@ public struct Accessory: Sendable, Hashable {
     }
 }
 
-/// Who changed a value: `device`, `api`, `action_set:<id>`, `trigger:<id>`.
+/// Who changed a value: `device`, `api`, `hap`, `action_set:<id>`, `trigger:<id>`.
 public enum ChangeSource: Sendable, Hashable, CustomStringConvertible {
     case device, api
+    /// A HomeKit controller's write through the HAP bridge: the bridge keeps the change's event
+    /// from the controller connection that wrote it, as HAP asks.
+    case hap
     case actionSet(String)
     case trigger(String)
 
@@ -120,6 +123,7 @@ public enum ChangeSource: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .device: "device"
         case .api: "api"
+        case .hap: "hap"
         case .actionSet(let id): "action_set:\(id)"
         case .trigger(let id): "trigger:\(id)"
         }

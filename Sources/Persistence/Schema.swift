@@ -53,6 +53,9 @@ enum Schema {
         migrator.registerMigration("2: action sets that recall a Zigbee2MQTT scene") { db in
             try db.execute(sql: "ALTER TABLE action_sets ADD COLUMN zigbee2mqtt_scene TEXT")
         }
+        migrator.registerMigration("3: front ends' own state (the HomeKit bridge's keys, pairings and identifiers)") { db in
+            try db.execute(sql: "CREATE TABLE adapter_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
+        }
         return migrator
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import HAPBridge
 import HTTPAPI
 import Logging
 import ServiceLifecycle
@@ -32,6 +33,12 @@ struct Run: AsyncParsableCommand {
                 let metrics = MetricsExporter.bootstrap()
                 adapters.append { access in
                     HTTPService(access: access, configuration: settings.http, address: address, metrics: metrics, logger: http)
+                }
+            }
+            if settings.hap.enabled {
+                let hap = logger.component(.hap, in: settings)
+                adapters.append { access in
+                    try HAPBridgeService(access: access, settings: settings.hap, logger: hap)
                 }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)

@@ -95,7 +95,7 @@ struct ConfigurationTests {
             return lines == [
                 "\(bad):1:1: log_format: expected text or json, got 'yaml'",
                 "\(bad):2:15: log_levels.mqtt: expected one of trace, debug, info, notice, warning, error, critical, got 'loud'",
-                "\(bad):2:27: log_levels.radio: unknown component (expected one of gateway, mqtt, mappings, devices, api, automation, store, http)",
+                "\(bad):2:27: log_levels.radio: unknown component (expected one of gateway, mqtt, mappings, devices, api, automation, store, http, hap)",
             ]
         }
     }
@@ -111,7 +111,8 @@ struct ConfigurationTests {
         #expect(
             configuration.warnings == [
                 "HOMEGATE_MAPPING is not a setting and is ignored (did you mean 'HOMEGATE_MAPPINGS'?)",
-                "HOMEGATE_PORT is not a setting and is ignored",
+                // A Kubernetes service variable; the suggestion is the nearest setting's name (hap.port).
+                "HOMEGATE_PORT is not a setting and is ignored (did you mean 'HOMEGATE_HAP_PORT'?)",
                 "HOMEGATE_SERVICE_HOST is not a setting and is ignored",
             ])
         #expect(configuration.location.latitude == nil && configuration.mappings == "./mappings")

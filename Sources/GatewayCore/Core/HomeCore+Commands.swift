@@ -41,7 +41,7 @@ extension HomeCore {
     private mutating func runValues(_ command: ValueCommand, ticket: Ticket) throws -> HomeResult? {
         switch command {
         case .tree: return .accessories(accessories, lastSeen: lastSeen)
-        case .write(let requests): return .writes(write(requests, source: .api))
+        case .write(let requests, let source): return .writes(write(requests, source: source))
         case .read(let path): return try read(path, ticket: ticket)
         }
     }

@@ -1,0 +1,12 @@
+import HAP
+import HomeModel
+
+/// What a HAP characteristic id stands for on the bridge.
+enum BridgeTarget: Sendable, Hashable {
+    /// A characteristic of the home, with its metadata.
+    case home(CharacteristicPath, Characteristic)
+    /// AccessoryInformation and ProtocolInformation: fixed text the bridge answers itself.
+    case fixed(HAPValue)
+    /// AccessoryInformation's Identify of an accessory (nil: the bridge).
+    case identify(accessory: String?)
+}

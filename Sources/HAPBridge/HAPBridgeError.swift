@@ -1,0 +1,14 @@
+/// Why the HomeKit bridge cannot start or keep its state, said so that a person can act on it.
+public enum HAPBridgeError: Error, Sendable, CustomStringConvertible {
+    /// A setting that cannot be used.
+    case configuration(String)
+    /// The identifier map or the pairing store could not be read or written.
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let reason): "hap: \(reason)"
+        case .storage(let reason): "hap: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+public import Gateway
+import HAP
+
+/// What a person needs to add a bridge to Apple Home, read from the pairing store that
+/// `homegate run` uses (`homegate hap pairing`).
+public struct HAPBridgePairing: Sendable {
+    /// 1 for the first bridge.
+    public var number: Int
+    public var name: String
+    /// The configured port (0: any free one).
+    public var port: Int
+    /// `XXX-XX-XXX`, to type into Apple Home.
+    public var setupCode: String
+    /// `X-HM://…`, the QR code's content.
+    public var setupURI: String
+    public var deviceID: String
+    /// The paired controllers' ids, admins marked.
+    public var pairings: [(id: String, admin: Bool)]
+    public var configurationNumber: UInt32
+
+    /// Every bridge the house has (one per 149 accessories), from `storage` (the database). Before
+    /// the first bridge's first start, makes and stores its identity (with the configured setup
+    /// code, or a random one), so that the code printed is the code that pairs; `canWrite` false
+    /// (homegate runs and holds the database) says so instead.
+    public static func load(settings: GatewayConfiguration, storage: any HAPStateStorage, canWrite: Bool) async throws
+        -> [HAPBridgePairing]
+    {
+        let configured: HAPSetupCode?
+        do {
+            configured = try settings.hap.revealedSetupCode.map { try HAPSetupCode($0) }
+        } catch {
+            throw HAPBridgeError.configuration("hap.setup_code: HomeKit refuses codes that are too easy to guess")
+        }
+        let count = max(1, try await HAPIdentifierStorage(storage: storage).load().bridgeCount)
+        var bridges: [HAPBridgePairing] = []
+        for index in 0..<count {
+            let store = HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index))
+            let identity: HAPIdentity
+            if var stored = try await store.identity() {
+                // `homegate run` puts a configured code in place of the first bridge's stored one at its start.
+                if index == 0, let configured { stored.setupCode = configured }
+                identity = stored
+            } else {
+                guard canWrite else {
+                    throw HAPBridgeError.storage(
+                        "bridge \(index + 1) has no identity yet, and the running homegate holds the database: start it with hap.enabled: true, then ask again")
+                }
+                identity = HAPIdentity.generate(setupCode: index == 0 ? configured : nil)
+                try await store.saveIdentity(identity)
+            }
+            bridges.append(
+                HAPBridgePairing(
+                    number: index + 1, name: HAPStateKeys.name(settings.hap.name, bridge: index),
+                    port: settings.hap.port == 0 ? 0 : settings.hap.port + index, setupCode: identity.setupCode.description,
+                    setupURI: HAPSetupURI.make(code: identity.setupCode, setupID: identity.setupID, category: .bridge),
+                    deviceID: identity.deviceID.description, pairings: try await store.pairings().map { ($0.controllerID, $0.isAdmin) },
+                    configurationNumber: try await store.configurationNumber()))
+        }
+        return bridges
+    }
+}

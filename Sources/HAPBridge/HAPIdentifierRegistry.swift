@@ -1,0 +1,72 @@
+import Gateway
+import HomeModel
+import Logging
+
+/// The identifier map shared by the bridges: places accessories on bridges, lays each bridge out,
+/// and saves what it hands out. One actor, so that two bridges never number the same accessory.
+actor HAPIdentifierRegistry {
+    private let storage: HAPIdentifierStorage
+    private let logger: Logger
+    private var map: HAPIdentifierMap
+    /// Told each new bridge's index, when the house outgrows the bridges it has.
+    private let newBridges: AsyncStream<Int>.Continuation?
+
+    /// Reads the stored map.
+    init(storage: HAPIdentifierStorage, logger: Logger, newBridges: AsyncStream<Int>.Continuation? = nil) async throws {
+        self.storage = storage
+        self.logger = logger
+        self.newBridges = newBridges
+        map = try await storage.load()
+    }
+
+    /// How many bridges the house needs now (at least one; a bridge stays once it has been made).
+    func bridgeCount(_ snapshot: HomeSnapshot) async -> Int {
+        await assign(snapshot)
+        return map.bridgeCount
+    }
+
+    /// The layout of bridge `index`, placing accessories first.
+    func layout(bridge index: Int, _ snapshot: HomeSnapshot, identity: BridgeIdentity) async -> BridgeLayout {
+        let members = await assign(snapshot)
+        let mine = Set(index < members.count ? members[index] : [])
+        let before = map
+        let layout = BridgeLayout.build(snapshot.accessories.filter { mine.contains($0.id) }, map: &map, bridge: identity)
+        if map != before { await save() }
+        return layout
+    }
+
+    /// Whether bridge `index`'s accessory set differs from the one it last published (and
+    /// remembers this one). The very first publication is no change.
+    func takeShapeChange(bridge index: Int, fingerprint: String) async -> Bool {
+        let key = String(index)
+        guard map.fingerprints[key] != fingerprint else { return false }
+        let first = map.fingerprints[key] == nil
+        map.fingerprints[key] = fingerprint
+        await save()
+        return !first
+    }
+
+    @discardableResult
+    private func assign(_ snapshot: HomeSnapshot) async -> [[String]] {
+        let count = map.bridgeCount
+        let before = map
+        let members = map.assign(snapshot.accessories.map(\.id), capacity: BridgeLayout.maximumBridged)
+        if map != before { await save() }
+        for index in count..<map.bridgeCount {
+            logger.notice(
+                "the house has more accessories than one HomeKit bridge takes (\(BridgeLayout.maximumBridged)): bridge \(index + 1) starts; pair it too")
+            newBridges?.yield(index)
+        }
+        return members
+    }
+
+    /// Saves the map as it is now (the actor may take other calls while the database writes; each
+    /// save writes the whole map, so the last one holds everything).
+    private func save() async {
+        do {
+            try await storage.save(map)
+        } catch {
+            logger.error("\(error)")
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import Gateway
+import HAP
+
+/// The core's refusals as HAP status codes.
+enum HAPStatusMapping {
+    static func status(for error: HomeError) -> HAPStatus {
+        switch error.kind {
+        case .invalid: .invalidValue
+        case .notFound: .resourceDoesNotExist
+        case .unreachable: .serviceCommunicationFailure
+        case .busy: .resourceBusy
+        case .conflict: .notAllowedInCurrentState
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Gateway
+import HAP
+import HomeModel
+import Logging
+
+/// The home as HAP accessories, over the core's typed surface (`GatewayAccess`): what the HAP
+/// server asks (`/accessories`, reads, writes, identify) answered from snapshots and core commands.
+/// Writes go through the same command as MQTT's and HTTP's, credited to `hap`.
+actor HomeKitBridge: HAPAccessoryProvider {
+    private let access: GatewayAccess
+    private let registry: HAPIdentifierRegistry
+    /// Which bridge this is (0: the first).
+    let index: Int
+    private let logger: Logger
+    private var bridge: BridgeIdentity
+    private var layout = BridgeLayout()
+    /// The connection that last wrote each characteristic: the change the write brings (credited to
+    /// `hap`) is not sent back to it.
+    private var writers: [CharacteristicPath: HAPConnectionID] = [:]
+
+    init(access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
+        self.access = access
+        self.registry = registry
+        self.index = index
+        self.bridge = bridge
+        self.logger = logger
+    }
+
+    func setBridge(_ identity: BridgeIdentity) { bridge = identity }
+
+    /// Lays the bridge's part of the home out anew.
+    @discardableResult
+    func refresh() async -> BridgeLayout {
+        let snapshot = await access.snapshot()
+        layout = await registry.layout(bridge: index, snapshot, identity: bridge)
+        return layout
+    }
+
+    /// Whether the accessory set differs from the one last published (and remembers this one).
+    func takeShapeChange() async -> Bool {
+        await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint)
+    }
+
+    // MARK: HAPAccessoryProvider
+
+    func accessories() async -> [HAPAccessory] {
+        await refresh().accessories
+    }
+
+    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue, HAPStatus>] {
+        let snapshot = await access.snapshot()
+        let accessories = Dictionary(snapshot.accessories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var results: [HAPCharacteristicID: Result<HAPValue, HAPStatus>] = [:]
+        for id in ids {
+            switch layout.targets[id] {
+            case nil: results[id] = .failure(.resourceDoesNotExist)
+            case .fixed(let value): results[id] = .success(value)
+            case .identify: results[id] = .failure(.writeOnly)
+            case .home(let path, let metadata):
+                guard let accessory = accessories[path.accessory],
+                    let characteristic = accessory[path.service]?[path.characteristic]
+                else {
+                    results[id] = .failure(.resourceDoesNotExist)
+                    continue
+                }
+                // "No Response" in Apple Home: HAP has no other way to say a device is offline.
+                guard accessory.reachable else {
+                    results[id] = .failure(.serviceCommunicationFailure)
+                    continue
+                }
+                let value = characteristic.value.map { HAPConversion.value($0, format: metadata.type.format) }
+                results[id] = .success(value ?? HAPConversion.placeholder(for: characteristic))
+            }
+        }
+        return results
+    }
+
+    func write(_ writes: [HAPWrite], from connection: HAPConnectionID) async -> [HAPCharacteristicID: HAPStatus] {
+        var statuses: [HAPCharacteristicID: HAPStatus] = [:]
+        var requests: [WriteRequest] = []
+        var requested: [HAPCharacteristicID] = []
+        for write in writes {
+            switch layout.targets[write.id] {
+            case nil: statuses[write.id] = .resourceDoesNotExist
+            case .fixed: statuses[write.id] = .readOnly
+            case .identify(let accessory):
+                logIdentify(accessory)
+                statuses[write.id] = .success
+            case .home(let path, _):
+                writers[path] = connection
+                requests.append(
+                    WriteRequest(
+                        accessory: path.accessory, service: path.service, characteristic: path.characteristic,
+                        value: HAPConversion.json(write.value)))
+                requested.append(write.id)
+            }
+        }
+        guard !requests.isEmpty else { return statuses }
+        let answer = await access.perform(.values(.write(requests, source: .hap)))
+        if case .writes(let outcomes) = answer.result, outcomes.count == requested.count {
+            for (id, outcome) in zip(requested, outcomes) {
+                switch outcome {
+                case .success: statuses[id] = .success
+                case .failure(let error): statuses[id] = HAPStatusMapping.status(for: error)
+                }
+            }
+        } else {
+            let status = answer.error.map(HAPStatusMapping.status(for:)) ?? .success
+            for id in requested { statuses[id] = status }
+        }
+        return statuses
+    }
+
+    func identify(_ aid: Int?) async {
+        let name = aid.flatMap { aid in layout.accessories.first { $0.aid == aid } }.map { "aid \($0.aid)" } ?? "the bridge"
+        logIdentify(name)
+    }
+
+    /// homegate has no way yet to make a device blink: identify is logged and answered.
+    private func logIdentify(_ what: String?) {
+        logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "\(what ?? "the bridge")"])
+    }
+
+    // MARK: Events
+
+    /// The HAP form of a change in the home, and the connection to leave out (the writer's).
+    func change(for change: CharacteristicChange) -> (HAPCharacteristicChange, excluding: HAPConnectionID?)? {
+        guard let id = layout.ids[change.path], case .home(_, let metadata) = layout.targets[id] else { return nil }
+        let excluding = change.source == .hap ? writers[change.path] : nil
+        return (HAPCharacteristicChange(id: id, value: HAPConversion.value(change.value, format: metadata.type.format)), excluding)
+    }
+}

@@ -1,0 +1,10 @@
+import HAPBridge
+import Persistence
+
+/// The HomeKit bridges' state read (and, before the first start, written) by `homegate hap pairing`.
+struct DatabaseStateStorage: HAPStateStorage {
+    let store: SQLiteHomeStore
+
+    func load(_ key: String) async throws -> String? { try store.adapterState(key) }
+    func save(_ key: String, _ value: String) async throws { try await store.saveAdapterState(key, value) }
+}

@@ -1,0 +1,104 @@
+"""homegate's HomeKit bridge found by DNS-SD, between two network namespaces (issue 37, test plan B).
+
+    python3 mdns_bridge_test.py BIN_PATH VENV_PYTHON
+
+The namespaces, private D-Bus and avahi-daemon are Tests/mdns/mdns_test.py's (its Harness). In
+namespace A: mosquitto, the Zigbee2MQTT simulator and homegate with the bridge on 0.0.0.0; in B,
+Tests/hapbridge/mdns_client.py: python-zeroconf finds the bridge with its TXT record (c#, ff, id,
+md, pv, s#, sf, ci, sh), aiohomekit pairs at the address the advertisement gives, and sf flips to 0
+in place. Needs root; skipped with the reason otherwise (HOMEGATE_MDNS_REQUIRED=1 makes it a failure)."""
+
+import json
+import os
+import shutil
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "mdns"))
+import mdns_test as mdns  # noqa: E402
+
+NAME = "homegate bridge mdns"
+CODE = "031-45-154"
+
+
+class BridgeHarness(mdns.Harness):
+    def __init__(self, bin_path, venv_python):
+        super().__init__(None, venv_python)
+        self.bin_path = bin_path
+
+    def start_house(self):
+        conf = os.path.join(self.dir, "mosquitto.conf")
+        with open(conf, "w") as f:
+            f.write("listener 1883 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        self.start("mosquitto", ["mosquitto", "-c", conf], self.ns_a)
+        time.sleep(0.5)
+        self.start("simulator", [os.path.join(self.bin_path, "homegate-simulator"), "--url", "mqtt://127.0.0.1:1883",
+                                 "--devices", os.path.join(ROOT, "demo", "devices.json"), "--sensor-interval", "0"], self.ns_a)
+        env = {k: v for k, v in self.env.items() if not k.startswith("HOMEGATE_")}
+        env.update({
+            "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:1883", "HOMEGATE_MAPPINGS": os.path.join(ROOT, "demo", "mappings"),
+            "HOMEGATE_DATABASE": os.path.join(self.dir, "data", "homegate.sqlite"), "HOMEGATE_HTTP_LISTEN": "off",
+            "HOMEGATE_HAP_ENABLED": "true", "HOMEGATE_HAP_BIND": "0.0.0.0", "HOMEGATE_HAP_PORT": "51826",
+            "HOMEGATE_HAP_NAME": NAME, "HOMEGATE_HAP_SETUP_CODE": CODE,
+        })
+        os.makedirs(os.path.join(self.dir, "data"), exist_ok=True)
+        self.homegate = self.start("homegate", [os.path.join(self.bin_path, "homegate"), "run"], self.ns_a, env=env)
+
+    def log(self):
+        self.homegate.stderr.flush()
+        with open(self.homegate.stderr_path, errors="replace") as f:
+            return f.read()
+
+    def run_test(self):
+        self.make_namespaces()
+        self.start_bus()
+        self.start_avahi()
+        self.start_house()
+        deadline = time.monotonic() + mdns.WAIT
+        while f"advertised as '{NAME}'" not in self.log():
+            if time.monotonic() > deadline or self.homegate.popen.poll() is not None:
+                raise mdns.Failure(f"homegate did not say it is advertised: {self.log()[-1500:]}")
+            time.sleep(0.1)
+        self.check("homegate's bridge is advertised through avahi-daemon", True)
+        client = self.start("client", [self.venv_python, os.path.join(HERE, "mdns_client.py"), mdns.ADDRESS_B, NAME, CODE], self.ns_b)
+        found = client.wait_json("the bridge found by DNS-SD", lambda v: v.get("step") == "found", timeout=60)
+        self.check("found from the other namespace by DNS-SD", found["ok"], found)
+        txt = found["txt"]
+        self.check("the TXT record has c#, ff, id, md, pv, s#, sf, ci, sh",
+                   set(txt) >= {"c#", "ff", "id", "md", "pv", "s#", "sf", "ci", "sh"} and txt["sf"] == "1" and txt["ci"] == "2", txt)
+        self.check("the advertised address and port are the bridge's", found["address"] == mdns.ADDRESS_A and found["port"] == 51826, found)
+        paired = client.wait_json("pairing", lambda v: v.get("step") == "paired", timeout=90)
+        self.check("aiohomekit pairs at the advertised address", paired["ok"] and paired["accessories"] > 1, paired)
+        flipped = client.wait_json("sf", lambda v: v.get("step") == "sf", timeout=60)
+        self.check("sf flips to 0 in place once paired", flipped["ok"], flipped)
+
+
+def main():
+    bin_path, venv_python = sys.argv[1], sys.argv[2]
+    required = os.environ.get("HOMEGATE_MDNS_REQUIRED") == "1"
+    harness = BridgeHarness(bin_path, venv_python)
+    try:
+        if os.geteuid() != 0:
+            raise mdns.Skip("not root: network namespaces, veth pairs and mounts need CAP_NET_ADMIN and CAP_SYS_ADMIN")
+        for tool in ("ip", "unshare", "dbus-daemon", "avahi-daemon", "mosquitto"):
+            if shutil.which(tool) is None:
+                raise mdns.Skip(f"{tool} is not installed (scripts/install-mdns-deps.sh installs it)")
+        harness.run_test()
+    except mdns.Skip as skip:
+        print(f"hap bridge mdns: SKIPPED: {skip}", flush=True)
+        return 1 if required else 0
+    except mdns.Failure as failure:
+        print(f"not ok {harness.passed + 1} - {failure}", flush=True)
+        for process in harness.processes:
+            print(f"--- {process.label} (pid {process.popen.pid}) stdout: {process.history[-8:]}\n    stderr: {process.tail()}", flush=True)
+        return 1
+    finally:
+        harness.teardown()
+    print(f"hap bridge mdns: {harness.passed} passed, 0 failed", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Run in namespace B by mdns_bridge_test.py: finds homegate's HomeKit bridge by DNS-SD (python-zeroconf,
+as aiohomekit does), pairs with it through aiohomekit at the address the advertisement gave, and
+watches the TXT record's sf flip to 0. One JSON line per step on stdout.
+
+    python mdns_client.py INTERFACE_ADDRESS INSTANCE_NAME SETUP_CODE"""
+
+import asyncio
+import json
+import sys
+import time
+from unittest.mock import MagicMock
+
+from aiohomekit.characteristic_cache import CharacteristicCacheMemory
+from aiohomekit.controller.ip.controller import IpController
+from aiohomekit.controller.ip.discovery import IpDiscovery
+from aiohomekit.model.feature_flags import FeatureFlags
+from aiohomekit.model.status_flags import StatusFlags
+from aiohomekit.zeroconf import HomeKitService
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+TYPE = "_hap._tcp.local."
+
+
+def say(**fields):
+    print(json.dumps(fields), flush=True)
+
+
+async def txt_of(zeroconf, name):
+    info = AsyncServiceInfo(TYPE, f"{name}.{TYPE}")
+    if not await info.async_request(zeroconf.zeroconf, 3000):
+        return None, None
+    txt = {k.decode(): (v.decode() if v is not None else None) for k, v in info.properties.items()}
+    return info, txt
+
+
+async def main(interface, name, code):
+    zeroconf = AsyncZeroconf(interfaces=[interface], ip_version=IPVersion.V4Only)
+    try:
+        deadline = time.monotonic() + 30
+        info = txt = None
+        while time.monotonic() < deadline:
+            info, txt = await txt_of(zeroconf, name)
+            if info:
+                break
+        if not info:
+            say(step="found", ok=False)
+            return
+        address = info.parsed_addresses()[0]
+        say(step="found", ok=True, txt=txt, address=address, port=info.port)
+        service = HomeKitService(
+            name=name, id=txt["id"], model=txt["md"], feature_flags=FeatureFlags(int(txt["ff"])),
+            status_flags=StatusFlags(int(txt["sf"])), config_num=int(txt["c#"]), state_num=int(txt["s#"]),
+            category=int(txt["ci"]), protocol_version=txt["pv"], type=TYPE, address=address, addresses=[address],
+            port=info.port)
+        controller = IpController(char_cache=CharacteristicCacheMemory(), zeroconf_instance=MagicMock())
+        found = IpDiscovery(controller, service)
+        finish = await found.async_start_pairing("mdns")
+        paired = await finish(code)
+        accessories = await paired.list_accessories_and_characteristics()
+        await paired.close()
+        say(step="paired", ok=True, accessories=len(accessories))
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            _, txt = await txt_of(zeroconf, name)
+            if txt and txt.get("sf") == "0":
+                say(step="sf", ok=True, txt=txt)
+                return
+            await asyncio.sleep(0.5)
+        say(step="sf", ok=False, txt=txt)
+    finally:
+        await zeroconf.async_close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:4]))

@@ -1,0 +1,442 @@
+"""aiohomekit 4.0.1 (the library Home Assistant's HomeKit Controller uses) drives the real homegate
+as a black box: its HomeKit bridge on a free loopback port over Mosquitto and the Zigbee2MQTT
+simulator, without mDNS (IpDiscovery gets the address and port directly, the controller a stub
+AsyncZeroconf, as aiohomekit's own tests do). The tests run in order and share one pairing.
+
+Run with scripts/hap-bridge-test.sh."""
+
+import asyncio
+import json
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from unittest.mock import MagicMock
+
+import pytest
+from aiohomekit.characteristic_cache import CharacteristicCacheMemory
+from aiohomekit.controller.ip.controller import IpController
+from aiohomekit.controller.ip.discovery import IpDiscovery
+from aiohomekit.controller.ip.pairing import IpPairing
+from aiohomekit.exceptions import AuthenticationError, UnavailableError
+from aiohomekit.model.feature_flags import FeatureFlags
+from aiohomekit.model.status_flags import StatusFlags
+from aiohomekit.zeroconf import HomeKitService
+
+from house import SETUP_CODE, START, House, wait_until
+
+STATE: dict = {}
+TIMINGS: dict = {}
+APPLE = "-0000-1000-8000-0026BB765291"
+SERIAL = "00000030" + APPLE
+
+
+@pytest.fixture(scope="module")
+def house(pytestconfig):
+    bin_path = Path(pytestconfig.getoption("--bin-path") or Path(__file__).resolve().parents[2] / ".build" / "debug").resolve()
+    for binary in ("homegate", "homegate-simulator"):
+        if not (bin_path / binary).exists():
+            pytest.fail(f"{bin_path / binary} is missing: build first (swift build --product homegate --product homegate-simulator)")
+    house = House(bin_path, Path(tempfile.mkdtemp(prefix="homegate-hap-bridge-")))
+    try:
+        house.start_mosquitto()
+        house.start_simulator()
+        house.start_gateway()
+
+        def ready():
+            accessories = house.accessories()
+            wanted = ["bulb", "power_plug", "weather_sensor"]
+            return all(a in accessories and accessories[a]["reachable"] for a in wanted) and \
+                value_of(accessories["bulb"], "lightbulb", "brightness") is not None
+
+        wait_until(ready, START, "the simulator's devices in /api/accessories")
+        house.simulator("report", {"id": "weather_sensor", "state": {"temperature": 21.5, "humidity": 48}})
+        wait_until(lambda: value_of(house.accessories()["weather_sensor"], "temperature_sensor", "current_temperature") == 21.5,
+                   10, "the weather sensor's reading")
+        info = house.pairing_info()
+        STATE["device_id"] = info["device id"]
+        STATE["c#"] = int(info["c#"])
+        yield house
+    finally:
+        house.stop_all()
+        print(f"\n  logs in {house.workdir}")
+
+
+def value_of(accessory, service_id, characteristic):
+    service = next(s for s in accessory["services"] if s["id"] == service_id)
+    return next(c for c in service["characteristics"] if c["type"] == characteristic)["value"]
+
+
+def controller() -> IpController:
+    return IpController(char_cache=CharacteristicCacheMemory(), zeroconf_instance=MagicMock())
+
+
+def discovery(house) -> IpDiscovery:
+    service = HomeKitService(
+        name="homegate test", id=STATE["device_id"], model="homegate", feature_flags=FeatureFlags(0),
+        status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=2, protocol_version="1.1",
+        type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=house.hap_port)
+    return IpDiscovery(controller(), service)
+
+
+def pairing(house) -> IpPairing:
+    data = dict(STATE["pairing"])
+    data.update({"AccessoryIP": "127.0.0.1", "AccessoryIPs": ["127.0.0.1"], "AccessoryPort": house.hap_port})
+    return IpPairing(controller(), data)
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+async def listed(house):
+    paired = pairing(house)
+    accessories = await paired.list_accessories_and_characteristics()
+    await paired.close()
+    return accessories
+
+
+def aids_by_accessory(accessories) -> dict:
+    """homegate's accessory id is the AccessoryInformation serial number."""
+    found = {}
+    for accessory in accessories:
+        if accessory["aid"] == 1:  # the bridge: its serial number is the HAP device id
+            continue
+        for service in accessory["services"]:
+            for c in service["characteristics"]:
+                if c["type"].upper() == SERIAL:
+                    found[c["value"]] = accessory["aid"]
+    return found
+
+
+def path_id(house, path) -> tuple:
+    """(aid, iid) of homegate's `accessory/service/characteristic`: the bridge lists an accessory's
+    services and characteristics in homegate's order, after AccessoryInformation."""
+    accessory_id, service_id, name = path.split("/")
+    accessory = house.accessories()[accessory_id]
+    s = next(i for i, service in enumerate(accessory["services"]) if service["id"] == service_id)
+    c = next(i for i, c in enumerate(accessory["services"][s]["characteristics"]) if c["type"] == name)
+    aid = STATE["aids"][accessory_id]
+    hap = next(a for a in STATE["accessories"] if a["aid"] == aid)
+    return aid, hap["services"][s + 1]["characteristics"][c]["iid"]
+
+
+def test_wrong_setup_code_is_refused(house):
+    async def body():
+        found = discovery(house)
+        finish = await found.async_start_pairing("wrong")
+        with pytest.raises(AuthenticationError):
+            await finish("111-22-333")
+        await found.close()
+
+    run(body())
+
+
+def test_pairing_with_the_setup_code(house):
+    async def body():
+        found = discovery(house)
+        started = time.perf_counter()
+        finish = await found.async_start_pairing("test")
+        paired = await finish(SETUP_CODE)
+        TIMINGS["pair-setup"] = time.perf_counter() - started
+        STATE["pairing"] = dict(paired.pairing_data)
+        await paired.close()
+
+    run(body())
+    assert STATE["pairing"]["AccessoryPairingID"] == STATE["device_id"]
+
+
+def test_second_pair_setup_is_refused(house):
+    async def body():
+        found = discovery(house)
+        with pytest.raises(UnavailableError):
+            await found.async_start_pairing("again")
+        await found.close()
+
+    run(body())
+
+
+def test_accessories_match_homegates_own_listing(house):
+    accessories = run(listed(house))
+    STATE["accessories"] = accessories
+    STATE["aids"] = aids_by_accessory(accessories)
+    by_aid = {a["aid"]: a for a in accessories}
+    assert [s["type"].upper() for s in by_aid[1]["services"]] == ["0000003E" + APPLE, "000000A2" + APPLE]
+    assert max(by_aid) <= 150
+    ours = house.accessories()
+    assert set(STATE["aids"]) == set(ours), "one aid per homegate accessory"
+    compared = 0
+    for accessory_id, accessory in ours.items():
+        hap = by_aid[STATE["aids"][accessory_id]]
+        # The same services in the same order, after AccessoryInformation (a remote has several of one type).
+        assert hap["services"][0]["type"].upper() == "0000003E" + APPLE
+        assert len(hap["services"]) - 1 == len(accessory["services"]), accessory_id
+        for service, hap_service in zip(accessory["services"], hap["services"][1:]):
+            assert hap_service["type"].upper() == service["uuid"].upper(), (accessory_id, service["id"])
+            assert len(hap_service["characteristics"]) == len(service["characteristics"]), (accessory_id, service["id"])
+            for c, mine in zip(service["characteristics"], hap_service["characteristics"]):
+                assert mine["type"].upper() == c["uuid"].upper(), (accessory_id, service["id"], c["type"])
+                assert mine["format"] == c["format"], (accessory_id, c["type"])
+                expected_perms = {"read": "pr", "write": "pw", "notify": "ev"}
+                assert [p for p in mine["perms"] if p in ("pr", "pw", "ev")] == \
+                    [expected_perms[p] for p in c["permissions"]], (accessory_id, c["type"])
+                for ours_key, hap_key in [("min", "minValue"), ("max", "maxValue"), ("step", "minStep")]:
+                    assert mine.get(hap_key) == c.get(ours_key), (accessory_id, c["type"], hap_key)
+                if c.get("unit") in ("celsius", "percentage", "arcdegrees", "lux", "seconds"):
+                    assert mine.get("unit") == c["unit"]
+                if isinstance(c.get("valid_values", [None])[0], int):
+                    assert mine.get("valid-values") == c["valid_values"], (accessory_id, c["type"], mine)
+                compared += 1
+    print(f"\n  {len(ours)} accessories, {compared} characteristics compared with /api/accessories")
+
+
+def test_reads_equal_the_simulator_state(house):
+    bulb = house.accessories()["bulb"]
+    on_id, brightness_id = path_id(house, "bulb/lightbulb/on"), path_id(house, "bulb/lightbulb/brightness")
+    temperature_id = path_id(house, "weather_sensor/temperature_sensor/current_temperature")
+    subscription = house.subscribe("zigbee2mqtt/bulb")
+    # The simulator's own state, as Zigbee2MQTT answers a /get.
+    house.publish("zigbee2mqtt/bulb/get", json.dumps({"state": "", "brightness": ""}))
+    device = subscription.message("zigbee2mqtt/bulb")
+    subscription.close()
+
+    async def body():
+        paired = pairing(house)
+        values = await paired.get_characteristics([on_id, brightness_id, temperature_id])
+        await paired.close()
+        return values
+
+    values = run(body())
+    assert values[on_id]["value"] == (device["state"] == "ON") == value_of(bulb, "lightbulb", "on")
+    assert values[brightness_id]["value"] == round(device["brightness"] * 100 / 254) == value_of(bulb, "lightbulb", "brightness")
+    assert values[temperature_id]["value"] == 21.5
+
+
+def test_a_write_reaches_the_simulator(house):
+    on_id = path_id(house, "bulb/lightbulb/on")
+    brightness_id = path_id(house, "bulb/lightbulb/brightness")
+    bulb = house.accessories()["bulb"]
+    on = not value_of(bulb, "lightbulb", "on")
+    brightness = 40 if value_of(bulb, "lightbulb", "brightness") != 40 else 60
+    subscription = house.subscribe("#")
+
+    async def body():
+        paired = pairing(house)
+        await paired.get_characteristics([on_id])  # pair-verify first, so the latency is the write's
+        started = time.perf_counter()
+        result = await paired.put_characteristics([(*on_id, on), (*brightness_id, brightness)])
+        await paired.close()
+        return result, started
+
+    result, started = run(body())
+    assert result == {}
+    command = subscription.message("zigbee2mqtt/bulb/set")
+    TIMINGS["write -> /set (incl. mosquitto_sub)"] = time.perf_counter() - started
+    assert command["state"] == ("ON" if on else "OFF") and command["brightness"] == round(brightness * 254 / 100)
+    # The change comes back from the device, credited to HomeKit on homegate's own event topic.
+    event = subscription.message("homegate/event/bulb/lightbulb/brightness")
+    assert event["value"] == brightness and event["source"] == "hap"
+    subscription.close()
+
+
+def test_invalid_writes_get_their_status(house):
+    brightness_id = path_id(house, "bulb/lightbulb/brightness")
+    temperature_id = path_id(house, "weather_sensor/temperature_sensor/current_temperature")
+
+    async def body():
+        paired = pairing(house)
+        out_of_range = await paired.put_characteristics([(*brightness_id, 101)])
+        read_only = await paired.put_characteristics([(*temperature_id, 30.0)])
+        await paired.close()
+        return out_of_range, read_only
+
+    out_of_range, read_only = run(body())
+    assert out_of_range[brightness_id]["status"] == -70410
+    assert read_only[temperature_id]["status"] == -70404
+
+
+def test_a_device_side_change_arrives_as_an_event(house):
+    brightness_id = path_id(house, "bulb/lightbulb/brightness")
+
+    async def body():
+        paired = pairing(house)
+        events = []
+        paired.dispatcher_connect(lambda event: events.append((time.perf_counter(), event)))
+        await paired.subscribe([brightness_id])
+        await asyncio.sleep(0.2)
+        events.clear()
+        sent = time.perf_counter()
+        house.simulator("report", {"id": "bulb", "state": {"brightness": 127}})
+        deadline = time.perf_counter() + 1.5
+        while time.perf_counter() < deadline and not any(brightness_id in e for _, e in events):
+            await asyncio.sleep(0.005)
+        await paired.close()
+        return sent, events
+
+    sent, events = run(body())
+    arrived = [(at, e[brightness_id]["value"]) for at, e in events if brightness_id in e]
+    assert arrived, "no EVENT within 1.5 s of the device's change"
+    TIMINGS["device change -> EVENT (incl. mosquitto_pub)"] = arrived[0][0] - sent
+    assert arrived[-1][1] == 50
+
+
+def test_a_button_press_arrives_at_once(house):
+    accessory = house.accessories()["button"]
+    service = next(s for s in accessory["services"]
+                   if any(c["type"] == "programmable_switch_event" for c in s["characteristics"]))
+    press_id = path_id(house, f"button/{service['id']}/programmable_switch_event")
+
+    async def body():
+        paired = pairing(house)
+        events = []
+        paired.dispatcher_connect(lambda event: events.append((time.perf_counter(), event)))
+        await paired.subscribe([press_id])
+        await asyncio.sleep(0.2)
+        events.clear()
+        sent = time.perf_counter()
+        house.simulator("action", {"id": "button", "action": "double"})
+        deadline = time.perf_counter() + 1.5
+        while time.perf_counter() < deadline and not any(press_id in e for _, e in events):
+            await asyncio.sleep(0.002)
+        await paired.close()
+        return sent, events
+
+    sent, events = run(body())
+    arrived = [(at, e[press_id]["value"]) for at, e in events if press_id in e]
+    assert arrived, "no EVENT within 1.5 s of the button press"
+    TIMINGS["button press -> EVENT (incl. mosquitto_pub)"] = arrived[0][0] - sent
+    assert arrived[0][1] == 1  # double press
+    # Sent without the 250 ms coalescing delay (the rest is mosquitto_pub's start and the simulator).
+    assert arrived[0][0] - sent < 0.25
+
+
+def test_the_writers_own_connection_gets_no_event(house):
+    brightness_id = path_id(house, "bulb/lightbulb/brightness")
+    current = value_of(house.accessories()["bulb"], "lightbulb", "brightness")
+    wanted = 70 if current != 70 else 30
+
+    async def body():
+        writer, other = pairing(house), pairing(house)  # two connections of one controller
+        writer_events, other_events = [], []
+        writer.dispatcher_connect(lambda event: writer_events.append(event))
+        other.dispatcher_connect(lambda event: other_events.append(event))
+        await writer.subscribe([brightness_id])
+        await other.subscribe([brightness_id])
+        await asyncio.sleep(0.2)
+        await writer.put_characteristics([(*brightness_id, wanted)])
+        writer_events.clear()  # aiohomekit tells its own listeners about a successful write
+        deadline = time.perf_counter() + 3
+        while time.perf_counter() < deadline and not any(brightness_id in e for e in other_events):
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)
+        await writer.close()
+        await other.close()
+        return writer_events, other_events
+
+    writer_events, other_events = run(body())
+    assert [e[brightness_id]["value"] for e in other_events if brightness_id in e][-1] == wanted
+    assert not [e for e in writer_events if brightness_id in e]
+
+
+def test_an_unreachable_device_reads_no_response(house):
+    plug_id = path_id(house, "power_plug/outlet/on")
+    bulb_id = path_id(house, "bulb/lightbulb/on")
+    house.simulator("availability", {"id": "power_plug", "state": "offline"})
+    wait_until(lambda: not house.accessories()["power_plug"]["reachable"], 10, "power_plug to be unreachable")
+
+    async def body():
+        paired = pairing(house)
+        await paired.get_characteristics([bulb_id])
+        started = time.perf_counter()
+        both = await paired.get_characteristics([plug_id, bulb_id])
+        took = time.perf_counter() - started
+        write = await paired.put_characteristics([(*plug_id, True)])
+        await paired.close()
+        return both, took, write
+
+    both, took, write = run(body())
+    house.simulator("availability", {"id": "power_plug", "state": "online"})
+    assert both[plug_id]["status"] == -70402
+    assert "value" in both[bulb_id] and both[bulb_id].get("status", 0) == 0
+    assert took < 0.5, f"a read with an unreachable accessory took {took:.3f} s"
+    assert write[plug_id]["status"] == -70402
+
+
+def test_after_a_restart_the_pairing_and_the_numbers_hold(house):
+    before = STATE["accessories"]
+    c_before = int(house.pairing_info()["c#"])
+    house.stop_gateway()
+    house.start_gateway()
+    wait_until(lambda: house.accessories().get("bulb", {}).get("reachable"), START, "the bulb after the restart")
+    after = run(listed(house))  # pair-verify with the stored keys
+
+    def shape(accessories):
+        return {(a["aid"], s["iid"], s["type"], c["iid"], c["type"]) for a in accessories
+                for s in a["services"] for c in s["characteristics"]}
+
+    assert shape(after) == shape(before)
+    assert aids_by_accessory(after) == STATE["aids"]
+    assert int(house.pairing_info()["c#"]) == c_before
+
+
+def test_a_joined_device_bumps_the_configuration_number(house):
+    c_before = int(house.pairing_info()["c#"])
+    house.simulator("add", {"model": "LED1545G12", "friendly_name": "joined_bulb"})
+    wait_until(lambda: "joined_bulb" in house.accessories(), 20, "joined_bulb in /api/accessories")
+    wait_until(lambda: int(house.pairing_info()["c#"]) == c_before + 1, 10, "c# to go up by one")
+    after = run(listed(house))
+    aids = aids_by_accessory(after)
+    assert {k: v for k, v in aids.items() if k != "joined_bulb"} == STATE["aids"]
+    assert aids["joined_bulb"] == max(STATE["aids"].values()) + 1
+
+
+def test_past_149_accessories_a_second_bridge_starts(house):
+    before = run(listed(house))
+    aids_before = aids_by_accessory(before)
+    count = len(house.accessories())
+    extra = 150 - count + 8  # the second bridge gets 8 + 1
+    lines = "\n".join(json.dumps({"model": "LED1545G12", "friendly_name": f"extra_{n:03d}"}) for n in range(extra))
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(house.mqtt_port), "-t",
+                    "zigbee2mqtt/bridge/request/simulator/add", "-l"], input=lines, text=True, check=True, timeout=30)
+    wait_until(lambda: len(house.accessories()) == count + extra, 60, f"{count + extra} accessories in /api/accessories")
+    def two_bridges():
+        try:
+            infos = house.pairing_infos()
+        except AssertionError:  # the second bridge is in the map, its identity not stored yet
+            return None
+        return infos if len(infos) == 2 else None
+
+    infos = wait_until(two_bridges, 20, "a second bridge")
+    second = infos[1]
+    STATE["second_bridge"] = second
+    assert second["device id"] != STATE["device_id"]
+    assert second["setup code"] != SETUP_CODE
+    port = house.hap_port + 1
+
+    async def body():
+        service = HomeKitService(
+            name="homegate test 2", id=second["device id"], model="homegate", feature_flags=FeatureFlags(0),
+            status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=2, protocol_version="1.1",
+            type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=port)
+        found = IpDiscovery(controller(), service)
+        finish = await found.async_start_pairing("test-2")
+        paired = await finish(second["setup code"])
+        accessories = await paired.list_accessories_and_characteristics()
+        await paired.close()
+        return accessories
+
+    on_second = run(body())
+    on_first = run(listed(house))
+    first_aids, second_aids = aids_by_accessory(on_first), aids_by_accessory(on_second)
+    assert max(a["aid"] for a in on_first) <= 150 and max(a["aid"] for a in on_second) <= 150
+    assert len(first_aids) == 149 and len(second_aids) == count + extra - 149
+    assert set(first_aids) | set(second_aids) == set(house.accessories()) and not set(first_aids) & set(second_aids)
+    # Nothing that was on the first bridge moved or was renumbered.
+    assert {k: first_aids.get(k) for k in aids_before} == aids_before
+    print(f"\n  {count + extra} accessories: {len(first_aids)} on bridge 1, {len(second_aids)} on bridge 2")
+
+
+def test_print_timings():
+    print()
+    for name, seconds in TIMINGS.items():
+        print(f"  {name:45s} {seconds * 1000:8.1f} ms")

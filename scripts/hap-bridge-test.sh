@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The HomeKit bridge with an independent controller (Tests/hapbridge): aiohomekit, the library Home
+# Assistant uses, pairs with the real homegate (Mosquitto and the Zigbee2MQTT simulator on free
+# loopback ports) and drives it, without mDNS.
+#
+#   scripts/hap-bridge-test.sh [BIN_PATH] [pytest arguments…]
+#
+# BIN_PATH holds homegate and homegate-simulator; default $HOMEGATE_BIN_PATH, else .build/debug
+# (pair-setup takes about 3 s there, which the test allows). Then the bridge found by DNS-SD between
+# two network namespaces (Tests/hapbridge/mdns_bridge_test.py): needs root, skipped with the reason
+# otherwise (HOMEGATE_MDNS_REQUIRED=1 makes a skip a failure).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin_path="${HOMEGATE_BIN_PATH:-.build/debug}"
+if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
+  bin_path="$1"
+  shift
+fi
+for binary in homegate homegate-simulator; do
+  if [ ! -x "$bin_path/$binary" ]; then
+    echo "hap-bridge-test.sh: $bin_path/$binary is missing; build it first (swift build)" >&2
+    exit 2
+  fi
+done
+
+# The same virtual environment as scripts/hap-test.sh (pinned aiohomekit and pytest), made once.
+if ! python3 -m venv --help >/dev/null 2>&1; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
+fi
+venv=.build/hap-venv
+requirements=Tests/hap/requirements.txt
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+stamp="$venv/.requirements"
+if ! cmp -s "$requirements" "$stamp"; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$stamp"
+fi
+
+export PYTHONDONTWRITEBYTECODE=1
+"$venv/bin/python" -m pytest Tests/hapbridge/test_bridge.py --bin-path "$bin_path" -p no:cacheprovider -s "$@"
+scripts/install-mdns-deps.sh
+python3 Tests/hapbridge/mdns_bridge_test.py "$bin_path" "$(pwd)/$venv/bin/python"
