@@ -95,10 +95,10 @@ def configuration(homegate):
 
 def mqtt():
     failures, page = [], read("docs/mqtt-api.md")
-    source = "".join(open(p).read() for p in glob.glob(os.path.join(ROOT, "Sources/Gateway/**/*.swift"), recursive=True))
+    source = "".join(open(p).read() for p in glob.glob(os.path.join(ROOT, "Sources/Gateway*/**/*.swift"), recursive=True))
     names = re.search(r"static let names: \[String\] = \[(.*?)\]", source, re.S)
     if not names:
-        return ["cannot find the request commands (HomeCommand.names) in Sources/Gateway"]
+        return ["cannot find the request commands (HomeCommand.names) in Sources/Gateway or Sources/GatewayCore"]
     commands = re.findall(r'"([a-z_/]+)"', names.group(1)) + ["health"]
     headings = {name for line in re.findall(r"^#{2,4} .*$", page, re.M) for name in re.findall(r"`([a-z_/]+)`", line)}
     for command in commands:
