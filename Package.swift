@@ -249,7 +249,7 @@ package.targets += [
     )
 ]
 if let homegate = package.targets.first(where: { $0.name == "homegate" }) {
-    homegate.dependencies.append("HAPBridge")
+    homegate.dependencies += ["HAPBridge", "HAPQRCode"]  // `homegate hap pairing` draws the setup URI as a QR code
 }
 
 // The tests, where their sources are: the container image builds from Package.swift and Sources/ alone.

@@ -154,15 +154,16 @@ actor GatewayRuntime {
         }
     }
 
-    /// A step's output to its adapters: device writes first, then the rest to the broker, the events
-    /// to the live streams, the answers to who asked, and the store changes (with what waits for
+    /// A step's output to its adapters: device writes first, then the events to the live streams,
+    /// the rest to the broker, the answers to who asked, and the store changes (with what waits for
     /// them) to the writer. True when it was a megabyte or more, for the caller to give the memory
     /// back once the output is let go.
     @discardableResult
     private func deliver(_ output: HubOutput) -> Bool {
         send(output.first)
-        send(output.messages)
+        // The live streams before the broker: a stream client hears of a change no later than MQTT does.
         events.publish(output.events, time: output.time)
+        send(output.messages)
         for (ticket, answer) in output.answers { waiting.removeValue(forKey: ticket)?.resume(returning: answer) }
         writer.enqueue(output.store, then: output.afterCommit, at: output.time)
         drainNotices()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Gateway
 import HAPBridge
+import HAPQRCode
 import Persistence
 
 struct HAPPairingCommand: AsyncParsableCommand {
@@ -44,6 +45,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
             }
             print("setup code: \(pairing.setupCode)")
             print("setup URI:  \(pairing.setupURI)")
+            if let code = HAPQRCode(pairing.setupURI) { print(code.terminalText()) }
             print("device id:  \(pairing.deviceID)")
             print("c#:         \(pairing.configurationNumber)")
             if pairing.pairings.isEmpty {

@@ -7,8 +7,8 @@ public import Persistence
 
 /// The home as the gateway keeps it: every accessory and which device it is, the structure,
 /// action sets and triggers. Pure: device inputs (from `DeviceSources`) and typed commands in;
-/// typed events, replies, device commands and store changes out. Front ends (`MQTTFrontEnd`) turn
-/// those into their own protocol; the services do the I/O. One owner calls it at a time.
+/// typed events, replies, device commands and store changes out. The hub (`Hub`) hands
+/// those to its peers, each of which renders its own protocol; the runtime does the I/O. One owner calls it at a time.
 public struct HomeCore: Sendable {
     struct Entry: Sendable {
         /// Boxed: an entry is stored inline in the entries dictionary, and a mapping is as large as an accessory.
