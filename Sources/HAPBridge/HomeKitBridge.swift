@@ -85,7 +85,7 @@ actor HomeKitBridge: HAPAccessoryProvider {
             case nil: statuses[write.id] = .resourceDoesNotExist
             case .fixed: statuses[write.id] = .readOnly
             case .identify(let accessory):
-                logIdentify(accessory)
+                await identify(accessory: accessory)
                 statuses[write.id] = .success
             case .home(let path, _):
                 writers[path] = connection
@@ -112,14 +112,25 @@ actor HomeKitBridge: HAPAccessoryProvider {
         return statuses
     }
 
+    /// `/identify` of an unpaired bridge: the bridge itself has nothing to blink, so it is logged.
     func identify(_ aid: Int?) async {
-        let name = aid.flatMap { aid in layout.accessories.first { $0.aid == aid } }.map { "aid \($0.aid)" } ?? "the bridge"
-        logIdentify(name)
+        logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "the bridge"])
     }
 
-    /// homegate has no way yet to make a device blink: identify is logged and answered.
-    private func logIdentify(_ what: String?) {
-        logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "\(what ?? "the bridge")"])
+    /// An accessory's Identify characteristic written: its device is asked to show itself (the
+    /// same command as `accessory/identify`). HomeKit expects success either way; a device that
+    /// cannot (or the bridge itself) is logged.
+    private func identify(accessory: String?) async {
+        guard let accessory else {
+            logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "the bridge"])
+            return
+        }
+        let answer = await access.perform(.accessories(.identify(accessory)))
+        if let error = answer.error {
+            logger.info("identify asked by a HomeKit controller: \(error.message)", metadata: ["accessory": "\(accessory)"])
+        } else {
+            logger.info("identify asked by a HomeKit controller: the device was asked to show itself", metadata: ["accessory": "\(accessory)"])
+        }
     }
 
     // MARK: Events

@@ -255,6 +255,27 @@ def test_invalid_writes_get_their_status(house):
     assert read_only[temperature_id]["status"] == -70404
 
 
+def test_identify_makes_the_device_show_itself(house):
+    """Apple Home's "Identify Accessory": the Identify characteristic of a bridged accessory sends
+    its device Zigbee2MQTT's identify (the bulb exposes it), through the same command as
+    accessory/identify."""
+    aid = STATE["aids"]["bulb"]
+    hap = next(a for a in STATE["accessories"] if a["aid"] == aid)
+    information = next(s for s in hap["services"] if s["type"].upper() in ("3E", "0000003E" + APPLE))
+    identify = next(c for c in information["characteristics"] if c["type"].upper() in ("14", "00000014" + APPLE))
+    subscription = house.subscribe("zigbee2mqtt/bulb/set")
+
+    async def body():
+        paired = pairing(house)
+        result = await paired.put_characteristics([(aid, identify["iid"], True)])
+        await paired.close()
+        return result
+
+    assert run(body()) == {}
+    assert subscription.message("zigbee2mqtt/bulb/set") == {"identify": "identify"}
+    subscription.close()
+
+
 def test_a_device_side_change_arrives_as_an_event(house):
     brightness_id = path_id(house, "bulb/lightbulb/brightness")
 
