@@ -1,3 +1,4 @@
+import Foundation
 import Gateway
 import HomeModel
 import Logging
@@ -10,12 +11,18 @@ actor HAPIdentifierRegistry {
     private var map: HAPIdentifierMap
     /// Told each new bridge's index, when the house outgrows the bridges it has.
     private let newBridges: AsyncStream<Int>.Continuation?
+    /// The time for reservations (`HAPIdentifierMap.reservation`); tests move it.
+    private let now: @Sendable () -> Date
 
     /// Reads the stored map.
-    init(storage: HAPIdentifierStorage, logger: Logger, newBridges: AsyncStream<Int>.Continuation? = nil) async throws {
+    init(
+        storage: HAPIdentifierStorage, logger: Logger, newBridges: AsyncStream<Int>.Continuation? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws {
         self.storage = storage
         self.logger = logger
         self.newBridges = newBridges
+        self.now = now
         map = try await storage.load()
     }
 
@@ -50,7 +57,7 @@ actor HAPIdentifierRegistry {
     private func assign(_ snapshot: HomeSnapshot) async -> [[String]] {
         let count = map.bridgeCount
         let before = map
-        let members = map.assign(snapshot.accessories.map(\.id), capacity: BridgeLayout.maximumBridged)
+        let members = map.assign(snapshot.accessories.map(\.id), capacity: BridgeLayout.maximumBridged, now: now())
         if map != before { await save() }
         for index in count..<map.bridgeCount {
             logger.notice(
