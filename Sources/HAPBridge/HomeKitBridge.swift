@@ -42,6 +42,13 @@ actor HomeKitBridge: HAPAccessoryProvider {
         await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint)
     }
 
+    /// Warns about `hap.include` / `hap.exclude` selectors that name nothing (the first bridge
+    /// only: the selectors are the same for all).
+    func reportUnmatchedSelectors() async {
+        guard index == 0 else { return }
+        await registry.reportUnmatchedSelectors(await access.snapshot())
+    }
+
     // MARK: HAPAccessoryProvider
 
     func accessories() async -> [HAPAccessory] {
