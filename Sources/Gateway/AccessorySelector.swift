@@ -49,4 +49,3 @@ public struct SelectorProblem: Error, Sendable, Equatable {
     public var message: String
     init(_ message: String) { self.message = message }
 }
-

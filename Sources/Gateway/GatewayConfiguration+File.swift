@@ -171,7 +171,8 @@ extension GatewayConfiguration {
             } else if let key = byName[name], let items = key.applyItems, let sequence = value.sequence {
                 let texts = sequence.map(Self.listItem)
                 guard texts.allSatisfy({ $0 != nil }) else {
-                    errors.append(ConfigurationError(location: at, key: name, message: "expected a list of kind:name values like room:Kitchen"))
+                    errors.append(
+                        ConfigurationError(location: at, key: name, message: "expected a list of kind:name values like room:Kitchen"))
                     continue
                 }
                 if let problem = items(&self, texts.compactMap { $0 }) {

@@ -68,7 +68,8 @@ actor HAPIdentifierRegistry {
         for selector in unmatched {
             let key = selection.include.contains(selector) ? "hap.include" : "hap.exclude"
             logger.warning(
-                "\(key): '\(selector)' names no \(selector.kind.rawValue) of the house (by id or name, ignoring case), so it selects nothing")
+                "\(key): '\(selector)' names no \(selector.kind.rawValue) of the house (by id or name, ignoring case), so it selects nothing"
+            )
         }
     }
 

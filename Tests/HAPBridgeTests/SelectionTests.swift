@@ -49,7 +49,9 @@ struct SelectionTests {
     @Test("kind:name, the kind in any case, spaces around trimmed; malformed ones say what is wrong")
     func parsing() throws {
         #expect(try AccessorySelector.parse("room:Living room").get() == AccessorySelector(kind: .room, value: "Living room"))
-        #expect(try AccessorySelector.parse(" Accessory : 0x00158d0001a2b3c4 ").get() == AccessorySelector(kind: .accessory, value: "0x00158d0001a2b3c4"))
+        #expect(
+            try AccessorySelector.parse(" Accessory : 0x00158d0001a2b3c4 ").get()
+                == AccessorySelector(kind: .accessory, value: "0x00158d0001a2b3c4"))
         #expect(try AccessorySelector.parse("zone:Up:stairs").get().value == "Up:stairs")
         for (text, says) in [("Garage", "expected kind:name"), ("floor:1", "'floor'"), ("room: ", "names no room")] {
             #expect(throws: SelectorProblem.self) { try AccessorySelector.parse(text).get() }
@@ -83,14 +85,16 @@ struct SelectionTests {
 
     @Test("selectors that name no home, room, zone or accessory of the house are the ones reported")
     func unmatched() throws {
-        let selection = try selection(include: ["home:Home", "zone:Upstairs"], exclude: ["room:Attic", "accessory:Kettle", "room:kitchen"])
+        let selection = try selection(
+            include: ["home:Home", "zone:Upstairs"], exclude: ["room:Attic", "accessory:Kettle", "room:kitchen"])
         #expect(selection.unmatched(house()).map(\.description) == ["zone:Upstairs", "room:Attic"])
     }
 
     @Test("HOMEGATE_HAP_INCLUDE / _EXCLUDE take comma-separated selectors; a malformed one is an error naming key and value")
     func environment() throws {
         let settings = try GatewayConfiguration.load(
-            path: nil, environment: ["HOMEGATE_HAP_INCLUDE": "room:Kitchen, home:Home,", "HOMEGATE_HAP_EXCLUDE": "accessory:Hallway sensor"])
+            path: nil,
+            environment: ["HOMEGATE_HAP_INCLUDE": "room:Kitchen, home:Home,", "HOMEGATE_HAP_EXCLUDE": "accessory:Hallway sensor"])
         #expect(settings.hap.include == [AccessorySelector(kind: .room, value: "Kitchen"), AccessorySelector(kind: .home, value: "Home")])
         #expect(settings.hap.exclude == [AccessorySelector(kind: .accessory, value: "Hallway sensor")])
         #expect(GatewayConfiguration().hap.include.isEmpty && GatewayConfiguration().hap.exclude.isEmpty)
