@@ -81,7 +81,8 @@ actor HAPIdentifierRegistry {
         if map != before { await save() }
         for index in count..<map.bridgeCount {
             logger.notice(
-                "the house has more accessories than one HomeKit bridge takes (\(BridgeLayout.maximumBridged)): bridge \(index + 1) starts; pair it too")
+                "the house has more accessories than one HomeKit bridge takes (\(BridgeLayout.maximumBridged), counting the places kept for accessories away less than 30 days): bridge \(index + 1) starts; pair it too"
+            )
             newBridges?.yield(index)
         }
         return members
