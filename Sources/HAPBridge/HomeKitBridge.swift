@@ -42,22 +42,29 @@ actor HomeKitBridge: HAPAccessoryProvider {
         await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint)
     }
 
+    /// Warns about `hap.include` / `hap.exclude` selectors that name nothing (the first bridge
+    /// only: the selectors are the same for all).
+    func reportUnmatchedSelectors() async {
+        guard index == 0 else { return }
+        await registry.reportUnmatchedSelectors(await access.snapshot())
+    }
+
     // MARK: HAPAccessoryProvider
 
     func accessories() async -> [HAPAccessory] {
         await refresh().accessories
     }
 
-    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue, HAPStatus>] {
+    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] {
         let snapshot = await access.snapshot()
         let accessories = Dictionary(snapshot.accessories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var results: [HAPCharacteristicID: Result<HAPValue, HAPStatus>] = [:]
+        var results: [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] = [:]
         for id in ids {
             switch layout.targets[id] {
             case nil: results[id] = .failure(.resourceDoesNotExist)
             case .fixed(let value): results[id] = .success(value)
             case .identify: results[id] = .failure(.writeOnly)
-            case .home(let path, let metadata):
+            case .home(let path, _):
                 guard let accessory = accessories[path.accessory],
                     let characteristic = accessory[path.service]?[path.characteristic]
                 else {
@@ -69,8 +76,7 @@ actor HomeKitBridge: HAPAccessoryProvider {
                     results[id] = .failure(.serviceCommunicationFailure)
                     continue
                 }
-                let value = characteristic.value.map { HAPConversion.value($0, format: metadata.type.format) }
-                results[id] = .success(value ?? HAPConversion.placeholder(for: characteristic))
+                results[id] = .success(HAPConversion.readValue(characteristic))
             }
         }
         return results
