@@ -8,7 +8,6 @@ extension HomeCore {
     /// neither, a `source: mqtt` accessory, or one that is offline.
     mutating func identify(_ id: String) throws -> HomeResult {
         guard let entry = entries[id] else { throw HomeError.notFound("\(id) is not in the house now") }
-        guard entry.accessory.reachable else { throw HomeError.unreachable("\(entry.accessory.name) is offline: it cannot show itself") }
         guard case .zigbee2mqtt(let bridge, let mapping) = entry.source,
             let device = bridges[bridge]?.placed[mapping.ieeeAddress]
         else {
@@ -28,6 +27,7 @@ extension HomeCore {
             throw HomeError.invalid(
                 "\(entry.accessory.name) cannot show itself: its device (\(device.model ?? "no model")) exposes neither identify nor a blink effect")
         }
+        guard entry.accessory.reachable else { throw HomeError.unreachable("\(entry.accessory.name) is offline: it cannot show itself") }
         counters.deviceWrites += 1
         emit(.device(.zigbee2mqtt(bridge: bridge, device: mapping.friendlyName, endpoint: nil, .set, payload)))
         return .identified(accessory: id, payload: payload)
