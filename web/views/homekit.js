@@ -81,7 +81,7 @@ function bridgeCard(bridge) {
     h("div", { class: "homekit-setup" },
       qrImage(bridge),
       h("div", null,
-        h("p", { class: "hint" }, "In the Home app: + , Add Accessory, then scan this code, or More options… and type it."),
+        h("p", { class: "hint" }, "In the Home app: +, Add Accessory, then scan this code; or More options…, pick the bridge and type the code."),
         h("p", { class: "setup-code", "data-testid": `homekit-code-${n}`, "aria-label": "Setup code" }, bridge.setup_code),
         newCode)),
     h("dl", { class: "facts" },
