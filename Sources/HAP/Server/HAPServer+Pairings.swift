@@ -21,6 +21,7 @@ extension HAPServer {
     }
 
     private func removed(_ removed: Set<String>, of existing: [HAPPairing]) {
+        guard !removed.isEmpty else { return }
         logger.notice("pairing removed out of band", metadata: ["pairings left": "\(existing.count - removed.count)"])
         registry.closeSessions(of: removed, keeping: nil)
         if !existing.isEmpty, removed.count == existing.count { configuration.onPairedChange?(false) }
