@@ -1090,6 +1090,11 @@ def test_k_homekit_panel(driver, house):
             assert advertisement.startswith("not advertised:"), advertisement
         assert "None" in text(driver, "homekit-controllers-1"), "no controller has paired"
         shot(driver, "k-homekit-desktop")
+        driver.set_window_size(*PHONE)
+        wait(driver, lambda d: find(d, "homekit-qr-1").is_displayed(), "the QR code at a phone's width")
+        no_horizontal_scroll(driver)
+        shot(driver, "k-homekit-phone")
+        driver.set_window_size(*DESKTOP)
 
         click(driver, "homekit-new-code-1")
         wait(driver, lambda d: text(d, "homekit-code-1") not in ("", first["setup_code"]), "a new setup code on the page")
