@@ -308,6 +308,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += testTargets
     package.targets.append(
         .testTarget(
-            name: "HAPBridgeTests", dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON"],
+            name: "HAPBridgeTests",
+            dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings))
 }

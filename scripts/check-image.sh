@@ -9,13 +9,15 @@ start=$SECONDS
 # The compose files read .env: check them in a clone-like folder whose .env is the example's.
 project=$(mktemp -d)
 trap 'rm -rf "$project"' EXIT
-for entry in compose.yaml compose.existing-broker.yaml Dockerfile docker demo mappings web; do ln -s "$PWD/$entry" "$project/$entry"; done
+for entry in compose.yaml compose.existing-broker.yaml compose.homekit.yaml Dockerfile docker demo mappings web; do ln -s "$PWD/$entry" "$project/$entry"; done
 cp .env.example "$project/.env"
 for file in compose.yaml compose.existing-broker.yaml; do
   (cd "$project" && HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" config -q)
   (cd "$project" && HOMEGATE_HTTP_TOKEN=check docker-compose -f "$file" --profile demo config -q)
   echo "$file: valid with .env.example (docker-compose config)"
 done
+(cd "$project" && docker-compose -f compose.existing-broker.yaml -f compose.homekit.yaml config -q)
+echo "compose.existing-broker.yaml with compose.homekit.yaml: valid with .env.example (docker-compose config)"
 # compose.yaml publishes the web page, so it must not start without a token.
 if (cd "$project" && env -u HOMEGATE_HTTP_TOKEN docker-compose -f compose.yaml config -q 2>/dev/null); then
   echo "compose.yaml starts without HOMEGATE_HTTP_TOKEN, but its web page listens beyond loopback" >&2

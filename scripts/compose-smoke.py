@@ -22,9 +22,13 @@ by running its own healthcheck command, and then, for each compose variant of do
                on mqtts:// whose certificate a CA of the scratch folder signed;
   own          homegate as a service of the user's own compose file, as docs/install.md shows it
                (the block marked compose-smoke=own), beside their Mosquitto and Zigbee2MQTT (the
-               simulator stands in for it), with a HOMEGATE_BASE_TOPIC from .env.
+               simulator stands in for it), with a HOMEGATE_BASE_TOPIC from .env;
+  homekit      compose.existing-broker.yaml with compose.homekit.yaml: homegate on the host's
+               network with the host's D-Bus mounted, the HomeKit bridge on, serving on the .env's
+               HOMEGATE_HAP_PORT (a HAP request without a session gets 470), and `homegate hap
+               pairing` in the service prints the setup code that pairs.
 
-usage: compose-smoke.py BIN_DIR [demo|existing|env-password|anonymous|tls|own ...]   (BIN_DIR holds homegate and homegate-simulator)
+usage: compose-smoke.py BIN_DIR [demo|existing|env-password|anonymous|tls|own|homekit ...]   (BIN_DIR holds homegate and homegate-simulator)
 """
 import json, os, random, re, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
@@ -444,7 +448,43 @@ def own(smoke):
     print("  the .env's HOMEGATE_BASE_TOPIC reached homegate (house/request/home/list answered)")
 
 
-SCENARIOS = {"demo": demo, "existing": existing, "env-password": env_password, "anonymous": anonymous, "tls": tls, "own": own}
+def homekit(smoke):
+    print("compose.existing-broker.yaml with compose.homekit.yaml (the HomeKit bridge), next to an anonymous Mosquitto:")
+    port = existing_broker(smoke, None)
+    hap_port = free_port()
+    folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtt://127.0.0.1:{port}\nHOMEGATE_HAP_PORT={hap_port}\n")
+    files = ["compose.existing-broker.yaml", "compose.homekit.yaml"]
+    service = resolved(folder, files, None, clean_env({}))["services"]["homegate"]
+    mounts = [v if isinstance(v, str) else f"{v['source']}:{v['target']}" for v in service.get("volumes", [])]
+    if service.get("network_mode") != "host" or not any(m.startswith("/run/dbus:/run/dbus") for m in mounts):
+        raise SystemExit(f"compose.homekit.yaml does not put homegate on the host network with the host's D-Bus: {service}")
+    _, homegate = run(smoke, folder, files, None, clean_env({}), broker={"port": port})
+    env, argv, cwd = homegate
+    if env.get("HOMEGATE_HAP_ENABLED") != "true":
+        raise SystemExit("compose.homekit.yaml did not turn the HomeKit bridge on")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", hap_port), timeout=5) as connection:
+                connection.sendall(b"GET /accessories HTTP/1.1\r\nHost: homegate\r\n\r\n")
+                status = connection.recv(200).split(b"\r\n")[0].decode()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the HomeKit bridge never listened on HOMEGATE_HAP_PORT {hap_port}")
+            time.sleep(0.2)
+    if " 470 " not in status:
+        raise SystemExit(f"a HAP request without a session got {status!r}, not 470")
+    print(f"  the bridge serves on the .env's HOMEGATE_HAP_PORT {hap_port}: {status}")
+    result = subprocess.run([argv[0], "hap", "pairing"], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+    code = re.search(r"setup code: (\d{3}-\d{2}-\d{3})", result.stdout)
+    if result.returncode != 0 or not code or "X-HM://" not in result.stdout:
+        raise SystemExit(f"homegate hap pairing in the service did not print a setup code and URI:\n{result.stdout}{result.stderr}")
+    print(f"  homegate hap pairing in the service: setup code {code.group(1)[:3]}-..-..., an X-HM:// URI and its QR code")
+
+
+SCENARIOS = {"demo": demo, "existing": existing, "env-password": env_password, "anonymous": anonymous, "tls": tls, "own": own,
+             "homekit": homekit}
 
 
 def main():

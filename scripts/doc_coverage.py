@@ -68,7 +68,7 @@ def settings(homegate):
     """Every key of the configuration: the names in GatewayConfiguration+Loading.swift, and the
     log components the program itself lists when given a wrong one."""
     source = "".join(open(p).read() for p in glob.glob(os.path.join(ROOT, "Sources/Gateway/GatewayConfiguration*.swift")))
-    keys = set(re.findall(r'(?:text|boolean|integer|decimal)\("([a-z_.]+)"', source))
+    keys = set(re.findall(r'(?:text|boolean|integer|decimal|selectors)\("([a-z_.]+)"', source))
     keys |= set(re.findall(r'Key\(name: "([a-z_.]+)"', source))
     with tempfile.NamedTemporaryFile("w", suffix=".yaml") as bad:
         bad.write("log_levels: { zzz: debug }\n")

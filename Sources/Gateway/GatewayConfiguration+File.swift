@@ -131,6 +131,16 @@ extension GatewayConfiguration {
         return errors
     }
 
+    /// A list item as text: a scalar, or a one-entry mapping (`- room: Garage`, `[room: Garage]`,
+    /// which YAML reads as `{room: Garage}`) as `room:Garage`.
+    private static func listItem(_ node: Node) -> String? {
+        if let scalar = node.scalar { return scalar.string }
+        guard let mapping = node.mapping, mapping.count == 1, let entry = mapping.first, let key = entry.key.scalar?.string,
+            let value = entry.value.scalar?.string
+        else { return nil }
+        return "\(key):\(value)"
+    }
+
     private mutating func walk(_ node: Node, prefix: String, file: String, errors: inout [ConfigurationError]) {
         let here = "\(file):\(node.mark.map { "\($0.line):\($0.column)" } ?? "1:1")"
         guard let mapping = node.mapping else {
@@ -158,6 +168,16 @@ extension GatewayConfiguration {
                 errors.append(ConfigurationError(location: at, key: name, message: message))
             } else if prefix.isEmpty, sections.contains(name) {
                 walk(value, prefix: name + ".", file: file, errors: &errors)
+            } else if let key = byName[name], let items = key.applyItems, let sequence = value.sequence {
+                let texts = sequence.map(Self.listItem)
+                guard texts.allSatisfy({ $0 != nil }) else {
+                    errors.append(
+                        ConfigurationError(location: at, key: name, message: "expected a list of kind:name values like room:Kitchen"))
+                    continue
+                }
+                if let problem = items(&self, texts.compactMap { $0 }) {
+                    errors.append(ConfigurationError(location: at, key: name, message: problem))
+                }
             } else if let key = byName[name] {
                 guard let scalar = value.scalar else {
                     errors.append(ConfigurationError(location: at, key: name, message: "expected a single value"))

@@ -7,10 +7,29 @@ import Yams
 extension GatewayConfiguration {
     /// One settable key: its dotted name in the file and how to apply a text value.
     struct Key: Sendable {
-        enum Kind: Sendable { case string, integer, decimal, boolean }
+        enum Kind: Sendable { case string, integer, decimal, boolean, list }
         let name: String
         let kind: Kind
         let apply: @Sendable (inout GatewayConfiguration, String) -> String?  // nil, or what was wrong
+        /// A list key's items, from a YAML sequence; `apply` takes them comma-separated (a variable).
+        let applyItems: (@Sendable (inout GatewayConfiguration, [String]) -> String?)?
+
+        init(name: String, kind: Kind, apply: @escaping @Sendable (inout GatewayConfiguration, String) -> String?) {
+            self.name = name
+            self.kind = kind
+            self.apply = apply
+            applyItems = nil
+        }
+
+        /// A key that takes a list: `[a, b]` in the file, `a,b` in its variable (or the file).
+        init(name: String, items: @escaping @Sendable (inout GatewayConfiguration, [String]) -> String?) {
+            self.name = name
+            kind = .list
+            applyItems = items
+            apply = { config, text in
+                items(&config, text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            }
+        }
 
         /// `mqtt.password_file` → `HOMEGATE_MQTT_PASSWORD_FILE`.
         var environmentName: String { "HOMEGATE_" + name.uppercased().replacingOccurrences(of: ".", with: "_") }
@@ -97,6 +116,8 @@ extension GatewayConfiguration {
                 config.hap.setupCode = Secret(value)
                 return nil
             },
+            selectors("hap.include") { $0.hap.include = $1 },
+            selectors("hap.exclude") { $0.hap.exclude = $1 },
             decimal("location.latitude", -90...90) { $0.location.latitude = $1 },
             decimal("location.longitude", -180...180) { $0.location.longitude = $1 },
             Key(name: "location.time_zone", kind: .string) { config, value in
@@ -136,6 +157,25 @@ extension GatewayConfiguration {
 
     private static func levelProblem(_ value: String) -> String {
         "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'"
+    }
+
+    /// `hap.include`, `hap.exclude`: every selector that cannot be read is named.
+    private static func selectors(
+        _ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, [AccessorySelector]) -> Void
+    ) -> Key {
+        Key(name: name) { config, items in
+            var selectors: [AccessorySelector] = []
+            var problems: [String] = []
+            for item in items {
+                switch AccessorySelector.parse(item) {
+                case .success(let selector): selectors.append(selector)
+                case .failure(let problem): problems.append(problem.message)
+                }
+            }
+            guard problems.isEmpty else { return problems.joined(separator: "; ") }
+            set(&config, selectors)
+            return nil
+        }
     }
 
     private static func text(_ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, String) -> Void) -> Key {

@@ -50,6 +50,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var name = "homegate"
         /// `XXX-XX-XXX`; nil keeps the stored code, or makes a random one on the first start.
         public var setupCode: Secret?
+        /// What Apple Home sees: accessories any of these name (all when empty), less those any of
+        /// `exclude` names.
+        public var include: [AccessorySelector] = []
+        public var exclude: [AccessorySelector] = []
 
         /// The code's digits, for the HAP server only (the bridge does not import Mosquitto, where `Secret` lives).
         public var revealedSetupCode: String? { setupCode?.reveal }

@@ -51,7 +51,9 @@ struct BridgeLayout: Sendable {
                 let iid = map.iid(accessory: accessory.id, key: HAPIdentifierMap.characteristicKey(service.id, characteristic.name))
                 let id = HAPCharacteristicID(aid: aid, iid: iid)
                 let path = CharacteristicPath(accessory: accessory.id, service: service.id, characteristic: characteristic.name)
-                let value = characteristic.value.map { HAPConversion.value($0, format: characteristic.type.format) }
+                let value =
+                    characteristic.type == .programmable_switch_event
+                    ? nil : characteristic.value.map { HAPConversion.value($0, format: characteristic.type.format) }
                 characteristics.append(HAPConversion.characteristic(characteristic, iid: iid, value: value))
                 targets[id] = .home(path, characteristic)
                 ids[path] = id

@@ -91,7 +91,10 @@ final class BridgeUnit: Sendable {
                 return
             }
             let fingerprint = await bridge.refresh().fingerprint
-            if fingerprint == previous { await checkShape() }
+            if fingerprint == previous {
+                await checkShape()
+                await bridge.reportUnmatchedSelectors()
+            }
             previous = fingerprint
         }
     }

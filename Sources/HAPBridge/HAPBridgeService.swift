@@ -60,7 +60,8 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
 
     public func run() async throws {
         let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: storage), logger: logger, newBridges: newBridgesContinuation)
+            storage: HAPIdentifierStorage(storage: storage), logger: logger,
+            selection: BridgedSelection(include: settings.include, exclude: settings.exclude), newBridges: newBridgesContinuation)
         let count = await registry.bridgeCount(await access.snapshot())
         let units = (0..<count).map { self.unit($0, registry: registry) }
         let continuation = newBridgesContinuation

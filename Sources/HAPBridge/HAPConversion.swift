@@ -60,6 +60,14 @@ enum HAPConversion {
         }
     }
 
+    /// What a controller reads: the value, the placeholder before the device has said anything,
+    /// or nil (null) for a button's press, which HAP only ever sends as an event: a press read
+    /// back later would be taken for a new one.
+    static func readValue(_ characteristic: Characteristic) -> HAPValue? {
+        guard characteristic.type != .programmable_switch_event else { return nil }
+        return characteristic.value.map { value($0, format: characteristic.type.format) } ?? placeholder(for: characteristic)
+    }
+
     /// What a controller reads before the device has said anything: zero, or the valid value
     /// nearest to it (a first valid value, the range's bound), so that the answer is always valid
     /// for the characteristic and never a made-up extreme (-273.1 °C).

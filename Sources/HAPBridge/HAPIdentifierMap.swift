@@ -1,9 +1,12 @@
+import Foundation
+
 /// Which bridge each accessory is on, its aid there and the iid of each of its services and
 /// characteristics, kept for as long as homegate knows the house: HomeKit ties rooms, scenes and
 /// automations to these numbers, so they must survive restarts, renames and mapping reloads. Keys
 /// are homegate's own ids (accessory id, service id, characteristic name), never names people
-/// change. An accessory that leaves keeps its numbers, so that it gets them back when it returns;
-/// numbers are never reused.
+/// change. An accessory that leaves (or is left out by `hap.exclude`) keeps its numbers, so that it
+/// gets them back when it returns, and keeps its place on its bridge for `reservation`: newcomers
+/// go elsewhere meanwhile. Numbers are never reused.
 struct HAPIdentifierMap: Codable, Sendable, Equatable {
     struct AccessoryNumbers: Codable, Sendable, Equatable {
         /// Index of the bridge (0: the first).
@@ -14,7 +17,14 @@ struct HAPIdentifierMap: Codable, Sendable, Equatable {
         var nextIID = HAPIdentifierMap.firstFreeIID
         /// In the house at the last `assign`: those keep their place before one that returns.
         var present = true
+        /// When it was last seen leaving; nil while present (and in maps stored before reservations,
+        /// where the first `assign` sets it).
+        var awaySince: Date?
     }
+
+    /// How long an accessory that left keeps its place on its bridge: long enough for a holiday, a
+    /// dead battery or a device being re-paired; after that a full bridge gives the place away.
+    static let reservation: TimeInterval = 30 * 86_400
 
     /// The next aid on each bridge; aid 1 is each bridge itself.
     var nextAIDs = [2]
@@ -28,17 +38,31 @@ struct HAPIdentifierMap: Codable, Sendable, Equatable {
 
     var bridgeCount: Int { nextAIDs.count }
 
-    /// Puts each present accessory on a bridge with at most `capacity` present accessories. One
-    /// keeps its bridge while that has room (so accessories do not move when others join); a new one
-    /// (or one whose bridge filled up while it was away) goes on the first bridge with room, a new
-    /// bridge if none has. Returns the present accessories of each bridge.
-    mutating func assign(_ present: [String], capacity: Int) -> [[String]] {
+    /// Puts each present accessory on a bridge with at most `capacity` accessories, counting those
+    /// away for less than `reservation` on their bridge. One keeps its bridge (so accessories do not
+    /// move when others join, and one that returns finds its place); a new one, or one that returns
+    /// after its reservation ended to a full bridge, goes on the first bridge with room, a new bridge
+    /// if none has. Returns the present accessories of each bridge.
+    mutating func assign(_ present: [String], capacity: Int, now: Date) -> [[String]] {
+        let here = Set(present)
+        for id in accessories.keys where !here.contains(id) && accessories[id]?.awaySince == nil {
+            accessories[id]?.awaySince = now
+        }
         var members: [[String]] = Array(repeating: [], count: bridgeCount)
+        var reserved = Array(repeating: 0, count: bridgeCount)
+        for (id, numbers) in accessories where !here.contains(id) && numbers.bridge < reserved.count && Self.holdsPlace(numbers, now: now) {
+            reserved[numbers.bridge] += 1
+        }
+        // Who stayed first, then who returns while its place is kept, then who returns after.
+        func rank(_ numbers: AccessoryNumbers) -> Int { numbers.present ? 0 : Self.holdsPlace(numbers, now: now) ? 1 : 2 }
         var homeless: [String] = []
         let known = present.compactMap { id in accessories[id].map { (id, $0) } }
-            .sorted { ($0.1.present ? 0 : 1, $0.1.bridge, $0.1.aid) < ($1.1.present ? 0 : 1, $1.1.bridge, $1.1.aid) }
+            .sorted { (rank($0.1), $0.1.bridge, $0.1.aid) < (rank($1.1), $1.1.bridge, $1.1.aid) }
         for (id, numbers) in known {
-            guard numbers.bridge < members.count, members[numbers.bridge].count < capacity else {
+            // One that stayed is never pushed off by a reservation, whatever an older map holds.
+            guard numbers.bridge < members.count,
+                members[numbers.bridge].count + (numbers.present ? 0 : reserved[numbers.bridge]) < capacity
+            else {
                 homeless.append(id)
                 continue
             }
@@ -46,9 +70,10 @@ struct HAPIdentifierMap: Codable, Sendable, Equatable {
         }
         homeless += present.filter { accessories[$0] == nil }
         for id in homeless {
-            let bridge = members.firstIndex { $0.count < capacity } ?? members.count
+            let bridge = members.indices.first { members[$0].count + reserved[$0] < capacity } ?? members.count
             if bridge == members.count {
                 members.append([])
+                reserved.append(0)
                 if nextAIDs.count <= bridge { nextAIDs.append(2) }
             }
             let aid = nextAIDs[bridge]
@@ -58,11 +83,19 @@ struct HAPIdentifierMap: Codable, Sendable, Equatable {
             accessories[id] = numbers
             members[bridge].append(id)
         }
-        let here = Set(present)
-        for id in accessories.keys where accessories[id]?.present != here.contains(id) {
-            accessories[id]?.present = here.contains(id)
+        for id in present where accessories[id]?.present == false || accessories[id]?.awaySince != nil {
+            accessories[id]?.present = true
+            accessories[id]?.awaySince = nil
+        }
+        for id in accessories.keys where !here.contains(id) && accessories[id]?.present == true {
+            accessories[id]?.present = false
         }
         return members
+    }
+
+    /// Left less than `reservation` ago (whether it is back is the caller's to know).
+    private static func holdsPlace(_ numbers: AccessoryNumbers, now: Date) -> Bool {
+        numbers.awaySince.map { now < $0 + Self.reservation } ?? false
     }
 
     /// The iid of a service or characteristic of an accessory that `assign` has placed.

@@ -1,3 +1,4 @@
+import Foundation
 import Gateway
 import HomeModel
 import Logging
@@ -10,12 +11,22 @@ actor HAPIdentifierRegistry {
     private var map: HAPIdentifierMap
     /// Told each new bridge's index, when the house outgrows the bridges it has.
     private let newBridges: AsyncStream<Int>.Continuation?
+    private let selection: BridgedSelection
+    /// The time for reservations (`HAPIdentifierMap.reservation`); tests move it.
+    private let now: @Sendable () -> Date
+    /// The selectors last reported as naming nothing, so that each change is said once.
+    private var reportedUnmatched: [AccessorySelector] = []
 
     /// Reads the stored map.
-    init(storage: HAPIdentifierStorage, logger: Logger, newBridges: AsyncStream<Int>.Continuation? = nil) async throws {
+    init(
+        storage: HAPIdentifierStorage, logger: Logger, selection: BridgedSelection = .everything,
+        newBridges: AsyncStream<Int>.Continuation? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws {
         self.storage = storage
         self.logger = logger
+        self.selection = selection
         self.newBridges = newBridges
+        self.now = now
         map = try await storage.load()
     }
 
@@ -46,15 +57,32 @@ actor HAPIdentifierRegistry {
         return !first
     }
 
+    /// Warns about the `hap.include` / `hap.exclude` selectors that name nothing in `snapshot`, each
+    /// time that set changes (a typo at start, a room renamed later). An empty house is still
+    /// loading: nothing is said about it.
+    func reportUnmatchedSelectors(_ snapshot: HomeSnapshot) {
+        guard !snapshot.accessories.isEmpty else { return }
+        let unmatched = selection.unmatched(snapshot)
+        guard unmatched != reportedUnmatched else { return }
+        reportedUnmatched = unmatched
+        for selector in unmatched {
+            let key = selection.include.contains(selector) ? "hap.include" : "hap.exclude"
+            logger.warning(
+                "\(key): '\(selector)' names no \(selector.kind.rawValue) of the house (by id or name, ignoring case), so it selects nothing"
+            )
+        }
+    }
+
     @discardableResult
     private func assign(_ snapshot: HomeSnapshot) async -> [[String]] {
         let count = map.bridgeCount
         let before = map
-        let members = map.assign(snapshot.accessories.map(\.id), capacity: BridgeLayout.maximumBridged)
+        let members = map.assign(selection.bridged(snapshot), capacity: BridgeLayout.maximumBridged, now: now())
         if map != before { await save() }
         for index in count..<map.bridgeCount {
             logger.notice(
-                "the house has more accessories than one HomeKit bridge takes (\(BridgeLayout.maximumBridged)): bridge \(index + 1) starts; pair it too")
+                "the house has more accessories than one HomeKit bridge takes (\(BridgeLayout.maximumBridged), counting the places kept for accessories away less than 30 days): bridge \(index + 1) starts; pair it too"
+            )
             newBridges?.yield(index)
         }
         return members

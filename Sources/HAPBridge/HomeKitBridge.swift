@@ -45,22 +45,29 @@ actor HomeKitBridge: HAPAccessoryProvider {
         await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint)
     }
 
+    /// Warns about `hap.include` / `hap.exclude` selectors that name nothing (the first bridge
+    /// only: the selectors are the same for all).
+    func reportUnmatchedSelectors() async {
+        guard index == 0 else { return }
+        await registry.reportUnmatchedSelectors(await access.snapshot())
+    }
+
     // MARK: HAPAccessoryProvider
 
     func accessories() async -> [HAPAccessory] {
         await refresh().accessories
     }
 
-    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue, HAPStatus>] {
+    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] {
         let snapshot = await access.snapshot()
         let accessories = Dictionary(snapshot.accessories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var results: [HAPCharacteristicID: Result<HAPValue, HAPStatus>] = [:]
+        var results: [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] = [:]
         for id in ids {
             switch layout.targets[id] {
             case nil: results[id] = .failure(.resourceDoesNotExist)
             case .fixed(let value): results[id] = .success(value)
             case .identify: results[id] = .failure(.writeOnly)
-            case .home(let path, let metadata):
+            case .home(let path, _):
                 guard let accessory = accessories[path.accessory],
                     let characteristic = accessory[path.service]?[path.characteristic]
                 else {
@@ -72,8 +79,7 @@ actor HomeKitBridge: HAPAccessoryProvider {
                     results[id] = .failure(.serviceCommunicationFailure)
                     continue
                 }
-                let value = characteristic.value.map { HAPConversion.value($0, format: metadata.type.format) }
-                results[id] = .success(value ?? HAPConversion.placeholder(for: characteristic))
+                results[id] = .success(HAPConversion.readValue(characteristic))
             }
         }
         return results
@@ -88,7 +94,7 @@ actor HomeKitBridge: HAPAccessoryProvider {
             case nil: statuses[write.id] = .resourceDoesNotExist
             case .fixed: statuses[write.id] = .readOnly
             case .identify(let accessory):
-                logIdentify(accessory)
+                await identify(accessory: accessory)
                 statuses[write.id] = .success
             case .home(let path, _):
                 writers[path] = connection
@@ -115,14 +121,25 @@ actor HomeKitBridge: HAPAccessoryProvider {
         return statuses
     }
 
+    /// `/identify` of an unpaired bridge: the bridge itself has nothing to blink, so it is logged.
     func identify(_ aid: Int?) async {
-        let name = aid.flatMap { aid in layout.accessories.first { $0.aid == aid } }.map { "aid \($0.aid)" } ?? "the bridge"
-        logIdentify(name)
+        logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "the bridge"])
     }
 
-    /// homegate has no way yet to make a device blink: identify is logged and answered.
-    private func logIdentify(_ what: String?) {
-        logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "\(what ?? "the bridge")"])
+    /// An accessory's Identify characteristic written: its device is asked to show itself (the
+    /// same command as `accessory/identify`). HomeKit expects success either way; a device that
+    /// cannot (or the bridge itself) is logged.
+    private func identify(accessory: String?) async {
+        guard let accessory else {
+            logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "the bridge"])
+            return
+        }
+        let answer = await access.perform(.accessories(.identify(accessory)))
+        if let error = answer.error {
+            logger.info("identify asked by a HomeKit controller: \(error.message)", metadata: ["accessory": "\(accessory)"])
+        } else {
+            logger.info("identify asked by a HomeKit controller: the device was asked to show itself", metadata: ["accessory": "\(accessory)"])
+        }
     }
 
     // MARK: Events

@@ -113,14 +113,14 @@ actor DemoBridge: HAPAccessoryProvider {
         }
     }
 
-    func read(_ ids: [HAPCharacteristicID]) -> [HAPCharacteristicID: Result<HAPValue, HAPStatus>] {
-        var results: [HAPCharacteristicID: Result<HAPValue, HAPStatus>] = [:]
+    func read(_ ids: [HAPCharacteristicID]) -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] {
+        var results: [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] = [:]
         for id in ids {
             if id.aid == DemoBridge.unreachableAID && id.iid >= 8 {
                 results[id] = .failure(.serviceCommunicationFailure)
             } else if id == HAPCharacteristicID(aid: 3, iid: 9) {
                 // A stateless switch has no current value; HAP reads it as null.
-                results[id] = .success(values[id] ?? .int(0))
+                results[id] = .success(nil)
             } else {
                 results[id] = values[id].map { .success($0) } ?? .failure(.resourceDoesNotExist)
             }

@@ -502,4 +502,25 @@ struct HomeCoreTests {
         home.device("zigbee2mqtt/bridge/state", ["state": "online"])
         #expect(home.core.accessory("bulb")?.reachable == true && home.core.accessory("power_plug")?.reachable == false)
     }
+
+    @Test("identify asks the device to show itself: Zigbee2MQTT's identify where exposed, else a blink effect; refused with why otherwise")
+    func identify() throws {
+        var home = try TestHome()
+        guard case .identified(let accessory, let payload) = try home.ok(.accessories(.identify("bulb"))) else {
+            Issue.record("not an identify result"); return
+        }
+        #expect(accessory == "bulb" && payload == ["identify": "identify"])
+        #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb/set"] && home.sets.first?.payload == ["identify": "identify"])
+        _ = try home.ok(.accessories(.identify("bulb_color_2")))
+        #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb_color_2/set"] && home.sets.first?.payload == ["effect": "blink"])
+        let sensor = try home.refused(.accessories(.identify("weather_sensor")))
+        #expect(sensor.kind == .invalid && sensor.message.contains("exposes neither identify nor a blink effect"), "\(sensor.message)")
+        #expect(home.sets.isEmpty)
+        home.device("zigbee2mqtt/bulb/availability", ["state": "offline"])
+        #expect(try home.refused(.accessories(.identify("bulb"))).kind == .unreachable)
+        #expect(try home.refused(.accessories(.identify("lamp"))).kind == .notFound)
+        guard case .accessories(.identify("bulb")) = try HomeCommand.parse("accessory/identify", ["accessory": "bulb"], timeZone: .gmt) else {
+            Issue.record("accessory/identify was not read"); return
+        }
+    }
 }

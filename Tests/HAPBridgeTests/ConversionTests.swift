@@ -31,6 +31,14 @@ struct ConversionTests {
         #expect(HAPConversion.placeholder(for: Characteristic(.color_temperature)) == .int(140))
     }
 
+    @Test("a button's press reads as null, before and after a press; others read their value or a placeholder")
+    func reads() {
+        #expect(HAPConversion.readValue(Characteristic(.programmable_switch_event)) == nil)
+        #expect(HAPConversion.readValue(Characteristic(.programmable_switch_event, value: .int(0))) == nil)
+        #expect(HAPConversion.readValue(Characteristic(.on)) == .bool(false))
+        #expect(HAPConversion.readValue(Characteristic(.brightness, value: .int(40))) == .int(40))
+    }
+
     @Test("refusals map to HAP status codes")
     func statuses() {
         #expect(HAPStatusMapping.status(for: HomeError(.invalid, "x")) == .invalidValue)

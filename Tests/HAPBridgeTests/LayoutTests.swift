@@ -19,7 +19,7 @@ struct LayoutTests {
     @Test("aid 1 is the bridge (3E, A2); an accessory has AccessoryInformation at iids 1-7, then its own services")
     func shape() {
         var map = HAPIdentifierMap()
-        _ = map.assign(["desk_lamp"], capacity: BridgeLayout.maximumBridged)
+        _ = map.assign(["desk_lamp"], capacity: BridgeLayout.maximumBridged, now: day(0))
         let layout = BridgeLayout.build([bulb()], map: &map, bridge: identity)
         #expect(layout.accessories.map(\.aid) == [1, 2])
         #expect(layout.accessories[0].services.map(\.type) == [HAPType(0x3E), HAPType(0xA2)])
@@ -38,7 +38,7 @@ struct LayoutTests {
     @Test("a rename keeps the fingerprint (no c# bump); a new characteristic changes it and keeps the old iids")
     func fingerprint() {
         var map = HAPIdentifierMap()
-        _ = map.assign(["desk_lamp"], capacity: BridgeLayout.maximumBridged)
+        _ = map.assign(["desk_lamp"], capacity: BridgeLayout.maximumBridged, now: day(0))
         let small = BridgeLayout.build([bulb(withBrightness: false)], map: &map, bridge: identity)
         let renamed = BridgeLayout.build([bulb(name: "Reading lamp", withBrightness: false)], map: &map, bridge: identity)
         #expect(small.fingerprint == renamed.fingerprint)

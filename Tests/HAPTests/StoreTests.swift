@@ -55,7 +55,7 @@ struct StoreTests {
 
 struct EmptyProvider: HAPAccessoryProvider {
     func accessories() async -> [HAPAccessory] { [] }
-    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue, HAPStatus>] { [:] }
+    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] { [:] }
     func write(_ writes: [HAPWrite], from connection: HAPConnectionID) async -> [HAPCharacteristicID: HAPStatus] { [:] }
     func identify(_ aid: Int?) async {}
 }

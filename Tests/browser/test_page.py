@@ -496,6 +496,20 @@ def test_b_toggle_reaches_the_device(driver, house):
     shot(driver, "b-bulb-toggled-desktop")
 
 
+def test_b1_identify_asks_the_device_to_show_itself(driver, house):
+    open_page(driver, house)
+    click(driver, "accessory-bulb")
+    wait(driver, lambda d: present(d, "identify-bulb"), "the bulb's Identify button")
+    subscription = house.subscribe_once("zigbee2mqtt/bulb/set")
+    try:
+        click(driver, "identify-bulb")
+        payload = subscription.message()
+    finally:
+        subscription.close()
+    assert payload == {"identify": "identify"}, f"the simulator got {payload}"
+    wait(driver, lambda d: text(d, "identified-bulb") == "Asked it to show itself", "the page to say it asked")
+
+
 def test_c_device_change_shows_without_reload(driver, house):
     open_page(driver, house)
     click(driver, "accessory-bulb")

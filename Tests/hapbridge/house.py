@@ -77,6 +77,7 @@ class House:
         self.hap_port = None
         self.data = workdir / "homegate"
         self.data.mkdir(exist_ok=True)
+        self.settings = {}  # more HOMEGATE_* variables for homegate (hap.include, hap.exclude)
 
     def start_mosquitto(self):
         for _ in range(3):
@@ -120,6 +121,7 @@ class House:
             "HOMEGATE_HAP_NAME": "homegate test",
             "HOMEGATE_HAP_SETUP_CODE": SETUP_CODE,
         })
+        env.update(self.settings)
         return env
 
     def start_gateway(self):
@@ -138,6 +140,11 @@ class House:
             return int(http.group(1)) if http and "HAP server listening" in text else None
 
         self.http_port = wait_until(ready, START, "homegate to listen for HTTP and HAP")
+        self.log_offset = offset
+
+    def log(self) -> str:
+        """What the running homegate has logged since it started."""
+        return (self.workdir / "homegate.log").read_bytes()[self.log_offset:].decode(errors="replace")
 
     def stop_gateway(self):
         stop(self.processes.pop("homegate"), "homegate")

@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 from unittest.mock import MagicMock
 
@@ -22,10 +23,18 @@ from aiohomekit.characteristic_cache import CharacteristicCacheMemory
 from aiohomekit.controller.ip.controller import IpController
 from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.controller.ip.pairing import IpPairing
-from aiohomekit.exceptions import AuthenticationError, HomeKitException, UnavailableError
+from aiohomekit.exceptions import (
+    AccessoryDisconnectedError,
+    AuthenticationError,
+    HomeKitException,
+    UnavailableError,
+    UnpairedError,
+)
 from aiohomekit.model.feature_flags import FeatureFlags
 from aiohomekit.model.status_flags import StatusFlags
 from aiohomekit.zeroconf import HomeKitService
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from house import SETUP_CODE, START, House, wait_until
 
@@ -83,8 +92,8 @@ def discovery(house) -> IpDiscovery:
     return IpDiscovery(controller(), service)
 
 
-def pairing(house) -> IpPairing:
-    data = dict(STATE["pairing"])
+def pairing(house, data: dict | None = None) -> IpPairing:
+    data = dict(data or STATE["pairing"])
     data.update({"AccessoryIP": "127.0.0.1", "AccessoryIPs": ["127.0.0.1"], "AccessoryPort": house.hap_port})
     return IpPairing(controller(), data)
 
@@ -257,6 +266,27 @@ def test_invalid_writes_get_their_status(house):
     out_of_range, read_only = run(body())
     assert out_of_range[brightness_id]["status"] == -70410
     assert read_only[temperature_id]["status"] == -70404
+
+
+def test_identify_makes_the_device_show_itself(house):
+    """Apple Home's "Identify Accessory": the Identify characteristic of a bridged accessory sends
+    its device Zigbee2MQTT's identify (the bulb exposes it), through the same command as
+    accessory/identify."""
+    aid = STATE["aids"]["bulb"]
+    hap = next(a for a in STATE["accessories"] if a["aid"] == aid)
+    information = next(s for s in hap["services"] if s["type"].upper() in ("3E", "0000003E" + APPLE))
+    identify = next(c for c in information["characteristics"] if c["type"].upper() in ("14", "00000014" + APPLE))
+    subscription = house.subscribe("zigbee2mqtt/bulb/set")
+
+    async def body():
+        paired = pairing(house)
+        result = await paired.put_characteristics([(aid, identify["iid"], True)])
+        await paired.close()
+        return result
+
+    assert run(body()) == {}
+    assert subscription.message("zigbee2mqtt/bulb/set") == {"identify": "identify"}
+    subscription.close()
 
 
 def test_a_device_side_change_arrives_as_an_event(house):
@@ -438,6 +468,152 @@ def test_past_149_accessories_a_second_bridge_starts(house):
     # Nothing that was on the first bridge moved or was renumbered.
     assert {k: first_aids.get(k) for k in aids_before} == aids_before
     print(f"\n  {count + extra} accessories: {len(first_aids)} on bridge 1, {len(second_aids)} on bridge 2")
+
+
+def press_id(house) -> tuple:
+    """(aid, iid) of the remote's first ProgrammableSwitchEvent."""
+    accessory = house.accessories()["button"]
+    service = next(s for s in accessory["services"]
+                   if any(c["type"] == "programmable_switch_event" for c in s["characteristics"]))
+    return path_id(house, f"button/{service['id']}/programmable_switch_event")
+
+
+def test_a_button_press_reads_as_null(house):
+    # HAP: reads of ProgrammableSwitchEvent return null; a press is only ever an event. The button
+    # was pressed by an earlier test, and /accessories was listed before that.
+    wanted = press_id(house)
+    before = next(c for a in STATE["accessories"] if a["aid"] == wanted[0]
+                  for s in a["services"] for c in s["characteristics"] if c["iid"] == wanted[1])
+
+    async def body():
+        paired = pairing(house)
+        values = await paired.get_characteristics([wanted])
+        await paired.close()
+        return values
+
+    values = run(body())
+    assert before.get("value") is None
+    assert values[wanted].get("status", 0) == 0 and values[wanted]["value"] is None, values
+
+
+def test_unknown_characteristic_ids_answer_70409(house):
+    bulb_on = path_id(house, "bulb/lightbulb/on")
+    unknown = [(1, 999), (999, 9)]
+
+    async def body():
+        paired = pairing(house)
+        read = await paired.get_characteristics([*unknown, bulb_on])
+        # put_characteristics looks ids up in aiohomekit's own copy of /accessories first: the PUT as sent.
+        written = await paired.connection.put_json("/characteristics", {"characteristics": [
+            {"aid": unknown[0][0], "iid": unknown[0][1], "value": True},
+            {"aid": unknown[1][0], "iid": unknown[1][1], "value": 1}]})
+        await paired.close()
+        return read, written
+
+    read, written = run(body())
+    assert [read[i]["status"] for i in unknown] == [-70409, -70409]
+    assert read[bulb_on].get("status", 0) == 0 and isinstance(read[bulb_on]["value"], bool)
+    assert {(c["aid"], c["iid"]): c["status"] for c in written["characteristics"]} == {i: -70409 for i in unknown}
+
+
+def test_a_button_cannot_be_written(house):
+    wanted = press_id(house)
+
+    async def body():
+        paired = pairing(house)
+        written = await paired.put_characteristics([(*wanted, 0)])
+        await paired.close()
+        return written
+
+    assert run(body())[wanted]["status"] == -70404  # read-only: ProgrammableSwitchEvent is pr, ev
+
+
+def new_controller_keys():
+    key = ed25519.Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+    private = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()).hex()
+    return str(uuid.uuid4()).upper(), public, private
+
+
+def test_pairings_are_listed_added_and_removed(house):
+    admin_id = STATE["pairing"]["iOSPairingId"]
+    second_id, public, private = new_controller_keys()
+    third_id, third_public, _ = new_controller_keys()
+    second_data = {**STATE["pairing"], "iOSPairingId": second_id, "iOSDeviceLTSK": private, "iOSDeviceLTPK": public}
+    bulb_on = path_id(house, "bulb/lightbulb/on")
+
+    async def body():
+        admin = pairing(house)
+        alone = await admin.list_pairings()
+        await admin.add_pairing(second_id, public, "User")
+        both = await admin.list_pairings()
+        second = pairing(house, second_data)
+        read = await second.get_characteristics([bulb_on])  # pair-verify with the new controller's keys
+        # HAP answers a regular controller's /pairings with kTLVError_Authentication, which
+        # aiohomekit reports as UnpairedError for a list and AuthenticationError for an add or remove.
+        with pytest.raises(UnpairedError):
+            await second.list_pairings()
+        with pytest.raises(AuthenticationError):
+            await second.add_pairing(third_id, third_public, "User")
+        with pytest.raises(AuthenticationError):
+            await second.remove_pairing(admin_id)
+        after_refusals = await admin.list_pairings()
+        await admin.remove_pairing(second_id)
+        final = await admin.list_pairings()
+        await admin.close()
+        with contextlib.suppress(AuthenticationError, AccessoryDisconnectedError):
+            await second.close()
+        again = pairing(house, second_data)
+        with pytest.raises((AccessoryDisconnectedError, AuthenticationError)):
+            await again.get_characteristics([bulb_on])
+        with contextlib.suppress(AuthenticationError, AccessoryDisconnectedError):
+            await again.close()
+        return alone, both, read, after_refusals, final
+
+    alone, both, read, after_refusals, final = run(body())
+    assert [(p["pairingId"], p["controllerType"]) for p in alone] == [(admin_id, "admin")]
+    assert {p["pairingId"]: p["controllerType"] for p in both} == {admin_id: "admin", second_id: "regular"}
+    assert isinstance(read[bulb_on]["value"], bool)
+    assert {p["pairingId"] for p in after_refusals} == {admin_id, second_id}, "a regular controller changed nothing"
+    assert [p["pairingId"] for p in final] == [admin_id]
+
+
+def test_an_excluded_accessory_is_left_out_and_comes_back_with_its_aid(house):
+    before = aids_by_accessory(run(listed(house)))
+    count = len(house.accessories())
+    name = house.accessories()["bulb"]["name"]
+    c_before = int(house.pairing_info()["c#"])
+    house.stop_gateway()
+    # By name, in another case; and a selector that names nothing, which the log must mention.
+    house.settings = {"HOMEGATE_HAP_EXCLUDE": f"accessory:{name.upper()},room:Nowhere"}
+    house.start_gateway()
+    try:
+        wait_until(lambda: len(house.accessories()) == count and house.accessories().get("bulb", {}).get("reachable"), START,
+                   "every accessory back in /api/accessories")
+        wait_until(lambda: int(house.pairing_info()["c#"]) > c_before, 20, "c# to go up")
+        c_without = int(house.pairing_info()["c#"])
+        without = aids_by_accessory(run(listed(house)))
+        wait_until(lambda: "'room:Nowhere'" in house.log(), 10, "a warning about room:Nowhere")
+        assert "hap.exclude" in next(line for line in house.log().splitlines() if "'room:Nowhere'" in line)
+        assert f"'accessory:{name.upper()}'" not in house.log()
+    finally:
+        house.stop_gateway()
+        house.settings = {}
+        house.start_gateway()
+    assert "bulb" not in without
+    assert without == {k: v for k, v in before.items() if k != "bulb"}, "nobody else moved"
+    wait_until(lambda: house.accessories().get("bulb", {}).get("reachable"), START, "the bulb after the restart")
+    wait_until(lambda: int(house.pairing_info()["c#"]) > c_without, 20, "c# to go up again")
+    assert aids_by_accessory(run(listed(house)))["bulb"] == before["bulb"]
+
+
+def test_a_malformed_selector_is_a_configuration_error(house):
+    env = house.environment()
+    env["HOMEGATE_HAP_INCLUDE"] = "room:Kitchen,kitchen"
+    result = subprocess.run([str(house.bin_path / "homegate"), "run"], cwd=house.data, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 78, result
+    assert "HOMEGATE_HAP_INCLUDE: hap.include:" in result.stderr and "'kitchen'" in result.stderr, result.stderr
 
 
 def http(house, method, path):

@@ -169,6 +169,17 @@ function accessorySettings(accessory, home) {
       error.textContent = messageOf(e);
     }
   };
+  const identified = h("span", { class: "quiet-note", "data-testid": `identified-${accessory.id}`, role: "status" });
+  const identify = async () => {
+    error.textContent = "";
+    identified.textContent = "";
+    try {
+      await api("POST", `/api/accessories/${enc(accessory.id)}/identify`);
+      identified.textContent = "Asked it to show itself";
+    } catch (e) {
+      error.textContent = messageOf(e);
+    }
+  };
   return h("div", { class: "acc-settings" },
     h("label", { for: `room-select-${accessory.id}` }, "Room"),
     select,
@@ -177,6 +188,10 @@ function accessorySettings(accessory, home) {
       nameInput,
       h("button", { type: "submit", "data-testid": `rename-save-${accessory.id}` }, "Rename"),
       h("button", { type: "button", class: "quiet", title: "Use the mapping's name again", onclick: () => rename(null) }, "Reset")),
+    h("span", null),
+    h("div", { class: "inline-form" },
+      h("button", { type: "button", "data-testid": `identify-${accessory.id}`, title: "Make the device blink or beep, to tell which one it is", onclick: identify }, "Identify"),
+      identified),
     error);
 }
 

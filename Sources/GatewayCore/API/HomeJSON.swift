@@ -90,6 +90,7 @@ public enum HomeJSON {
             ["home": .string(home), "total": .integer(total), "triggers": .array(triggers.map(json))]
         case .trigger(let status): json(status)
         case .removed(let id): ["removed": .string(id)]
+        case .identified(let accessory, let payload): ["accessory": .string(accessory), "sent": payload]
         }
     }
 

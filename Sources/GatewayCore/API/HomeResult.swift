@@ -1,6 +1,7 @@
 public import Automation
 public import Foundation
 public import HomeModel
+public import JSON
 
 /// What a command returns, as values: each front end renders it its own way.
 public enum HomeResult: Sendable {
@@ -23,6 +24,8 @@ public enum HomeResult: Sendable {
     case trigger(TriggerStatus)
     /// The id of what was removed.
     case removed(String)
+    /// The accessory asked to show itself, and what its device was sent (`identify`, or `effect: blink`).
+    case identified(accessory: String, payload: JSONValue)
 }
 
 /// A characteristic's value as read: `fresh` when the device reported it for this read.

@@ -85,6 +85,8 @@ extension HomeCore {
             }
             structure.rename(accessory: id, to: name)
             return .placement(placement(id))
+        case .identify(let reference):
+            return try identify(try knownAccessory(reference))
         }
     }
 

@@ -45,6 +45,11 @@ struct HAPJSONWriter {
         }
     }
 
+    /// A value, or `null` for none.
+    mutating func value(orNull value: HAPValue?) {
+        if let value { self.value(value) } else { text += "null" }
+    }
+
     /// `"key":` with a comma before it unless it is the first in its object.
     mutating func key(_ key: String, first: Bool = false) {
         if !first { text += "," }

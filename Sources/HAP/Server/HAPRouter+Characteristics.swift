@@ -23,7 +23,7 @@ extension HAPRouter {
         let meta = flag("meta"), perms = flag("perms"), type = flag("type"), events = flag("ev")
 
         let known = await metadata(ids)
-        var results: [HAPCharacteristicID: Result<HAPValue, HAPStatus>] = [:]
+        var results: [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] = [:]
         var readable: [HAPCharacteristicID] = []
         for id in ids {
             guard let characteristic = known[id] else {
@@ -46,7 +46,7 @@ extension HAPRouter {
             switch results[id] {
             case .success(let value):
                 json.key("value")
-                json.value(value)
+                json.value(orNull: value)
                 if !allGood { json.raw(",\"status\":0") }
             case .failure(let status):
                 json.raw(",\"status\":\(status.rawValue)")

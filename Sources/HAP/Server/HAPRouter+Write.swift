@@ -81,7 +81,7 @@ extension HAPRouter {
             json.raw("{\"aid\":\(item.id.aid),\"iid\":\(item.id.iid),\"status\":\((statuses[item.id] ?? .success).rawValue)")
             if item.wantsResponse, case .success(let value) = responses[item.id] {
                 json.key("value")
-                json.value(value)
+                json.value(orNull: value)
             }
             json.raw("}")
         }
