@@ -63,7 +63,8 @@ public final class HAPBridgeControl: HomeKitControl {
         let entry = try entry(number)
         if number == 1, setupCodeConfigured {
             throw .conflict(
-                "hap.setup_code (or HOMEGATE_HAP_SETUP_CODE) is set, and it replaces bridge 1's setup code at each start: remove it from the configuration and restart homegate, then make a new code here")
+                "hap.setup_code (or HOMEGATE_HAP_SETUP_CODE) is set, and it replaces bridge 1's setup code at each start: "
+                    + "remove it from the configuration and restart homegate, then make a new code here")
         }
         do {
             _ = try await entry.unit.server.resetSetupCode()
