@@ -1125,3 +1125,53 @@ def test_k_homekit_panel(driver, house):
     finally:
         driver.get("about:blank")  # the page's event stream ends before its gateway does
         stop(process, "homegate-hap")
+
+
+HAP_PYTHON = ROOT / ".build" / "hap-venv" / "bin" / "python"
+
+
+def test_l_homekit_remove_pairings(driver, house):
+    """A controller that really paired (aiohomekit) is listed with its admin flag; "Remove" (confirmed)
+    removes it and the view shows none; after a fresh pairing, "Remove all pairings" does the same."""
+    if not HAP_PYTHON.exists():
+        pytest.skip(f"needs aiohomekit in {HAP_PYTHON.parent.parent}: run scripts/hap-bridge-test.sh once")
+    hap_port = free_port()
+    process, port = house.start_gateway("homegate-hap-pairing", {
+        "HOMEGATE_BASE_TOPIC": "homegate_hap_pairing",
+        "HOMEGATE_MQTT_CLIENT_ID": "homegate-browser-hap-pairing",
+        "HOMEGATE_HAP_ENABLED": "true",
+        "HOMEGATE_HAP_BIND": "127.0.0.1",
+        "HOMEGATE_HAP_PORT": str(hap_port),
+    })
+    try:
+        def bridge():
+            status, body = house.api("GET", "/api/homekit", port=port)
+            assert status == 200, body
+            return body["bridges"][0] if body["bridges"] else None
+
+        def pair():
+            found = wait_until(bridge, START, "the HomeKit bridge to start")
+            result = subprocess.run([str(HAP_PYTHON), str(ROOT / "Tests" / "browser" / "hap_pair.py"), str(hap_port),
+                                     found["device_id"], found["setup_code"]], capture_output=True, text=True, timeout=60)
+            assert result.returncode == 0, result.stderr
+            return result.stdout.strip()
+
+        controller = pair()
+        driver.get(f"http://127.0.0.1:{port}/#homekit")
+        row = wait(driver, lambda d: present(d, f"homekit-controller-{controller}"), "the paired controller")[0]
+        assert "admin" in row.text and text(driver, "homekit-paired-1") == "Paired"
+        shot(driver, "l-homekit-paired-desktop")
+        confirm_click(driver, f"homekit-remove-{controller}")
+        wait_until(lambda: bridge()["controllers"] == [], WAIT, "the pairing to be removed")
+        wait(driver, lambda d: "None" in text(d, "homekit-controllers-1") and text(d, "homekit-paired-1") == "Not paired",
+             "the view to show no controller")
+
+        again = pair()  # open to pairing again
+        driver.refresh()
+        wait(driver, lambda d: present(d, f"homekit-controller-{again}"), "the new controller")
+        confirm_click(driver, "homekit-remove-all-1")
+        wait_until(lambda: not bridge()["paired"], WAIT, "every pairing to be removed")
+        wait(driver, lambda d: "None" in text(d, "homekit-controllers-1"), "the view to show no controller after Remove all")
+    finally:
+        driver.get("about:blank")
+        stop(process, "homegate-hap-pairing")
