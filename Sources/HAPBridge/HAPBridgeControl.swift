@@ -36,18 +36,24 @@ public final class HAPBridgeControl: HomeKitControl {
         reportHealth()
     }
 
+    /// Tells health every bridge's advertisement. Under the lock, so that two bridges changing at
+    /// once cannot leave the older picture in place.
     private func reportHealth() {
-        let bridges = entries.withLock { $0.sorted { $0.key < $1.key }.map { (number: $0.key + 1, advertisement: $0.value.advertisement) } }
-        let shown = bridges.map { bridge -> JSONValue in
-            [
-                "number": .integer(bridge.number), "advertisement": .string(bridge.advertisement.state.rawValue),
-                "detail": .string(bridge.advertisement.detail),
-            ]
+        let access = access.withLock { $0 }
+        entries.withLock { entries in
+            let bridges = entries.sorted { $0.key < $1.key }.map { (number: $0.key + 1, advertisement: $0.value.advertisement) }
+            let shown = bridges.map { bridge -> JSONValue in
+                [
+                    "number": .integer(bridge.number), "advertisement": .string(bridge.advertisement.state.rawValue),
+                    "detail": .string(bridge.advertisement.detail),
+                ]
+            }
+            let warnings = bridges.filter { $0.advertisement.state == .notAdvertised }.map { bridge in
+                "HomeKit bridge \(bridge.number) is not advertised: \(bridge.advertisement.detail); "
+                    + "controllers that know its address can still pair"
+            }
+            access?.report("homekit", AdapterStatus(section: ["bridges": .array(shown)], warnings: warnings))
         }
-        let warnings = bridges.filter { $0.advertisement.state == .notAdvertised }.map { bridge in
-            "HomeKit bridge \(bridge.number) is not advertised: \(bridge.advertisement.detail); controllers that know its address can still pair"
-        }
-        access.withLock { $0 }?.report("homekit", AdapterStatus(section: ["bridges": .array(shown)], warnings: warnings))
     }
 
     // MARK: HomeKitControl
