@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "Gateway", "GatewayCore", "JSON", "HomeModel", "Mosquitto",
+                "Gateway", "GatewayCore", "JSON", "HomeModel", "Mosquitto", "HAPQRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -48,6 +48,18 @@ if ! cmp -s "$requirements" "$stamp"; then
   cp "$requirements" "$stamp"
 fi
 
+# 2b. aiohomekit for the HomeKit view's pairing test, which pairs as a real controller: the
+# virtual environment of scripts/hap-test.sh and scripts/hap-bridge-test.sh, made once.
+hap_venv=.build/hap-venv
+hap_requirements=Tests/hap/requirements.txt
+if [ ! -x "$hap_venv/bin/python" ]; then
+  python3 -m venv "$hap_venv"
+fi
+if ! cmp -s "$hap_requirements" "$hap_venv/.requirements"; then
+  "$hap_venv/bin/python" -m pip install -q --disable-pip-version-check -r "$hap_requirements"
+  cp "$hap_requirements" "$hap_venv/.requirements"
+fi
+
 # 3. The tests (no __pycache__ or .pytest_cache left in the source tree).
 export PYTHONDONTWRITEBYTECODE=1
 exec "$venv/bin/python" -m pytest Tests/browser --bin-path "$bin_path" -p no:cacheprovider "$@"

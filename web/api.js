@@ -74,8 +74,38 @@ export function askForToken(reason) {
  * @returns {Promise<unknown>}
  */
 export async function api(method, path, body) {
+  const text = await send(method, path, body, "application/json");
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: text };
+  }
+}
+
+/**
+ * An SVG image from the API (a QR code) as a `data:` address for an <img>, which cannot send the
+ * token itself (and the page's Content-Security-Policy allows `data:` images, not `blob:`).
+ * @param {string} path
+ * @returns {Promise<string>}
+ */
+export async function apiImage(path) {
+  const svg = await send("GET", path, undefined, "image/svg+xml");
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+/**
+ * Sends one request with the token; resolves to the answer's text, or rejects with an ApiError
+ * (its body's JSON error when it has one). A 401 also asks for a token.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} body
+ * @param {string} accept
+ * @returns {Promise<string>}
+ */
+async function send(method, path, body, accept) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: accept };
   if (token) headers.Authorization = `Bearer ${token}`;
   /** @type {RequestInit} */
   const init = { method, headers, cache: "no-store" };
@@ -90,20 +120,16 @@ export async function api(method, path, body) {
     throw new ApiError(0, { error: `the gateway cannot be reached (${messageOf(error)})`, kind: "network" });
   }
   const text = await response.text();
-  /** @type {unknown} */
-  let data = null;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = { error: text };
-    }
+  if (response.ok) return text;
+  /** @type {ErrorBody | null} */
+  let problem = null;
+  try {
+    problem = text ? /** @type {ErrorBody} */ (JSON.parse(text)) : null;
+  } catch {
+    problem = { error: text };
   }
-  const problem = /** @type {ErrorBody | null} */ (data);
   if (response.status === 401) {
     askForToken((problem && problem.error) || "this gateway needs a token");
-    throw new ApiError(401, problem);
   }
-  if (!response.ok) throw new ApiError(response.status, problem);
-  return data;
+  throw new ApiError(response.status, problem);
 }

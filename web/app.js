@@ -11,6 +11,7 @@ import { chooseGrouping, chooseHome, onChange, state } from "./store.js";
 import { renderGroups } from "./views/accessories.js";
 import { renderTriggers } from "./views/automations.js";
 import { closeDetail, closeDetailIfGone, renderDetail } from "./views/detail.js";
+import { loadHomeKit } from "./views/homekit.js";
 import { renderHomePicker, renderView, wireTabs } from "./views/nav.js";
 import { wireNewAutomation } from "./views/new-automation.js";
 import { renderScenePicks, wireNewScene } from "./views/new-scene.js";
@@ -38,6 +39,10 @@ onChange("automations", () => {
 });
 onChange("accessories", closeDetailIfGone);
 onChange("accessory", renderGroups);
+// The HomeKit bridge is read when its view is shown: nothing else on the page needs it.
+onChange("view", () => {
+  if (state.view === "homekit") loadHomeKit();
+});
 setTokenAsker(askForToken);
 
 wireTabs();
@@ -78,4 +83,5 @@ renderView();
 renderGroups();
 reloadAll().then((ok) => {
   if (ok) connectLive();
+  if (state.view === "homekit") loadHomeKit();
 });

@@ -7,7 +7,7 @@ import { GROUP_KEY, HOME_KEY, readStorage, writeStorage } from "./storage.js";
 /** @typedef {import("./types.js").Accessory} Accessory */
 /** @typedef {import("./types.js").Home} Home */
 
-export const VIEWS = ["accessories", "scenes", "automations", "rooms"];
+export const VIEWS = ["accessories", "scenes", "automations", "rooms", "homekit"];
 
 /** The section in the address (#scenes), so that a reload or a bookmark keeps it. */
 export function viewFromHash() {
@@ -101,7 +101,8 @@ export function chooseGrouping(groupBy) {
  * - `automations`: scenes and automations were read again
  * - `accessories`: the accessory list was replaced (the open one may be gone)
  * - `accessory`: an accessory was renamed or moved from this page
- * @typedef {"home" | "automations" | "accessories" | "accessory"} Change
+ * - `view`: another section is shown
+ * @typedef {"home" | "automations" | "accessories" | "accessory" | "view"} Change
  */
 
 /** @type {Map<Change, (() => void)[]>} */

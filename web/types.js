@@ -185,3 +185,32 @@
  */
 
 export {};
+
+/**
+ * A controller paired with a HomeKit bridge.
+ * @typedef {object} HomeKitController
+ * @property {string} id its pairing id
+ * @property {boolean} admin whether it may add and remove pairings
+ */
+
+/**
+ * One HomeKit bridge (`GET /api/homekit`).
+ * @typedef {object} HomeKitBridge
+ * @property {number} number 1 for the first
+ * @property {string} name
+ * @property {number} port
+ * @property {string} device_id
+ * @property {string} setup_code `XXX-XX-XXX`
+ * @property {string} setup_uri `X-HM://…`
+ * @property {number} configuration_number
+ * @property {number} accessories
+ * @property {boolean} paired
+ * @property {{state: "advertised" | "not_advertised" | "starting", detail: string}} advertisement
+ * @property {HomeKitController[]} controllers
+ */
+
+/**
+ * @typedef {object} HomeKitState
+ * @property {boolean} enabled
+ * @property {HomeKitBridge[]} bridges
+ */

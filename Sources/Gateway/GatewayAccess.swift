@@ -12,11 +12,13 @@ public final class GatewayAccess: Sendable {
     public let timeZone: TimeZone
     let readiness: @Sendable () async -> JSONValue
     let store: SQLiteHomeStore?
+    let healthBoard: GatewayHealth
 
     init(
-        runtime: GatewayRuntime, events: EventHub, timeZone: TimeZone, store: SQLiteHomeStore? = nil,
+        runtime: GatewayRuntime, events: EventHub, timeZone: TimeZone, store: SQLiteHomeStore? = nil, health: GatewayHealth,
         readiness: @escaping @Sendable () async -> JSONValue
     ) {
+        self.healthBoard = health
         self.runtime = runtime
         self.events = events
         self.timeZone = timeZone
@@ -33,6 +35,10 @@ public final class GatewayAccess: Sendable {
 
     /// `request/health`'s answer: `ready`, the broker, the database, the mapping files, the counters.
     public func health() async -> JSONValue { await readiness() }
+
+    /// What the front end `name` says of itself in health from now on (`"homekit"`: its bridges'
+    /// advertisement); its warnings go to the report's `warnings`, never to `problems`.
+    public func report(_ name: String, _ status: AdapterStatus?) { healthBoard.adapter(name, status) }
 
     /// A front end's own state by key (the HomeKit bridge's keys and pairings), kept in the
     /// database next to the home but not part of it. nil when nothing is stored under `key`.

@@ -4,12 +4,14 @@ import Synchronization
 
 /// Whether the running gateway is ready, and if not why: connected to the broker, the database
 /// written, every mapping file loaded. Written by the parts that know, read by `request/health`.
+/// Front ends add a section of their own and warnings (`AdapterStatus`), which do not touch `ready`.
 final class GatewayHealth: Sendable {
     private struct State {
         var connected = false
         var brokerProblem: String? = "not connected yet"
         var brokenMappings: [String: Bool] = [:]
         var mappingFiles = 0
+        var adapters: [String: AdapterStatus] = [:]
     }
 
     private let state = Mutex(State())
@@ -31,6 +33,11 @@ final class GatewayHealth: Sendable {
         }
     }
 
+    /// `name`'s section and warnings from now on; nil takes them out.
+    func adapter(_ name: String, _ status: AdapterStatus?) {
+        state.withLock { $0.adapters[name] = status }
+    }
+
     /// The answer's `data`: `ready`, the state of each part, and one line per problem.
     func report(
         store: (count: Int, duration: Duration, reason: String)?, counters: GatewayCounters,
@@ -46,13 +53,14 @@ final class GatewayHealth: Sendable {
         for (file, kept) in current.brokenMappings.sorted(by: { $0.key < $1.key }) {
             problems.append("mapping file \(file) has problems; \(kept ? "its last good version is in force" : "it is left out")")
         }
-        return [
+        var report: [String: JSONValue] = [
             "ready": .bool(problems.isEmpty),
             "broker": .string(current.connected ? "connected" : "disconnected"),
             "database": .string(store == nil ? "ok" : "failing"),
             "mapping_files": .integer(current.mappingFiles),
             "broken_mapping_files": .array(current.brokenMappings.keys.sorted().map { .string($0) }),
             "problems": .array(problems.map { .string($0) }),
+            "warnings": .array(current.adapters.sorted { $0.key < $1.key }.flatMap { $0.value.warnings }.map { .string($0) }),
             "counters": [
                 "messages": .integer(counters.messages), "invalid": .integer(counters.invalid), "oversized": .integer(counters.oversized),
                 "events": .integer(counters.events), "device_writes": .integer(counters.deviceWrites),
@@ -61,5 +69,7 @@ final class GatewayHealth: Sendable {
                 "dropped_incoming": .integer(dropped.incoming), "dropped_while_disconnected": .integer(dropped.outgoing),
             ],
         ]
+        for (name, status) in current.adapters where report[name] == nil { report[name] = status.section }
+        return .object(report)
     }
 }

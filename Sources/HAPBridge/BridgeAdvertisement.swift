@@ -1,4 +1,5 @@
 import DNSSD
+import Gateway
 import HAP
 import Logging
 
@@ -9,6 +10,8 @@ struct BridgeAdvertisement: Sendable {
     let server: HAPServer
     let name: String
     let logger: Logger
+    /// Hears each change, for health and the web page.
+    let changed: @Sendable (HomeKitAdvertisement) -> Void
 
     /// The server says nothing when a controller pairs or the last pairing goes: the TXT record is
     /// compared this often (one read of the pairing store, no network traffic unless it changed).
@@ -23,6 +26,7 @@ struct BridgeAdvertisement: Sendable {
             try advertiser.start()
         } catch {
             logger.warning("the HomeKit bridge is not advertised (controllers that know its address can still pair): \(error)")
+            changed(HomeKitAdvertisement(.notAdvertised, detail: "\(error)"))
             return
         }
         defer { advertiser.stop() }
@@ -32,6 +36,7 @@ struct BridgeAdvertisement: Sendable {
                 // `.stopped` comes first, before the advertiser has tried: nothing to tell yet.
                 for await state in advertiser.stateChanges() where state != last && state != .stopped {
                     last = state
+                    if let shown = Self.shown(state) { changed(shown) }
                     switch state {
                     case .notAdvertised: logger.warning("HomeKit bridge \(state)")
                     default: logger.info("HomeKit bridge \(state)")
@@ -54,6 +59,16 @@ struct BridgeAdvertisement: Sendable {
             }
             advertiser.stop()
             group.cancelAll()
+        }
+    }
+
+    /// The state as the HTTP API and health tell it; nil for `.stopped`, which says nothing yet.
+    static func shown(_ state: AdvertisementState) -> HomeKitAdvertisement? {
+        switch state {
+        case .stopped: nil
+        case .registering: HomeKitAdvertisement(.starting, detail: "\(state)")
+        case .advertised: HomeKitAdvertisement(.advertised, detail: "\(state)")
+        case .notAdvertised(let reason): HomeKitAdvertisement(.notAdvertised, detail: reason)
         }
     }
 

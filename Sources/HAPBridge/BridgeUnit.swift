@@ -13,7 +13,11 @@ final class BridgeUnit: Sendable {
     let bridge: HomeKitBridge
     let store: any HAPPairingStore
     let name: String
+    /// 0 for the first bridge.
+    let index: Int
     let logger: Logger
+    /// Hears each change of the advertisement (for the health report and the web page).
+    let advertised: @Sendable (HomeKitAdvertisement) -> Void
 
     /// How often the accessory set is compared with the published one (a mapping reload can change
     /// services without adding or removing an accessory, so events alone do not tell).
@@ -24,8 +28,10 @@ final class BridgeUnit: Sendable {
 
     init(
         access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, configuration: HAPServerConfiguration,
-        name: String, store: any HAPPairingStore, logger: Logger
+        name: String, store: any HAPPairingStore, logger: Logger, advertised: @escaping @Sendable (HomeKitAdvertisement) -> Void
     ) {
+        self.index = index
+        self.advertised = advertised
         self.store = store
         self.access = access
         self.name = name
@@ -42,7 +48,7 @@ final class BridgeUnit: Sendable {
         let identity = try await server.identity()
         await bridge.setBridge(BridgeIdentity(name: name, serialNumber: identity.deviceID.description, firmware: Self.firmware))
         await bridge.refresh()
-        let advertisement = BridgeAdvertisement(server: server, name: name, logger: logger)
+        let advertisement = BridgeAdvertisement(server: server, name: name, logger: logger, changed: advertised)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.forwardEvents() }
             group.addTask { await self.watchShape() }

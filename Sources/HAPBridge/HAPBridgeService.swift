@@ -14,10 +14,15 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
     let setupCode: HAPSetupCode?
     let storage: any HAPStateStorage
     let logger: Logger
+    /// What the HTTP API reads and does (`HomeKitControl`); each bridge joins it as it is made.
+    public let control: HAPBridgeControl
     private let newBridges: AsyncStream<Int>
     private let newBridgesContinuation: AsyncStream<Int>.Continuation
 
-    public init(access: GatewayAccess, settings: GatewayConfiguration.HAP, logger: Logger) throws(HAPBridgeError) {
+    /// `control`: the one the HTTP API was given; a new one when nobody else needs it.
+    public init(
+        access: GatewayAccess, settings: GatewayConfiguration.HAP, control: HAPBridgeControl? = nil, logger: Logger
+    ) throws(HAPBridgeError) {
         if let code = settings.revealedSetupCode {
             do {
                 setupCode = try HAPSetupCode(code)
@@ -33,6 +38,7 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
         (newBridges, newBridgesContinuation) = AsyncStream.makeStream(of: Int.self)
         self.access = access
         self.settings = settings
+        self.control = control ?? HAPBridgeControl(settings: settings)
         self.logger = logger
     }
 
@@ -42,10 +48,14 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
         var configuration = HAPServerConfiguration(
             host: settings.bind, port: settings.port == 0 ? 0 : settings.port + index, model: "homegate", category: .bridge)
         configuration.setupCode = index == 0 ? setupCode : nil
-        return BridgeUnit(
+        let control = control
+        let unit = BridgeUnit(
             access: access, registry: registry, index: index, configuration: configuration,
             name: HAPStateKeys.name(settings.name, bridge: index),
-            store: HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index)), logger: logger)
+            store: HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index)), logger: logger
+        ) { control.advertisement(index, $0) }
+        control.add(unit, access: access)
+        return unit
     }
 
     public func run() async throws {

@@ -37,6 +37,9 @@ actor HomeKitBridge: HAPAccessoryProvider {
         return layout
     }
 
+    /// The bridged accessories as last laid out (the bridge itself not counted).
+    var bridgedCount: Int { max(0, layout.accessories.count - 1) }
+
     /// Whether the accessory set differs from the one last published (and remembers this one).
     func takeShapeChange() async -> Bool {
         await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint)

@@ -18,6 +18,8 @@ struct APIResponder: Sendable {
     let files: StaticFiles
     let metrics: MetricsExporter
     let logger: Logger
+    /// The HomeKit bridge's pairing panel (`/api/homekit`); nil when the bridge is off.
+    var homeKit: (any HomeKitControl)? = nil
 
     /// `/readyz`: the health report, 503 while not ready.
     func ready() async -> Response {

@@ -45,6 +45,7 @@ enum APIRouter {
             }
         }
         refuseOtherMethods(guarded, taken)
+        refuseOtherMethods(guarded, HomeKitRoutes.add(to: guarded, api))
         for method in methods {
             for path in ["/api", "/api/**"] {
                 guarded.on(RouterPath(path), method: method) { request, _ in

@@ -23,9 +23,10 @@ public struct HTTPService: Service {
     public let listening: Listening
 
     /// `metrics`: the registry `/metrics` shows (`MetricsExporter.bootstrap()` gives the process's one).
+    /// `homeKit`: the HomeKit bridge's pairing state and actions (`/api/homekit`), nil when it is off.
     public init(
         access: GatewayAccess, configuration: GatewayConfiguration.HTTP, address: HTTPAddress, metrics: MetricsExporter = MetricsExporter(),
-        logger: Logger
+        homeKit: (any HomeKitControl)? = nil, logger: Logger
     ) {
         self.access = access
         self.address = address
@@ -35,7 +36,7 @@ public struct HTTPService: Service {
             access: access,
             settings: HTTPSettings(
                 token: configuration.token?.reveal, corsOrigin: configuration.corsOrigin, maxBodyBytes: configuration.maxBodyBytes),
-            files: files, metrics: metrics, logger: logger)
+            files: files, metrics: metrics, logger: logger, homeKit: homeKit)
         let listening = Listening()
         self.listening = listening
         if files.root == nil {

@@ -30,13 +30,15 @@ struct Health: AsyncParsableCommand {
                     + "(is it running, and is the broker at \(settings.mqtt.url) reachable?)")
             throw ExitCode(2)
         }
+        // Warnings (a HomeKit bridge not advertised) follow on the same line; they do not change the exit status.
+        let warnings = (data["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []).map { "; warning: \($0)" }.joined()
         guard data["ready"] == true else {
             let problems = data["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            print("not ready: " + problems.joined(separator: "; "))
+            print("not ready: " + problems.joined(separator: "; ") + warnings)
             throw ExitCode(1)
         }
         let files = data["mapping_files"]?.intValue ?? 0
-        print("ready: broker connected, database ok, \(files) mapping file\(files == 1 ? "" : "s") loaded")
+        print("ready: broker connected, database ok, \(files) mapping file\(files == 1 ? "" : "s") loaded" + warnings)
     }
 }
 

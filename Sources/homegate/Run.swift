@@ -28,17 +28,20 @@ struct Run: AsyncParsableCommand {
         let gateway: HomeGateway
         do {
             var adapters: [HomeGateway.Adapter] = []
+            // The HTTP API reaches the HomeKit bridge through this (the pairing panel), when the bridge is on.
+            let homeKit = settings.hap.enabled ? HAPBridgeControl(settings: settings.hap) : nil
             if let address = settings.http.listen {
                 let http = logger.component(.http, in: settings)
                 let metrics = MetricsExporter.bootstrap()
                 adapters.append { access in
-                    HTTPService(access: access, configuration: settings.http, address: address, metrics: metrics, logger: http)
+                    HTTPService(
+                        access: access, configuration: settings.http, address: address, metrics: metrics, homeKit: homeKit, logger: http)
                 }
             }
-            if settings.hap.enabled {
+            if let homeKit {
                 let hap = logger.component(.hap, in: settings)
                 adapters.append { access in
-                    try HAPBridgeService(access: access, settings: settings.hap, logger: hap)
+                    try HAPBridgeService(access: access, settings: settings.hap, control: homeKit, logger: hap)
                 }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)

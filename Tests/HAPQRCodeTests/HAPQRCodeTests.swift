@@ -23,3 +23,19 @@ struct HAPQRCodeTests {
         #expect(lines[0].allSatisfy { $0 == "█" })
     }
 }
+
+@Suite("Setup QR code as SVG")
+struct HAPQRCodeSVGTests {
+    @Test("the SVG is a square with a quiet zone, crisp edges, one path, and no script")
+    func svg() throws {
+        let code = try #require(HAPQRCode("X-HM://0023ISYWY8H2B"))
+        let svg = code.svg(border: 4)
+        let size = code.modules.count + 8
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(size) \(size)\""))
+        #expect(svg.contains("shape-rendering=\"crispEdges\""))
+        #expect(svg.ranges(of: "<path").count == 1)
+        #expect(!svg.lowercased().contains("script") && !svg.contains("href"))
+        // The top-left finder pattern's first row: 7 dark modules from (4, 4).
+        #expect(svg.contains("d=\"M4 4h7v1h-7z"))
+    }
+}

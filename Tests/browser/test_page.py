@@ -1050,3 +1050,128 @@ def test_j_home_picker(driver, house):
         if cabin:
             house.api("DELETE", f"/api/homes/{cabin['id']}")
         driver.execute_script("localStorage.removeItem('homegate.home')")
+
+
+def test_k_homekit_panel(driver, house):
+    """The HomeKit view: with the bridge off it says how to turn it on; with it on (a second gateway
+    with hap.enabled and a token) it shows the QR code fetched with the token, the setup code the
+    API gives, the advertisement state, and "New setup code" changes the code shown. The code is
+    never logged."""
+    open_page(driver, house)
+    click(driver, "tab-homekit")
+    wait(driver, lambda d: "hap.enabled: true" in text(d, "homekit-off"), "the off text")
+    shot(driver, "k-homekit-off-desktop")
+
+    token = "browser-hap-token"
+    process, port = house.start_gateway("homegate-hap", {
+        "HOMEGATE_HTTP_TOKEN": token,
+        "HOMEGATE_BASE_TOPIC": "homegate_hap",
+        "HOMEGATE_MQTT_CLIENT_ID": "homegate-browser-hap",
+        "HOMEGATE_HAP_ENABLED": "true",
+        "HOMEGATE_HAP_BIND": "127.0.0.1",
+        "HOMEGATE_HAP_PORT": str(free_port()),
+        "HOMEGATE_HAP_NAME": "homegate browser",
+    })
+    try:
+        url = f"http://127.0.0.1:{port}/"
+
+        def bridge():
+            status, body = house.api("GET", "/api/homekit", port=port, token=token)
+            assert status == 200, body
+            return body["bridges"][0] if body["enabled"] and body["bridges"] else None
+
+        # DNS-SD may be absent here: then "not advertised" with its reason; wait until it has tried.
+        first = wait_until(lambda: (b := bridge()) and b["advertisement"]["state"] != "starting" and b, START,
+                           "the HomeKit bridge to start and try to advertise")
+        driver.get(url)
+        driver.execute_script("localStorage.setItem('homegate.token', arguments[0])", token)
+        driver.get("about:blank")
+        driver.get(url + "#homekit")
+        wait(driver, lambda d: text(d, "homekit-code-1") == first["setup_code"], "the setup code the API gives")
+        assert find(driver, "view-homekit").is_displayed()
+
+        def qr_loaded(d):
+            image = find(d, "homekit-qr-1")
+            source = image.get_attribute("src") or ""
+            return source.startswith("data:image/svg+xml") and d.execute_script(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", image) and source
+
+        first_qr = wait(driver, qr_loaded, "the QR code image to load")
+        advertisement = text(driver, "homekit-advertisement-1")
+        detail = first["advertisement"]["detail"]
+        assert detail in advertisement, f"{advertisement!r} should show {detail!r}"
+        if first["advertisement"]["state"] == "not_advertised":
+            assert advertisement.startswith("not advertised:"), advertisement
+        assert "None" in text(driver, "homekit-controllers-1"), "no controller has paired"
+        shot(driver, "k-homekit-desktop")
+        driver.set_window_size(*PHONE)
+        wait(driver, lambda d: find(d, "homekit-qr-1").is_displayed(), "the QR code at a phone's width")
+        no_horizontal_scroll(driver)
+        shot(driver, "k-homekit-phone")
+        driver.set_window_size(*DESKTOP)
+
+        click(driver, "homekit-new-code-1")
+        wait(driver, lambda d: text(d, "homekit-code-1") not in ("", first["setup_code"]), "a new setup code on the page")
+        second = bridge()
+        assert second["setup_code"] != first["setup_code"]
+        assert text(driver, "homekit-code-1") == second["setup_code"]
+        wait(driver, lambda d: (source := qr_loaded(d)) and source != first_qr, "the QR code of the new setup URI")
+
+        status, health = house.api("GET", "/readyz", port=port, token=token)
+        assert health["homekit"]["bridges"][0]["advertisement"] == second["advertisement"]["state"], health
+        log = (house.workdir / "homegate-hap.log").read_text(errors="replace")
+        for code in (first["setup_code"], second["setup_code"]):
+            assert code not in log, "the setup code must never be logged"
+    finally:
+        driver.get("about:blank")  # the page's event stream ends before its gateway does
+        stop(process, "homegate-hap")
+
+
+HAP_PYTHON = ROOT / ".build" / "hap-venv" / "bin" / "python"
+
+
+def test_l_homekit_remove_pairings(driver, house):
+    """A controller that really paired (aiohomekit) is listed with its admin flag; "Remove" (confirmed)
+    removes it and the view shows none; after a fresh pairing, "Remove all pairings" does the same."""
+    if not HAP_PYTHON.exists():
+        pytest.skip(f"needs aiohomekit in {HAP_PYTHON.parent.parent}: run scripts/hap-bridge-test.sh once")
+    hap_port = free_port()
+    process, port = house.start_gateway("homegate-hap-pairing", {
+        "HOMEGATE_BASE_TOPIC": "homegate_hap_pairing",
+        "HOMEGATE_MQTT_CLIENT_ID": "homegate-browser-hap-pairing",
+        "HOMEGATE_HAP_ENABLED": "true",
+        "HOMEGATE_HAP_BIND": "127.0.0.1",
+        "HOMEGATE_HAP_PORT": str(hap_port),
+    })
+    try:
+        def bridge():
+            status, body = house.api("GET", "/api/homekit", port=port)
+            assert status == 200, body
+            return body["bridges"][0] if body["bridges"] else None
+
+        def pair():
+            found = wait_until(bridge, START, "the HomeKit bridge to start")
+            result = subprocess.run([str(HAP_PYTHON), str(ROOT / "Tests" / "browser" / "hap_pair.py"), str(hap_port),
+                                     found["device_id"], found["setup_code"]], capture_output=True, text=True, timeout=60)
+            assert result.returncode == 0, result.stderr
+            return result.stdout.strip()
+
+        controller = pair()
+        driver.get(f"http://127.0.0.1:{port}/#homekit")
+        row = wait(driver, lambda d: present(d, f"homekit-controller-{controller}"), "the paired controller")[0]
+        assert "admin" in row.text and text(driver, "homekit-paired-1") == "Paired"
+        shot(driver, "l-homekit-paired-desktop")
+        confirm_click(driver, f"homekit-remove-{controller}")
+        wait_until(lambda: bridge()["controllers"] == [], WAIT, "the pairing to be removed")
+        wait(driver, lambda d: "None" in text(d, "homekit-controllers-1") and text(d, "homekit-paired-1") == "Not paired",
+             "the view to show no controller")
+
+        again = pair()  # open to pairing again
+        driver.refresh()
+        wait(driver, lambda d: present(d, f"homekit-controller-{again}"), "the new controller")
+        confirm_click(driver, "homekit-remove-all-1")
+        wait_until(lambda: not bridge()["paired"], WAIT, "every pairing to be removed")
+        wait(driver, lambda d: "None" in text(d, "homekit-controllers-1"), "the view to show no controller after Remove all")
+    finally:
+        driver.get("about:blank")
+        stop(process, "homegate-hap-pairing")

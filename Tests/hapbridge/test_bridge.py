@@ -11,6 +11,9 @@ import json
 import subprocess
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import uuid
 from pathlib import Path
 from unittest.mock import MagicMock
@@ -23,6 +26,7 @@ from aiohomekit.controller.ip.pairing import IpPairing
 from aiohomekit.exceptions import (
     AccessoryDisconnectedError,
     AuthenticationError,
+    HomeKitException,
     UnavailableError,
     UnpairedError,
 )
@@ -610,6 +614,81 @@ def test_a_malformed_selector_is_a_configuration_error(house):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 78, result
     assert "HOMEGATE_HAP_INCLUDE: hap.include:" in result.stderr and "'kitchen'" in result.stderr, result.stderr
+
+
+def http(house, method, path):
+    """(status, JSON body) of one call to homegate's HTTP API (this house sets no token)."""
+    request = urllib.request.Request(f"http://127.0.0.1:{house.http_port}{path}", method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+async def pair_with_setup_code(house, alias) -> dict:
+    found = discovery(house)
+    finish = await found.async_start_pairing(alias)
+    paired = await finish(SETUP_CODE)
+    data = dict(paired.pairing_data)
+    await paired.close()
+    return data
+
+
+def test_pairings_removed_over_http(house):
+    """The web page's pairing panel, over HTTP: a controller paired with aiohomekit is removed by
+    `DELETE /api/homekit/bridges/1/pairings/{id}`: its open session is closed, its keys no longer
+    verify, `GET /api/homekit` no longer lists it, and a fresh pair-setup works; then `DELETE
+    …/pairings` removes every pairing. Runs last: it undoes the shared pairing."""
+    status, bridge = http(house, "DELETE", "/api/homekit/bridges/1/pairings")  # whatever ran before
+    assert status == 200 and bridge["paired"] is False and bridge["controllers"] == [], bridge
+    status, body = http(house, "POST", "/api/homekit/bridges/1/setup-code")
+    assert status == 409 and "hap.setup_code" in body["error"], body  # this house sets it
+    assert http(house, "DELETE", "/api/homekit/bridges/9/pairings")[0] == 404
+    status, body = http(house, "DELETE", "/api/homekit/bridges/1/pairings/nobody")
+    assert status == 404 and body["kind"] == "not_found", body
+
+    async def body():
+        data = await pair_with_setup_code(house, "panel")
+        controller_id = data["iOSPairingId"]
+        status, listing = http(house, "GET", "/api/homekit")
+        first = listing["bridges"][0]
+        assert status == 200 and listing["enabled"] is True
+        assert first["controllers"] == [{"id": controller_id, "admin": True}] and first["paired"] is True
+        assert first["port"] == house.hap_port and first["setup_code"] == SETUP_CODE
+
+        session = IpPairing(controller(), {**data, "AccessoryIP": "127.0.0.1", "AccessoryIPs": ["127.0.0.1"],
+                                           "AccessoryPort": house.hap_port})
+        await session.get_characteristics([(1, 9)])  # a verified session, left open
+        assert session.connection.is_connected
+        status, bridge = http(house, "DELETE", f"/api/homekit/bridges/1/pairings/{urllib.parse.quote(controller_id, safe='')}")
+        assert status == 200 and bridge["controllers"] == [] and bridge["paired"] is False, bridge
+        deadline = time.monotonic() + 10
+        while session.connection.is_connected and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert not session.connection.is_connected, "the removed controller's session should be closed"
+        with pytest.raises(HomeKitException):
+            await session.get_characteristics([(1, 9)])  # pair-verify with its keys is refused now
+        with contextlib.suppress(HomeKitException):  # its reconnection attempts failed the same way
+            await session.close()
+        assert http(house, "GET", "/api/homekit")[1]["bridges"][0]["controllers"] == []
+
+        again = await pair_with_setup_code(house, "panel-again")  # open to pairing again
+        status, listing = http(house, "GET", "/api/homekit")
+        assert [c["id"] for c in listing["bridges"][0]["controllers"]] == [again["iOSPairingId"]]
+        status, bridge = http(house, "DELETE", "/api/homekit/bridges/1/pairings")
+        assert status == 200 and bridge["paired"] is False and bridge["controllers"] == [], bridge
+        await pair_with_setup_code(house, "panel-third")  # and again after removing them all
+
+    run(body())
+    status, health = http(house, "GET", "/readyz")
+    bridges = health["homekit"]["bridges"]
+    assert bridges[0]["number"] == 1 and bridges[0]["advertisement"] in ("starting", "advertised", "not_advertised"), health
+    for entry in bridges:
+        if entry["advertisement"] == "not_advertised":
+            assert any(w.startswith(f"HomeKit bridge {entry['number']} is not advertised: ") for w in health["warnings"]), health
+    log = (house.workdir / "homegate.log").read_text(errors="replace")
+    assert "pairing removed out of band" in log and SETUP_CODE not in log
 
 
 def test_print_timings():

@@ -2,7 +2,7 @@
 // The top bar: the home picker, the tabs, and which section shows (kept in the address).
 
 import { $, $$, append, clear, h } from "../dom.js";
-import { currentHome, state, viewFromHash } from "../store.js";
+import { changed, currentHome, state, viewFromHash } from "../store.js";
 
 export function renderView() {
   for (const tab of $$(".tab", HTMLElement)) {
@@ -20,6 +20,7 @@ function setView(view) {
   state.view = view;
   history.pushState(null, "", view === "accessories" ? location.pathname + location.search : `#${view}`);
   renderView();
+  changed("view");
 }
 
 export function renderHomePicker() {
@@ -38,6 +39,7 @@ export function wireTabs() {
   window.addEventListener("popstate", () => {
     state.view = viewFromHash();
     renderView();
+    changed("view");
   });
   const tabs = $$(".tab", HTMLElement);
   for (const tab of tabs) tab.addEventListener("click", () => setView(tab.dataset.view || ""));

@@ -1,0 +1,65 @@
+/// One HomeKit bridge as a person adding it to Apple Home needs to see it: where it listens, its
+/// setup code and URI, whether it is advertised, and who has paired.
+public struct HomeKitBridgeStatus: Sendable, Equatable {
+    /// A controller paired with the bridge: its pairing id and whether it may manage pairings.
+    public struct Controller: Sendable, Equatable {
+        public var id: String
+        public var admin: Bool
+
+        public init(id: String, admin: Bool) {
+            self.id = id
+            self.admin = admin
+        }
+    }
+
+    /// 1 for the first bridge.
+    public var number: Int
+    public var name: String
+    /// The port it listens on (the configured one until it listens).
+    public var port: Int
+    public var deviceID: String
+    /// `XXX-XX-XXX`.
+    public var setupCode: String
+    /// `X-HM://…`, the QR code's content.
+    public var setupURI: String
+    /// `c#`: goes up when the accessory set changes.
+    public var configurationNumber: Int
+    public var accessories: Int
+    public var advertisement: HomeKitAdvertisement
+    public var controllers: [Controller]
+
+    public var paired: Bool { !controllers.isEmpty }
+
+    public init(
+        number: Int, name: String, port: Int, deviceID: String, setupCode: String, setupURI: String, configurationNumber: Int,
+        accessories: Int, advertisement: HomeKitAdvertisement, controllers: [Controller]
+    ) {
+        self.number = number
+        self.name = name
+        self.port = port
+        self.deviceID = deviceID
+        self.setupCode = setupCode
+        self.setupURI = setupURI
+        self.configurationNumber = configurationNumber
+        self.accessories = accessories
+        self.advertisement = advertisement
+        self.controllers = controllers
+    }
+}
+
+/// Whether a bridge is announced on the local network (`_hap._tcp`), and one line saying why.
+public struct HomeKitAdvertisement: Sendable, Equatable {
+    public enum State: String, Sendable {
+        case starting
+        case advertised
+        case notAdvertised = "not_advertised"
+    }
+
+    public var state: State
+    public var detail: String
+
+    public init(_ state: State, detail: String) {
+        self.state = state
+        self.detail = detail
+    }
+}

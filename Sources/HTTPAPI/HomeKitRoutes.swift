@@ -1,0 +1,107 @@
+import Foundation
+import Gateway
+import HAPQRCode
+import HTTPTypes
+import Hummingbird
+import JSON
+import NIOCore
+
+/// The HomeKit bridge's pairing panel (`/api/homekit`): each bridge's setup code, QR code, state
+/// and paired controllers, a new setup code, pairings removed. It goes through `HomeKitControl`,
+/// which `homegate run` gives when `hap.enabled` is true; without it the reads say the bridge is
+/// off and the changes are refused with 409.
+enum HomeKitRoutes {
+    /// Each route with the name of what it does (these are not core commands).
+    static let all: [Route] = [
+        Route(.get, "/api/homekit", "homekit"),
+        Route(.get, "/api/homekit/bridges/{number}/qr.svg", "homekit/qr"),
+        Route(.post, "/api/homekit/bridges/{number}/setup-code", "homekit/setup_code"),
+        Route(.delete, "/api/homekit/bridges/{number}/pairings", "homekit/remove_pairings"),
+        Route(.delete, "/api/homekit/bridges/{number}/pairings/{controller}", "homekit/remove_pairing"),
+    ]
+
+    static let off = "the HomeKit bridge is off (hap.enabled: false)"
+
+    /// Adds the routes; returns the methods each path takes.
+    static func add(to routes: some RouterMethods<APIRequestContext>, _ api: APIResponder) -> [String: [HTTPRequest.Method]] {
+        var taken: [String: [HTTPRequest.Method]] = [:]
+        for route in all {
+            taken[route.routerPath, default: []].append(route.method)
+            routes.on(RouterPath(route.routerPath), method: route.method) { _, context in
+                var fields: [String: String] = [:]
+                for name in route.fields {
+                    guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding else {
+                        return APIResponder.error(.badRequest, "invalid", "the path is not valid percent-encoded UTF-8")
+                    }
+                    fields[name] = decoded
+                }
+                return await respond(route.command, fields, control: api.homeKit)
+            }
+        }
+        return taken
+    }
+
+    static func respond(_ name: String, _ fields: [String: String], control: (any HomeKitControl)?) async -> Response {
+        guard let control else {
+            if name == "homekit" { return APIResponder.json(.ok, ["enabled": false, "bridges": []]) }
+            return APIResponder.error(.conflict, "conflict", off)
+        }
+        do throws(HomeKitControlError) {
+            if name == "homekit" {
+                let bridges = try await control.bridges()
+                return APIResponder.json(.ok, ["enabled": true, "bridges": .array(bridges.map(json))])
+            }
+            let number = try bridgeNumber(fields["number"] ?? "")
+            switch name {
+            case "homekit/qr": return try await qrCode(control, number)
+            case "homekit/setup_code": return APIResponder.json(.ok, json(try await control.resetSetupCode(bridge: number)))
+            case "homekit/remove_pairings": return APIResponder.json(.ok, json(try await control.removeAllPairings(bridge: number)))
+            default:
+                let bridge = try await control.removePairing(bridge: number, controller: fields["controller"] ?? "")
+                return APIResponder.json(.ok, json(bridge))
+            }
+        } catch {
+            switch error {
+            case .notFound(let message): return APIResponder.error(.notFound, "not_found", message)
+            case .conflict(let message): return APIResponder.error(.conflict, "conflict", message)
+            case .failed(let message): return APIResponder.error(.internalServerError, "storage", message)
+            }
+        }
+    }
+
+    /// `1`, `2`, …: the path's bridge number.
+    static func bridgeNumber(_ text: String) throws(HomeKitControlError) -> Int {
+        guard let number = Int(text), number >= 1 else {
+            throw .notFound("no HomeKit bridge '\(text)' (bridges are numbered from 1)")
+        }
+        return number
+    }
+
+    /// The bridge's setup URI as a QR code, an SVG image.
+    static func qrCode(_ control: any HomeKitControl, _ number: Int) async throws(HomeKitControlError) -> Response {
+        let bridges = try await control.bridges()
+        guard let bridge = bridges.first(where: { $0.number == number }) else {
+            throw .notFound("no HomeKit bridge \(number) (this house has \(bridges.count == 1 ? "1 bridge" : "\(bridges.count) bridges"))")
+        }
+        guard let code = HAPQRCode(bridge.setupURI) else { throw .failed("cannot draw \(bridge.setupURI) as a QR code") }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/svg+xml", .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
+                .contentSecurityPolicy: "default-src 'none'",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg())))
+    }
+
+    /// A bridge as the routes answer it (web/openapi.yaml's `HomeKitBridge`).
+    static func json(_ bridge: HomeKitBridgeStatus) -> JSONValue {
+        [
+            "number": .integer(bridge.number), "name": .string(bridge.name), "port": .integer(bridge.port),
+            "device_id": .string(bridge.deviceID), "setup_code": .string(bridge.setupCode), "setup_uri": .string(bridge.setupURI),
+            "configuration_number": .integer(bridge.configurationNumber), "accessories": .integer(bridge.accessories),
+            "paired": .bool(bridge.paired),
+            "advertisement": ["state": .string(bridge.advertisement.state.rawValue), "detail": .string(bridge.advertisement.detail)],
+            "controllers": .array(bridge.controllers.map { ["id": .string($0.id), "admin": .bool($0.admin)] }),
+        ]
+    }
+}
