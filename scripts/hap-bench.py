@@ -538,7 +538,7 @@ async def events(args, figures, lights, bridges, connect, pub, arrivals):
             await listener.subscribe(mine)
         listeners.append(listener)
     await asyncio.sleep(1)
-    samples = {"mqtt": [], "hap": [], "echo": []}
+    samples = {"mqtt": [], "hap": [], "echo": [], "hap after mqtt": []}
     lost = {}
     percent = {light["id"]: 50 for light in lights}
     for n in range(args.events):
@@ -550,10 +550,14 @@ async def events(args, figures, lights, bridges, connect, pub, arrivals):
         hap = arrivals.expect_hap((light["aid"], light["iid"]), p)
         started = time.perf_counter()
         await pub.publish(f"zigbee2mqtt/{light['id']}", json.dumps({"state": "ON", "brightness": brightness}))
+        both = []
         for path, future in (("mqtt", mqtt), ("hap", hap)):
             at = await arrival(future, lost, path)
             if at is not None:
                 samples[path].append(at - started)
+                both.append(at)
+        if len(both) == 2:
+            samples["hap after mqtt"].append(both[1] - both[0])
         samples["echo"].append(await echo_probe(pub, arrivals, f"e{n}"))
         await asyncio.sleep(random.uniform(0.5, 1.5) * args.gap / 1000)
     for key, values in samples.items():
@@ -647,6 +651,7 @@ def rows(f):
     lat("device → homegate/event (MQTT)", "event mqtt")
     lat("device → HAP EVENT", "event hap")
     out.append(("HAP EVENT p99 − 250 ms window (ms; target ≤ 5)", percentile(f["event hap"], 0.99) - 250))
+    lat("HAP EVENT after the MQTT event, same publish", "event hap after mqtt")
     out.append(("MQTT event p50 / echo p50", percentile(f["event mqtt"], 0.5) / percentile(f["event echo"], 0.5)))
     lat("pair-verify", "pair-verify")
     out.append(("pair-verify, controller's own steps p50 (ms)", percentile(f["pair-verify client"], 0.5)))
@@ -671,9 +676,9 @@ def fmt(value):
     return str(value)
 
 
-def report(all_figures):
+def report(all_figures, first=1):
     tables = [rows(f) for f in all_figures]
-    header = ["figure"] + [f"run {i + 1}" for i in range(len(tables))]
+    header = ["figure"] + [f"run {first + i}" for i in range(len(tables))]
     if len(tables) > 1:
         header += ["median", "range"]
     say("| " + " | ".join(header) + " |")
@@ -685,7 +690,7 @@ def report(all_figures):
             cells += [fmt(statistics.median(values)), f"{fmt(min(values))}–{fmt(max(values))}"]
         say("| " + " | ".join(cells) + " |")
     for i, f in enumerate(all_figures):
-        say(f"run {i + 1}: {f['accessories']} accessories on {f['bridges']} bridges, {f['probe lights']} probe lights, "
+        say(f"run {first + i}: {f['accessories']} accessories on {f['bridges']} bridges, {f['probe lights']} probe lights, "
             f"{len(f['write hap'])} writes and {len(f['event hap'])} events per path, {len(f['pair-verify'])} verifies, "
             f"{f['subscriptions']} subscriptions, lost (not arrived within 2 s): writes {f['write lost'] or 'none'}, "
             f"events {f['event lost'] or 'none'}; load average {f['load at start']} at start, {f['load idle window']} "
@@ -719,7 +724,7 @@ def main():
         figures["controllers"] = args.controllers
         results.append(figures)
         say()
-        report([figures])
+        report([figures], first=number)
         say()
     if len(results) > 1:
         say(f"over {len(results)} runs:")
