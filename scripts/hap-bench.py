@@ -703,7 +703,7 @@ def main():
                         help="the folder with homegate, homegate-simulator and homegate-bench (default .build/release)")
     parser.add_argument("--runs", type=int, default=3, help="runs, each with a fresh house (default 3)")
     parser.add_argument("--devices", type=int, default=400, help="simulated devices (default 400)")
-    parser.add_argument("--rate", type=int, default=2000, help="background device messages per second (default 2000)")
+    parser.add_argument("--rate", type=int, default=2000, help="background device messages per second, at least 1 (default 2000)")
     parser.add_argument("--writes", type=int, default=300, help="write probes per path (default 300)")
     parser.add_argument("--events", type=int, default=120, help="event probes (default 120; each waits out the 250 ms window)")
     parser.add_argument("--verifies", type=int, default=50, help="pair-verifies (default 50)")
@@ -711,6 +711,8 @@ def main():
     parser.add_argument("--window", type=float, default=15, help="seconds of each CPU window (default 15)")
     parser.add_argument("--gap", type=float, default=20, help="mean milliseconds between probes (default 20)")
     args = parser.parse_args()
+    if args.rate < 1:
+        raise SystemExit("--rate: at least 1 (homegate-simulator --rate 0 stops at its first tick)")
     for binary in ("homegate", "homegate-simulator", "homegate-bench"):
         if not (Path(args.bin_path) / binary).exists():
             raise SystemExit(f"{args.bin_path}/{binary} is missing: build it first (swift build -c release --static-swift-stdlib --product {binary})")
