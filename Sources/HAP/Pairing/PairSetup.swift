@@ -80,7 +80,7 @@ actor PairSetup {
             return failure(2, .unavailable)
         }
         guard failedAttempts < limits.maxTries else {
-            logger.warning("pair-setup refused: \(failedAttempts) wrong setup codes; set a new code to pair")
+            logger.warning("pair-setup refused: \(failedAttempts) wrong setup codes; a new setup code (homegate hap reset-code, or New setup code on the page) opens pairing again")
             return failure(2, .maxTries)
         }
         if let wait = backoff(now: now) {
