@@ -86,14 +86,9 @@ extension HAPRouter {
         guard let identifier = tlv[.identifier], let controllerID = String(validating: identifier, as: UTF8.self) else {
             return HAPOutcome(.tlv(PairVerify.failure(2, .unknown)))
         }
-        var removed: Set<String> = [controllerID]
+        let removed = HAPPairing.removal(of: controllerID, from: existing)
         try await store.removePairing(controllerID: controllerID)
-        let remaining = existing.filter { $0.controllerID != controllerID }
-        // Without an admin nobody could manage the rest: the accessory goes back to unpaired.
-        if !remaining.isEmpty, !remaining.contains(where: \.isAdmin) {
-            for pairing in remaining { try await store.removePairing(controllerID: pairing.controllerID) }
-            removed.formUnion(remaining.map(\.controllerID))
-        }
+        for other in removed.sorted() where other != controllerID { try await store.removePairing(controllerID: other) }
         logger.info("pairing removed", metadata: ["pairings left": "\(existing.count - removed.count)"])
         registry.closeSessions(of: removed, keeping: state.id)
         if removed.count == existing.count { configuration.onPairedChange?(false) }

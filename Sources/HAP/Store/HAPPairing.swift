@@ -10,3 +10,14 @@ public struct HAPPairing: Sendable, Hashable {
         self.isAdmin = isAdmin
     }
 }
+
+extension HAPPairing {
+    /// The controllers that go when `controllerID` is removed from `pairings`: it, and every other
+    /// one when no admin would be left (nobody could manage the rest, so the accessory goes back to
+    /// unpaired). HAP's rule, for a controller's remove-pairing request and `homegate hap unpair` alike.
+    public static func removal(of controllerID: String, from pairings: [HAPPairing]) -> Set<String> {
+        let remaining = pairings.filter { $0.controllerID != controllerID }
+        guard !remaining.isEmpty, !remaining.contains(where: \.isAdmin) else { return [controllerID] }
+        return Set(remaining.map(\.controllerID)).union([controllerID])
+    }
+}
