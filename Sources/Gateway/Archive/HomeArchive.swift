@@ -53,7 +53,11 @@ public enum HomeArchive {
             (Node("action_sets"), YAMLJSON.node(.array(sets))),
             (Node("triggers"), YAMLJSON.node(.array(triggers))),
         ]
-        if let homekit { pairs.append((Node("homekit"), YAMLJSON.node(.object(homekit.mapValues { .string($0) })))) }
+        if let homekit {
+            // A key a line: the values are long JSON texts.
+            let rows = homekit.sorted { $0.key < $1.key }.map { (Node($0.key), YAMLJSON.node(.string($0.value))) }
+            pairs.append((Node("homekit"), Node(rows, Tag(.map), .block)))
+        }
         let body = (try? Yams.serialize(node: Node(pairs, Tag(.map), .block), width: 120, sortKeys: false)) ?? ""
         var header = "# homegate export of \(instantText(date)). Restore onto an empty database with: homegate import <this file>\n"
         if homekit != nil {
