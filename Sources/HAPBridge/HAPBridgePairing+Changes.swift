@@ -7,7 +7,9 @@ import HAP
 extension HAPBridgePairing {
     /// Gives bridge `number` (1 for the first) a new random setup code. Refused while `hap.setup_code`
     /// is configured: homegate puts the configured code back at every start.
-    public static func resetSetupCode(bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage)
+    public static func resetSetupCode(
+        bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
+    )
         async throws -> HAPBridgePairing
     {
         if settings.hap.setupCode != nil { throw HAPBridgeError.configuration(configuredCodeWins) }
@@ -49,7 +51,9 @@ extension HAPBridgePairing {
 
     /// Bridge `number`'s pairing store, after checking that the house has that bridge (and making
     /// the identities of bridges that have none yet, as `homegate hap pairing` does).
-    private static func pairingStore(bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage)
+    private static func pairingStore(
+        bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
+    )
         async throws -> HAPStoredPairingStore
     {
         let bridges = try await load(settings: settings, storage: storage, canWrite: true)
@@ -60,7 +64,9 @@ extension HAPBridgePairing {
         return HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: number - 1))
     }
 
-    private static func bridge(_ number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage) async throws
+    private static func bridge(
+        _ number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
+    ) async throws
         -> HAPBridgePairing
     {
         try await load(settings: settings, storage: storage, canWrite: true)[number - 1]

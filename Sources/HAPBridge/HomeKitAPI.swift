@@ -70,7 +70,8 @@ public enum HomeKitAPI {
             let message = json?["error"]?.stringValue ?? String(decoding: body.prefix(200), as: UTF8.self)
             switch status {
             case 404: throw .notFound(message)
-            case 401: throw .api("the running homegate refused the token (\(message)): the command reads http.token from the same configuration")
+            case 401:
+                throw .api("the running homegate refused the token (\(message)): the command reads http.token from the same configuration")
             default: throw .api("the running homegate answered \(status): \(message)")
             }
         }

@@ -22,7 +22,8 @@ struct HAPResetCodeCommand: AsyncParsableCommand {
         let settings = try loadSettings(config)
         guard settings.hap.setupCode == nil else {
             printError(
-                "homegate hap reset-code: hap.setup_code is configured (in the configuration file or HOMEGATE_HAP_SETUP_CODE), and homegate puts it back at every start: remove it, then reset the code")
+                "homegate hap reset-code: hap.setup_code is configured (in the configuration file or HOMEGATE_HAP_SETUP_CODE), and homegate puts it back at every start: remove it, then reset the code"
+            )
             throw ExitCode(78)
         }
         let pairing: HAPBridgePairing

@@ -54,10 +54,14 @@ struct HAPUnpairCommand: AsyncParsableCommand {
             for pairing in removed { print("  \(pairing.id)\(pairing.admin ? " (admin)" : "")") }
         }
         if let controller, !all, removed.contains(where: { $0.id != controller }) {
-            print("\(controller) was the last admin: without an admin nobody could manage the others, so HomeKit's rule removed every pairing")
+            print(
+                "\(controller) was the last admin: without an admin nobody could manage the others, so HomeKit's rule removed every pairing"
+            )
         }
         if after.pairings.isEmpty {
-            print("left: none; the bridge is open to pairing again with setup code \(after.setupCode) (homegate hap pairing shows its QR code)")
+            print(
+                "left: none; the bridge is open to pairing again with setup code \(after.setupCode) (homegate hap pairing shows its QR code)"
+            )
         } else {
             print("left: \(after.pairings.count) pairing\(after.pairings.count == 1 ? "" : "s")")
             for pairing in after.pairings { print("  \(pairing.id)\(pairing.admin ? " (admin)" : "")") }

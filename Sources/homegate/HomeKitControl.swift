@@ -25,7 +25,8 @@ enum HomeKitControl {
                 throw Unusable(
                     description: settings.http.listen == nil
                         ? "homegate is running (\(holder)) and holds the database, and its HTTP API is off (http.listen): stop homegate and run this again, or turn the HTTP API on, or use the web page's HomeKit panel"
-                        : "homegate is running (\(holder)) and holds the database, and its HTTP API listens on a port chosen at start (http.listen with port 0): stop homegate and run this again, or give http.listen a port")
+                        : "homegate is running (\(holder)) and holds the database, and its HTTP API listens on a port chosen at start (http.listen with port 0): stop homegate and run this again, or give http.listen a port"
+                )
             }
             return .running(LocalHTTPClient(address: address, token: settings.http.token?.reveal))
         }
@@ -48,7 +49,8 @@ enum HomeKitControl {
     func resetSetupCode(bridge number: Int) async throws -> HAPBridgePairing {
         switch self {
         case .database(let store, let settings):
-            return try await HAPBridgePairing.resetSetupCode(bridge: number, settings: settings, storage: DatabaseStateStorage(store: store))
+            return try await HAPBridgePairing.resetSetupCode(
+                bridge: number, settings: settings, storage: DatabaseStateStorage(store: store))
         case .running(let client):
             let answer = try await client.send(HomeKitAPI.resetSetupCode(bridge: number))
             return try HomeKitAPI.bridge(status: answer.status, body: answer.body)

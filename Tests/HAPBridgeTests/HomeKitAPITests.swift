@@ -20,9 +20,11 @@ struct HomeKitAPITests {
         #expect(HomeKitAPI.resetSetupCode(bridge: 2) == .init(method: "POST", path: "/api/homekit/bridges/2/setup-code"))
         #expect(HomeKitAPI.unpair(bridge: 1, controller: nil) == .init(method: "DELETE", path: "/api/homekit/bridges/1/pairings"))
         #expect(
-            HomeKitAPI.unpair(bridge: 1, controller: "3F2A-9b_c.d~e") == .init(method: "DELETE", path: "/api/homekit/bridges/1/pairings/3F2A-9b_c.d~e"))
+            HomeKitAPI.unpair(bridge: 1, controller: "3F2A-9b_c.d~e")
+                == .init(method: "DELETE", path: "/api/homekit/bridges/1/pairings/3F2A-9b_c.d~e"))
         #expect(
-            HomeKitAPI.unpair(bridge: 1, controller: "a/b c?d%é") == .init(method: "DELETE", path: "/api/homekit/bridges/1/pairings/a%2Fb%20c%3Fd%25%C3%A9"))
+            HomeKitAPI.unpair(bridge: 1, controller: "a/b c?d%é")
+                == .init(method: "DELETE", path: "/api/homekit/bridges/1/pairings/a%2Fb%20c%3Fd%25%C3%A9"))
     }
 
     static let bridge = """

@@ -8,7 +8,7 @@ import Testing
 @Suite("homegate hap reset-code and unpair while homegate is not running: the stored state, as the running bridge keeps it")
 struct PairingChangesTests {
     /// A bridge with an identity and `controllers` (id, admin).
-    func pairedBridge(_ controllers: [(String, Bool)]) async throws -> (MemoryStorage, HAPStoredPairingStore, HAPIdentity) {
+    func pairedBridge(_ controllers: [(String, Bool)]) async throws -> (MemoryStorage, HAPIdentity) {
         let storage = MemoryStorage()
         let store = HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: 0))
         let identity = HAPIdentity.generate()
@@ -16,12 +16,12 @@ struct PairingChangesTests {
         for (id, admin) in controllers {
             try await store.savePairing(HAPPairing(controllerID: id, publicKey: Array(repeating: 7, count: 32), isAdmin: admin))
         }
-        return (storage, store, identity)
+        return (storage, identity)
     }
 
     @Test("a new random code; the device id, key, setup ID and pairings stay")
     func resetCode() async throws {
-        let (storage, _, identity) = try await pairedBridge([("phone", true)])
+        let (storage, identity) = try await pairedBridge([("phone", true)])
         let after = try await HAPBridgePairing.resetSetupCode(bridge: 1, settings: GatewayConfiguration(), storage: storage)
         #expect(after.setupCode != identity.setupCode.description)
         let stored = try #require(try await HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: 0)).identity())
@@ -34,10 +34,12 @@ struct PairingChangesTests {
 
     @Test("refused while hap.setup_code is configured, and for a bridge the house does not have")
     func resetRefused() async throws {
-        let (storage, _, identity) = try await pairedBridge([])
+        let (storage, identity) = try await pairedBridge([])
         var settings = GatewayConfiguration()
         settings.hap.setupCode = Secret("031-45-154")
-        await #expect(throws: HAPBridgeError.self) { try await HAPBridgePairing.resetSetupCode(bridge: 1, settings: settings, storage: storage) }
+        await #expect(throws: HAPBridgeError.self) {
+            try await HAPBridgePairing.resetSetupCode(bridge: 1, settings: settings, storage: storage)
+        }
         do {
             _ = try await HAPBridgePairing.resetSetupCode(bridge: 2, settings: GatewayConfiguration(), storage: storage)
             Issue.record("bridge 2 was reset")
@@ -50,7 +52,7 @@ struct PairingChangesTests {
 
     @Test("one controller goes; the others stay while an admin is left")
     func unpairOne() async throws {
-        let (storage, _, _) = try await pairedBridge([("phone", true), ("ipad", true), ("guest", false)])
+        let (storage, _) = try await pairedBridge([("phone", true), ("ipad", true), ("guest", false)])
         let after = try await HAPBridgePairing.unpair(bridge: 1, controller: "phone", settings: GatewayConfiguration(), storage: storage)
         #expect(after.pairings.map(\.id).sorted() == ["guest", "ipad"])
         // What the bridge reads at its next start.
@@ -60,11 +62,11 @@ struct PairingChangesTests {
 
     @Test("removing the last admin removes every pairing (HAP's rule); --all removes them all too")
     func lastAdmin() async throws {
-        let (storage, _, _) = try await pairedBridge([("phone", true), ("guest", false)])
+        let (storage, _) = try await pairedBridge([("phone", true), ("guest", false)])
         let after = try await HAPBridgePairing.unpair(bridge: 1, controller: "phone", settings: GatewayConfiguration(), storage: storage)
         #expect(after.pairings.isEmpty)
         #expect(HAPPairing.removal(of: "guest", from: [.init(controllerID: "guest", publicKey: [], isAdmin: false)]) == ["guest"])
-        let (other, _, _) = try await pairedBridge([("phone", true), ("ipad", true)])
+        let (other, _) = try await pairedBridge([("phone", true), ("ipad", true)])
         let none = try await HAPBridgePairing.unpair(bridge: 1, controller: nil, settings: GatewayConfiguration(), storage: other)
         #expect(none.pairings.isEmpty)
         #expect(try await HAPStoredPairingStore(storage: other, key: HAPStateKeys.pairing(bridge: 0)).pairings().isEmpty)
@@ -72,13 +74,16 @@ struct PairingChangesTests {
 
     @Test("an unknown controller is named with the ones that are paired, and nothing changes")
     func unknownController() async throws {
-        let (storage, _, _) = try await pairedBridge([("phone", true)])
+        let (storage, _) = try await pairedBridge([("phone", true)])
         do {
             _ = try await HAPBridgePairing.unpair(bridge: 1, controller: "tablet", settings: GatewayConfiguration(), storage: storage)
             Issue.record("an unknown controller was removed")
         } catch {
             #expect("\(error)" == "hap: bridge 1 has no paired controller 'tablet'; paired: phone")
         }
-        #expect(try await HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: 0)).pairings().map(\.controllerID) == ["phone"])
+        #expect(
+            try await HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: 0)).pairings().map(\.controllerID) == [
+                "phone"
+            ])
     }
 }
