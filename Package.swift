@@ -250,6 +250,11 @@ package.targets += [
 ]
 if let homegate = package.targets.first(where: { $0.name == "homegate" }) {
     homegate.dependencies += ["HAPBridge", "HAPQRCode"]  // `homegate hap pairing` draws the setup URI as a QR code
+    // `homegate hap reset-code` and `hap unpair` ask a running homegate over its HTTP API.
+    homegate.dependencies += [
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+    ]
 }
 
 // The tests, where their sources are: the container image builds from Package.swift and Sources/ alone.
@@ -309,6 +314,6 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets.append(
         .testTarget(
             name: "HAPBridgeTests",
-            dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON", "Mosquitto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings))
 }

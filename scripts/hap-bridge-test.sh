@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HomeKit bridge with an independent controller (Tests/hapbridge): aiohomekit, the library Home
 # Assistant uses, pairs with the real homegate (Mosquitto and the Zigbee2MQTT simulator on free
-# loopback ports) and drives it, without mDNS.
+# loopback ports) and drives it, without mDNS; test_cli.py unpairs and resets the setup code with
+# `homegate hap unpair` / `hap reset-code` (-k cli for those alone).
 #
 #   scripts/hap-bridge-test.sh [BIN_PATH] [pytest arguments…]
 #
@@ -42,6 +43,6 @@ if ! cmp -s "$requirements" "$stamp"; then
 fi
 
 export PYTHONDONTWRITEBYTECODE=1
-"$venv/bin/python" -m pytest Tests/hapbridge/test_bridge.py --bin-path "$bin_path" -p no:cacheprovider -s "$@"
+"$venv/bin/python" -m pytest Tests/hapbridge/test_bridge.py Tests/hapbridge/test_cli.py --bin-path "$bin_path" -p no:cacheprovider -s "$@"
 scripts/install-mdns-deps.sh
 python3 Tests/hapbridge/mdns_bridge_test.py "$bin_path" "$(pwd)/$venv/bin/python"

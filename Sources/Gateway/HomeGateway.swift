@@ -45,6 +45,11 @@ public struct HomeGateway: Sendable {
         let core: HomeCore
         do {
             store = try SQLiteHomeStore(path: configuration.database)
+            switch store.fileMode {
+            case let mode? where mode.isSecured: log[.store].notice("\(mode)")
+            case let mode?: log[.store].warning("\(mode)")
+            case nil: break
+            }
             // The loaded home is let go once the core has it, so a large one is not kept twice.
             core = HomeCore(
                 mappings: loaded.set, stored: try store.load(),

@@ -15,6 +15,9 @@ public enum HAPStateKeys {
         index == 0 ? "hap.pairing" : "hap.pairing.\(index + 1)"
     }
 
+    /// Whether `key` is the HomeKit bridge's (what `homegate export --include-homekit` carries).
+    public static func isHomeKit(_ key: String) -> Bool { key.hasPrefix("hap.") }
+
     /// Bridge `index`'s name: "homegate", then "homegate 2", …
     public static func name(_ name: String, bridge index: Int) -> String {
         index == 0 ? name : "\(name) \(index + 1)"

@@ -11,6 +11,8 @@ public final class SQLiteHomeStore: HomeStore {
     public let path: String
     let database: DatabaseQueue
     private let lock: DatabaseLock?
+    /// What opening did to the file's mode (as owner), for the opener to log: nil when it was 0600 already.
+    public let fileMode: DatabaseFileMode?
 
     public enum Access: Sendable {
         /// The one process that writes: takes the lock, creates and migrates the file.
@@ -32,6 +34,7 @@ public final class SQLiteHomeStore: HomeStore {
             }
         }
         lock = access == .owner ? try DatabaseLock(databasePath: path) : nil
+        fileMode = access == .owner ? DatabaseFileMode.secure(databasePath: path) : nil
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Automation
 import Foundation
 import Gateway
+import HAPBridge
 import HomeModel
 import Persistence
 
@@ -22,6 +23,12 @@ struct Export: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
 
+    @Flag(
+        help:
+            "Add the HomeKit bridge's state (its secret key, pairings and accessory numbers), to move homegate to another machine without adding it to Apple Home again. The file is then as secret as the database."
+    )
+    var includeHomekit = false
+
     func run() async throws {
         let path = try database ?? loadSettings(config).database
         guard FileManager.default.fileExists(atPath: path) else {
@@ -38,14 +45,31 @@ struct Export: AsyncParsableCommand {
             }
             for skipped in home.skipped { printError("homegate: left out: \(skipped)") }
             leftOut = home.skipped.count
-            text = HomeArchive.export(home)
+            var homekit: [String: String]?
+            if includeHomekit {
+                homekit = try store.adapterStates().filter { HAPStateKeys.isHomeKit($0.key) }
+                if homekit?.isEmpty == true {
+                    printError("homegate: the database has no HomeKit bridge state (the bridge has not started yet): exported without it")
+                    homekit = nil
+                }
+            }
+            text = HomeArchive.export(home, homekit: homekit)
+            if homekit != nil {
+                printError(
+                    "homegate: the export holds the HomeKit bridge's secret key and pairings: keep it private\(output == nil ? " (chmod 600)" : "; written with mode 0600")"
+                )
+            }
         } catch let error as PersistenceError {
             printError("homegate: \(error)")
             throw ExitCode(1)
         }
         if let output {
             do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
+                if includeHomekit {
+                    try writePrivately(text, to: output)
+                } else {
+                    try text.write(toFile: output, atomically: true, encoding: .utf8)
+                }
             } catch {
                 printError("homegate: cannot write \(output): \(error.localizedDescription)")
                 throw ExitCode(1)
@@ -78,7 +102,10 @@ struct Import: AsyncParsableCommand {
     @Option(help: "The database, instead of the configuration's.")
     var database: String?
 
-    @Flag(help: "Replace what the database holds instead of refusing a database that is not empty.")
+    @Flag(
+        help:
+            "Replace what the database holds instead of refusing a database that is not empty (or, for an export with the HomeKit bridge's state, one that has a bridge state of its own)."
+    )
     var replace = false
 
     func run() async throws {
@@ -92,14 +119,39 @@ struct Import: AsyncParsableCommand {
             throw ExitCode(1)
         }
         do {
-            let home = try HomeArchive.read(text, file: file, timeZone: settings.clockContext.timeZone)
+            let contents = try HomeArchive.readContents(text, file: file, timeZone: settings.clockContext.timeZone)
+            let home = contents.home
             let store = try SQLiteHomeStore(path: path)
+            defer { store.close() }
+            if let mode = store.fileMode { printError("homegate: \(mode)") }
             guard try replace || store.isEmpty() else { throw PersistenceError.notEmpty(path: path) }
-            try store.replaceAll(with: home)
+            let states = try store.adapterStates()
+            let existing = states.filter { HAPStateKeys.isHomeKit($0.key) }
+            if let homekit = contents.homekit {
+                guard replace || existing.isEmpty || existing == homekit else {
+                    printError(
+                        "homegate: the database \(path) has a HomeKit bridge of its own (\(HomeKitSummary(existing))); the export's would replace it, and whatever Apple Home paired with it would stop working. Add --replace to replace it; nothing was imported"
+                    )
+                    throw ExitCode(1)
+                }
+                try store.replaceAll(with: home, adapterState: states.filter { !HAPStateKeys.isHomeKit($0.key) }.merging(homekit) { $1 })
+            } else {
+                try store.replaceAll(with: home)
+            }
             print(
                 "\(path): imported \(home.structure.homes.count) home(s), \(home.structure.rooms.count) room(s), \(home.structure.zones.count) zone(s), "
                     + "\(home.structure.placements.count) accessory placement(s), \(home.actionSets.count) action set(s), \(home.triggers.count) trigger(s)"
             )
+            if let homekit = contents.homekit {
+                print(
+                    "\(path): restored the HomeKit bridge's state (\(HomeKitSummary(homekit))): Apple Home stays paired once this homegate runs with hap.enabled: true; never run the old one's bridge again beside it"
+                )
+                if !existing.isEmpty, existing != homekit {
+                    print("\(path): replaced the HomeKit bridge state the database had (\(HomeKitSummary(existing)))")
+                }
+            } else if !existing.isEmpty {
+                print("\(path): kept the database's HomeKit bridge state (the export has none)")
+            }
         } catch let error as ArchiveError {
             printError(error.description)
             printError("homegate: nothing was imported")

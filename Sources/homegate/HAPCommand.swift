@@ -4,5 +4,6 @@ import HAPBridge
 /// `homegate hap …`: the HomeKit bridge's pairing, for people.
 struct HAPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hap", abstract: "The HomeKit bridge.", subcommands: [HAPPairingCommand.self])
+        commandName: "hap", abstract: "The HomeKit bridge.",
+        subcommands: [HAPPairingCommand.self, HAPResetCodeCommand.self, HAPUnpairCommand.self])
 }

@@ -28,6 +28,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
             var canWrite = true
             do {
                 store = try SQLiteHomeStore(path: settings.database)
+                if let mode = store.fileMode { printError("homegate: \(mode)") }
             } catch .inUse {
                 store = try SQLiteHomeStore(path: settings.database, access: .reader)
                 canWrite = false
@@ -43,18 +44,29 @@ struct HAPPairingCommand: AsyncParsableCommand {
                 if position > 0 { print("") }
                 print("bridge \(pairing.number): \(pairing.name), port \(pairing.port == 0 ? "any free one" : String(pairing.port))")
             }
-            print("setup code: \(pairing.setupCode)")
-            print("setup URI:  \(pairing.setupURI)")
-            if let code = HAPQRCode(pairing.setupURI) { print(code.terminalText()) }
+            pairing.printSetup()
             print("device id:  \(pairing.deviceID)")
             print("c#:         \(pairing.configurationNumber)")
-            if pairing.pairings.isEmpty {
-                print("paired:     no (open to pairing)")
-            } else {
-                print("paired:     \(pairing.pairings.count) controller\(pairing.pairings.count == 1 ? "" : "s")")
-                for controller in pairing.pairings { print("  \(controller.id)\(controller.admin ? " (admin)" : "")") }
-            }
+            pairing.printControllers()
         }
         if !settings.hap.enabled { print("note: the bridge is off; set hap.enabled: true (or HOMEGATE_HAP_ENABLED=true) to run it") }
+    }
+}
+
+extension HAPBridgePairing {
+    /// The setup code, the URI and its QR code.
+    func printSetup() {
+        print("setup code: \(setupCode)")
+        print("setup URI:  \(setupURI)")
+        if let code = HAPQRCode(setupURI) { print(code.terminalText()) }
+    }
+
+    func printControllers() {
+        if pairings.isEmpty {
+            print("paired:     no (open to pairing)")
+        } else {
+            print("paired:     \(pairings.count) controller\(pairings.count == 1 ? "" : "s")")
+            for controller in pairings { print("  \(controller.id)\(controller.admin ? " (admin)" : "")") }
+        }
     }
 }

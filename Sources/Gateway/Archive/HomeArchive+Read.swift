@@ -10,6 +10,18 @@ extension HomeArchive {
     /// Reads an export back, checking it whole: every problem is reported with file:line:column.
     /// Timers without a time zone use `timeZone`.
     public static func read(_ text: String, file: String, timeZone: TimeZone) throws(ArchiveError) -> StoredHome {
+        try readContents(text, file: file, timeZone: timeZone).home
+    }
+
+    /// What an export holds: the home, and the HomeKit bridge's state when it was exported with it.
+    public struct Contents: Sendable {
+        public var home: StoredHome
+        /// `adapter_state` rows (JSON text by key), or nil when the export left them out.
+        public var homekit: [String: String]?
+    }
+
+    /// Reads an export back with the HomeKit bridge's state it may carry, checked as `read` does.
+    public static func readContents(_ text: String, file: String, timeZone: TimeZone) throws(ArchiveError) -> Contents {
         let root: Node
         do {
             if let problem = YAMLLimits.problem(bytes: text.utf8.count, maximum: YAMLLimits.importFileBytes) {
@@ -28,8 +40,9 @@ extension HomeArchive {
         var reader = ArchiveReader(file: file)
         let json = YAMLJSON.value(root, marks: &reader.marks)
         let home = reader.read(json, timeZone: timeZone)
+        let homekit = reader.homekit(json["homekit"])
         guard reader.problems.isEmpty, let home else { throw ArchiveError(problems: reader.problems) }
-        return home
+        return Contents(home: home, homekit: homekit)
     }
 }
 

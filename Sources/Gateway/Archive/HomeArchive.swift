@@ -9,10 +9,14 @@ import Yams
 /// they are called, action sets and triggers as YAML, to keep in git and restore onto an empty
 /// database. Runtime state (last fires, deadlines, values) is not part of it.
 public enum HomeArchive {
-    public static let version = 1
+    /// The format this homegate reads: 2 added `homekit`. An export without it says 1, so that an
+    /// older homegate reads it; one with it says 2, so that an older homegate refuses it rather than
+    /// dropping the bridge's keys.
+    public static let version = 2
 
-    /// The YAML text of everything but runtime state.
-    public static func export(_ home: StoredHome, at date: Date = Date()) -> String {
+    /// The YAML text of everything but runtime state; with `homekit`, the HomeKit bridge's state
+    /// (keys, pairings, aid/iid map: `adapter_state` rows, JSON text by key) as well.
+    public static func export(_ home: StoredHome, homekit: [String: String]? = nil, at date: Date = Date()) -> String {
         let s = home.structure
         let homes: [JSONValue] = s.homes.map { h in
             [
@@ -41,17 +45,25 @@ public enum HomeArchive {
             return .object(fields)
         }
         let triggers: [JSONValue] = home.triggers.map { .object($0.json) }
-        let root = Node(
-            [
-                (Node("homegate_export"), YAMLJSON.node(.integer(version))),
-                (Node("primary_home"), YAMLJSON.node(.string(s.primaryHome))),
-                (Node("homes"), YAMLJSON.node(.array(homes))),
-                (Node("accessories"), YAMLJSON.node(.object(accessories))),
-                (Node("action_sets"), YAMLJSON.node(.array(sets))),
-                (Node("triggers"), YAMLJSON.node(.array(triggers))),
-            ], Tag(.map), .block)
-        let body = (try? Yams.serialize(node: root, width: 120, sortKeys: false)) ?? ""
-        return "# homegate export of \(instantText(date)). Restore onto an empty database with: homegate import <this file>\n" + body
+        var pairs: [(Node, Node)] = [
+            (Node("homegate_export"), YAMLJSON.node(.integer(homekit == nil ? 1 : version))),
+            (Node("primary_home"), YAMLJSON.node(.string(s.primaryHome))),
+            (Node("homes"), YAMLJSON.node(.array(homes))),
+            (Node("accessories"), YAMLJSON.node(.object(accessories))),
+            (Node("action_sets"), YAMLJSON.node(.array(sets))),
+            (Node("triggers"), YAMLJSON.node(.array(triggers))),
+        ]
+        if let homekit {
+            // A key a line: the values are long JSON texts.
+            let rows = homekit.sorted { $0.key < $1.key }.map { (Node($0.key), YAMLJSON.node(.string($0.value))) }
+            pairs.append((Node("homekit"), Node(rows, Tag(.map), .block)))
+        }
+        let body = (try? Yams.serialize(node: Node(pairs, Tag(.map), .block), width: 120, sortKeys: false)) ?? ""
+        var header = "# homegate export of \(instantText(date)). Restore onto an empty database with: homegate import <this file>\n"
+        if homekit != nil {
+            header += "# It holds the HomeKit bridge's secret key and pairings: keep it as private as the database.\n"
+        }
+        return header + body
     }
 }
 
