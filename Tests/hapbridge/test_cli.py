@@ -3,10 +3,9 @@ controller (no mDNS), in order, sharing one house:
 
 - homegate stopped: the commands change the database; after a start the old pairing no longer
   verifies, the old code is refused and the new code printed pairs. Runs now.
-- homegate running: the commands go through its HTTP API (/api/homekit). The last test checks the
-  command's client against a fake of those routes now; the two `while_running` tests NEED the real
-  /api/homekit routes (built on another branch): until homegate has them they are skipped with the
-  reason (HOMEGATE_HOMEKIT_API_REQUIRED=1 makes the skip a failure).
+- homegate running: the commands go through its HTTP API (/api/homekit), checked against the
+  running homegate; the last test checks the command's client against a fake of those routes
+  (the token, 404 and 401).
 
 Run with scripts/hap-bridge-test.sh (-k cli for these alone)."""
 
@@ -16,7 +15,6 @@ import os
 import re
 import subprocess
 import tempfile
-import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -221,17 +219,9 @@ def test_while_running_without_the_http_api_it_says_what_to_do(house):
 
 
 def homekit_api(house):
-    """GET /api/homekit, or a skip when this homegate does not have the route yet."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{house.http_port}/api/homekit", timeout=10) as response:
-            return json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        if error.code != 404:
-            raise
-        reason = "NEEDS the HTTP API's /api/homekit routes (GET /api/homekit answered 404)"
-        if os.environ.get("HOMEGATE_HOMEKIT_API_REQUIRED") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    """GET /api/homekit of the running homegate."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{house.http_port}/api/homekit", timeout=10) as response:
+        return json.loads(response.read())
 
 
 def test_while_running_reset_code_goes_through_the_http_api(house):
