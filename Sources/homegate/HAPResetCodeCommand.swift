@@ -28,7 +28,7 @@ struct HAPResetCodeCommand: AsyncParsableCommand {
         }
         let pairing: HAPBridgePairing
         do {
-            let control = try HomeKitControl.open(settings)
+            let control = try BridgeStateAccess.open(settings)
             defer { control.close() }
             pairing = try await control.resetSetupCode(bridge: bridge)
         } catch {

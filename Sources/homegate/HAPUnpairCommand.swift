@@ -36,7 +36,7 @@ struct HAPUnpairCommand: AsyncParsableCommand {
         let before: HAPBridgePairing?
         let after: HAPBridgePairing
         do {
-            let control = try HomeKitControl.open(settings)
+            let control = try BridgeStateAccess.open(settings)
             defer { control.close() }
             before = try await control.bridges().first { $0.number == bridge }
             after = try await control.unpair(bridge: bridge, controller: all ? nil : controller)

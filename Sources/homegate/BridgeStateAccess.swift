@@ -7,7 +7,7 @@ import Persistence
 /// Where `homegate hap reset-code` and `hap unpair` make their change: the database itself when
 /// homegate is not running, else the running homegate's HTTP API (it holds the database, and its
 /// bridge must serve the change at once).
-enum HomeKitControl {
+enum BridgeStateAccess {
     case database(SQLiteHomeStore, GatewayConfiguration)
     case running(LocalHTTPClient)
 
@@ -15,7 +15,7 @@ enum HomeKitControl {
         let description: String
     }
 
-    static func open(_ settings: GatewayConfiguration) throws -> HomeKitControl {
+    static func open(_ settings: GatewayConfiguration) throws -> BridgeStateAccess {
         do {
             let store = try SQLiteHomeStore(path: settings.database)
             if let mode = store.fileMode { printError("homegate: \(mode)") }
