@@ -42,7 +42,10 @@ public struct SimulatorService: Sendable {
                     try publish(replies, on: mqtt)
                 }
             }
-            if let interval = rate.map({ 1 / $0 }) ?? sensorInterval.map({ $0 / Double(max(1, bridge.reportingDevices.count)) }) {
+            // `rate` 0 is no readings at all, as `sensorInterval` nil is (never a division by zero).
+            let interval =
+                if let rate { rate > 0 ? 1 / rate : nil } else { sensorInterval.map { $0 / Double(max(1, bridge.reportingDevices.count)) } }
+            if let interval {
                 group.addTask { try await report(every: interval, state: state, mqtt: mqtt) }
             }
             // Until cancelled (the group's stop): the bridge then says it is offline, as Zigbee2MQTT does.

@@ -26,9 +26,13 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(help: "Serve this many devices cloned from the file instead of the file's own.") var generate: Int?
     @Option(help: "A bridge/groups payload (a JSON array of groups with members by IEEE address) to serve.") var groups: String?
     @Option(help: "Seconds between two readings of the same sensor (0 for none).") var sensorInterval = 30.0
-    @Option(help: "Device messages per second in total, overriding --sensor-interval (load tests).") var rate: Double?
+    @Option(help: "Device messages per second in total, overriding --sensor-interval (load tests); 0 for none.") var rate: Double?
     @Option(help: "Devices that report only when told to (zigbee2mqtt/bridge/request/simulator/report), comma separated.")
     var still = ""
+
+    func validate() throws {
+        if let rate, !(rate >= 0 && rate.isFinite) { throw ValidationError("--rate: expected messages per second, 0 or more, got \(rate)") }
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)

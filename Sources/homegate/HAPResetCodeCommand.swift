@@ -42,5 +42,6 @@ struct HAPResetCodeCommand: AsyncParsableCommand {
                 "note: the bridge is paired with \(pairing.pairings.count) controller\(pairing.pairings.count == 1 ? "" : "s"), which keep\(pairing.pairings.count == 1 ? "s" : "") working; the code pairs once the bridge is unpaired (homegate hap unpair --all)"
             )
         }
+        if !settings.hap.enabled { print("note: the bridge is off; set hap.enabled: true (or HOMEGATE_HAP_ENABLED=true) to run it") }
     }
 }

@@ -66,5 +66,6 @@ struct HAPUnpairCommand: AsyncParsableCommand {
             print("left: \(after.pairings.count) pairing\(after.pairings.count == 1 ? "" : "s")")
             for pairing in after.pairings { print("  \(pairing.id)\(pairing.admin ? " (admin)" : "")") }
         }
+        if !settings.hap.enabled { print("note: the bridge is off; set hap.enabled: true (or HOMEGATE_HAP_ENABLED=true) to run it") }
     }
 }
