@@ -14,7 +14,7 @@ extension GatewayConfiguration {
             wantsTLS
             ? .init(caFile: mqtt.caFile, certificateFile: mqtt.certFile, keyFile: mqtt.keyFile, allowInsecure: mqtt.tlsInsecure)
             : nil
-        return MQTTConfiguration(
+        var configuration = MQTTConfiguration(
             broker: broker,
             clientID: mqtt.clientID,
             username: mqtt.username,
@@ -26,5 +26,9 @@ extension GatewayConfiguration {
             will: bridgeStatus("offline"),
             birth: bridgeStatus("online")
         )
+        // "online" says requests will be heard: at start, only once the gateway has subscribed
+        // (`GatewayRuntime.connected`), not at the first CONNACK before its subscriptions.
+        configuration.birthWaitsForAnnounce = true
+        return configuration
     }
 }

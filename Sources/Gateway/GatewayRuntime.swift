@@ -121,6 +121,7 @@ actor GatewayRuntime {
     /// tree, and after a reconnect we ask devices for their state.
     func connected(first: Bool) async {
         await syncSubscriptions()
+        client.announce()  // "online" at start once the subscriptions hold; after a reconnect it went out already
         if !first { hub.core.refreshAfterReconnect() }
         if deliver(hub.tick(now: now())) { releaseMemory() }  // the whole tree and every state, at start
         announce(atStart)

@@ -38,6 +38,8 @@ final class CallbackContext: Sendable {
         /// another client with our client id takes the session over each time we reconnect.
         var connectedAt: ContinuousClock.Instant?
         var quickDrops = 0
+        /// Whether the birth may go out on a CONNACK (`MQTTConfiguration.birthWaitsForAnnounce`).
+        var announced = true
     }
 
     let shared = Mutex(Shared())
@@ -62,6 +64,8 @@ final class CallbackContext: Sendable {
         self.clientID = configuration.clientID
         self.isV5 = configuration.protocolVersion == .v5
         self.outboxLimit = max(1, configuration.outboxLimit)
+        let waits = configuration.birthWaitsForAnnounce
+        shared.withLock { $0.announced = !waits }
     }
 
     /// Registers a waiter for the next state change, unless the state already differs from `seen`.

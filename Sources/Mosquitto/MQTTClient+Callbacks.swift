@@ -76,7 +76,7 @@ extension CallbackContext {
             for (filter, subscription) in shared.subscriptions.sorted(by: { $0.key < $1.key }) {
                 mosquitto_subscribe_v5(mosq, nil, filter, subscription.qos.rawValue, subscription.options, nil)
             }
-            if let birth {
+            if let birth, shared.announced {
                 publish(mosq, MQTTMessage(topic: birth.topic, payload: birth.payload, qos: birth.qos.rawValue, retain: birth.retain))
             }
             for message in shared.outbox {

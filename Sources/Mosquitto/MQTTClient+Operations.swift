@@ -24,6 +24,18 @@ extension MQTTClient {
         }
     }
 
+    /// Publishes the birth now, with `birthWaitsForAnnounce`: once, after the first subscriptions.
+    /// From then on it goes out on every CONNACK.
+    public func announce() {
+        context.shared.withLock { shared in
+            guard !shared.announced else { return }
+            shared.announced = true
+            if let birth = context.birth, case .connected = shared.state {
+                context.publish(handle.raw, MQTTMessage(topic: birth.topic, payload: birth.payload, qos: birth.qos.rawValue, retain: birth.retain))
+            }
+        }
+    }
+
     public func unsubscribe(_ filter: String) async throws(MQTTError) {
         let result = await sendAndAwait { shared, raw, mid in
             shared.subscriptions.removeValue(forKey: filter)

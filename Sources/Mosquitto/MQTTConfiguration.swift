@@ -50,6 +50,10 @@ public struct MQTTConfiguration: Sendable {
     public var sessionExpiry: UInt32 = 86_400
     public var will: StatusMessage?
     public var birth: StatusMessage?
+    /// When true, the birth waits on the first connection for `announce()`, so that it can follow
+    /// the first subscriptions: a client that waits for it then finds them in place. On every
+    /// later CONNACK the subscriptions are restored before the birth anyway.
+    public var birthWaitsForAnnounce = false
     /// Reconnect back-off: first delay and ceiling, in seconds, doubling in between.
     public var reconnectDelay: (initial: UInt32, maximum: UInt32)
     /// How many received messages may wait for the consumer before the oldest are dropped.
