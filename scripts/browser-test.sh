@@ -36,29 +36,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 2. A virtual environment with the pinned Selenium and pytest, made once.
+. scripts/python-venv.sh
 venv=.build/browser-venv
-requirements=Tests/browser/requirements.txt
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-# Installed again only when requirements.txt changed since the last install.
-stamp="$venv/.requirements"
-if ! cmp -s "$requirements" "$stamp"; then
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
-  cp "$requirements" "$stamp"
-fi
+python_venv "$venv" Tests/browser/requirements.txt
 
 # 2b. aiohomekit for the HomeKit view's pairing test, which pairs as a real controller: the
 # virtual environment of scripts/hap-test.sh and scripts/hap-bridge-test.sh, made once.
-hap_venv=.build/hap-venv
-hap_requirements=Tests/hap/requirements.txt
-if [ ! -x "$hap_venv/bin/python" ]; then
-  python3 -m venv "$hap_venv"
-fi
-if ! cmp -s "$hap_requirements" "$hap_venv/.requirements"; then
-  "$hap_venv/bin/python" -m pip install -q --disable-pip-version-check -r "$hap_requirements"
-  cp "$hap_requirements" "$hap_venv/.requirements"
-fi
+python_venv .build/hap-venv Tests/hap/requirements.txt
 
 # 3. The tests (no __pycache__ or .pytest_cache left in the source tree).
 export PYTHONDONTWRITEBYTECODE=1

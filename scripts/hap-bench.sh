@@ -9,21 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! python3 -m venv --help >/dev/null 2>&1; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
-fi
+. scripts/python-venv.sh
 venv=.build/hap-bench-venv
-requirements=scripts/hap-bench-requirements.txt
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-stamp="$venv/.requirements"
-if ! cmp -s "$requirements" "$stamp"; then
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
-  cp "$requirements" "$stamp"
-fi
+python_venv "$venv" scripts/hap-bench-requirements.txt
 
 export PYTHONDONTWRITEBYTECODE=1
 exec "$venv/bin/python" scripts/hap-bench.py "$@"

@@ -26,21 +26,9 @@ for binary in homegate homegate-simulator; do
 done
 
 # The same virtual environment as scripts/hap-test.sh (pinned aiohomekit and pytest), made once.
-if ! python3 -m venv --help >/dev/null 2>&1; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
-fi
+. scripts/python-venv.sh
 venv=.build/hap-venv
-requirements=Tests/hap/requirements.txt
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-stamp="$venv/.requirements"
-if ! cmp -s "$requirements" "$stamp"; then
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
-  cp "$requirements" "$stamp"
-fi
+python_venv "$venv" Tests/hap/requirements.txt
 
 export PYTHONDONTWRITEBYTECODE=1
 "$venv/bin/python" -m pytest Tests/hapbridge/test_bridge.py Tests/hapbridge/test_cli.py --bin-path "$bin_path" -p no:cacheprovider -s "$@"

@@ -19,24 +19,10 @@ if [ ! -x "$bin_path/hap-demo" ]; then
   exit 2
 fi
 
-# 1. venv support from Debian, if missing.
-if ! python3 -m venv --help >/dev/null 2>&1; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
-fi
-
-# 2. A virtual environment with the pinned aiohomekit and pytest, made once.
+# A virtual environment with the pinned aiohomekit and pytest, made once.
+. scripts/python-venv.sh
 venv=.build/hap-venv
-requirements=Tests/hap/requirements.txt
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-stamp="$venv/.requirements"
-if ! cmp -s "$requirements" "$stamp"; then
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
-  cp "$requirements" "$stamp"
-fi
+python_venv "$venv" Tests/hap/requirements.txt
 
 # 3. The accessory's share of pair-setup, without the controller's.
 "$bin_path/hap-demo" --bench-srp 5

@@ -30,22 +30,12 @@ enum APIRouter {
         }
         refuseOtherMethods(guarded, ["/readyz": [.get], "/metrics": [.get], "/api/events": [.get]])
 
-        var taken: [String: [HTTPRequest.Method]] = [:]
-        for route in Route.all {
-            taken[route.routerPath, default: []].append(route.method)
-            guarded.on(RouterPath(route.routerPath), method: route.method) { request, context in
-                var fields: [String: String] = [:]
-                for name in route.fields {
-                    guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding else {
-                        return APIResponder.error(.badRequest, "invalid", "the path is not valid percent-encoded UTF-8")
-                    }
-                    fields[name] = decoded
-                }
-                return await api.run(route, fields, request)
-            }
-        }
-        refuseOtherMethods(guarded, taken)
-        refuseOtherMethods(guarded, HomeKitRoutes.add(to: guarded, api))
+        refuseOtherMethods(guarded, register(Route.all, on: guarded) { route, fields, request in await api.run(route, fields, request) })
+        refuseOtherMethods(
+            guarded,
+            register(HomeKitRoutes.all, on: guarded) { route, fields, _ in
+                await HomeKitRoutes.respond(route.command, fields, control: api.homeKit)
+            })
         for method in methods {
             for path in ["/api", "/api/**"] {
                 guarded.on(RouterPath(path), method: method) { request, _ in
@@ -69,6 +59,29 @@ enum APIRouter {
             router.on(path, method: .head) { request, _ in api.files.page(request.uri.path) }
         }
         refuseOtherMethods(router, ["/": [.get, .head], "/**": [.get, .head]])
+    }
+
+    /// Registers `routes`, each handled with its path's fields percent-decoded (a path that is not
+    /// valid percent-encoded UTF-8 is a 400 before the handler); returns the methods each path takes.
+    static func register(
+        _ routes: [Route], on group: some RouterMethods<APIRequestContext>,
+        _ handle: @escaping @Sendable (Route, [String: String], Request) async -> Response
+    ) -> [String: [HTTPRequest.Method]] {
+        var taken: [String: [HTTPRequest.Method]] = [:]
+        for route in routes {
+            taken[route.routerPath, default: []].append(route.method)
+            group.on(RouterPath(route.routerPath), method: route.method) { request, context in
+                var fields: [String: String] = [:]
+                for name in route.fields {
+                    guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding else {
+                        return APIResponder.error(.badRequest, "invalid", "the path is not valid percent-encoded UTF-8")
+                    }
+                    fields[name] = decoded
+                }
+                return await handle(route, fields, request)
+            }
+        }
+        return taken
     }
 
     /// 405 with `Allow` for every other method on each path.

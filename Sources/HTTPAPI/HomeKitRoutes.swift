@@ -22,25 +22,6 @@ enum HomeKitRoutes {
 
     static let off = "the HomeKit bridge is off (hap.enabled: false)"
 
-    /// Adds the routes; returns the methods each path takes.
-    static func add(to routes: some RouterMethods<APIRequestContext>, _ api: APIResponder) -> [String: [HTTPRequest.Method]] {
-        var taken: [String: [HTTPRequest.Method]] = [:]
-        for route in all {
-            taken[route.routerPath, default: []].append(route.method)
-            routes.on(RouterPath(route.routerPath), method: route.method) { _, context in
-                var fields: [String: String] = [:]
-                for name in route.fields {
-                    guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding else {
-                        return APIResponder.error(.badRequest, "invalid", "the path is not valid percent-encoded UTF-8")
-                    }
-                    fields[name] = decoded
-                }
-                return await respond(route.command, fields, control: api.homeKit)
-            }
-        }
-        return taken
-    }
-
     static func respond(_ name: String, _ fields: [String: String], control: (any HomeKitControl)?) async -> Response {
         guard let control else {
             if name == "homekit" { return APIResponder.json(.ok, ["enabled": false, "bridges": []]) }

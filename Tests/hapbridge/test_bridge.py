@@ -16,11 +16,8 @@ import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
-from unittest.mock import MagicMock
 
 import pytest
-from aiohomekit.characteristic_cache import CharacteristicCacheMemory
-from aiohomekit.controller.ip.controller import IpController
 from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.controller.ip.pairing import IpPairing
 from aiohomekit.exceptions import (
@@ -30,12 +27,11 @@ from aiohomekit.exceptions import (
     UnavailableError,
     UnpairedError,
 )
-from aiohomekit.model.feature_flags import FeatureFlags
-from aiohomekit.model.status_flags import StatusFlags
-from aiohomekit.zeroconf import HomeKitService
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
+import controllers
+from controllers import binaries, reconnected
 from house import SETUP_CODE, START, House, wait_until
 
 STATE: dict = {}
@@ -46,11 +42,7 @@ SERIAL = "00000030" + APPLE
 
 @pytest.fixture(scope="module")
 def house(pytestconfig):
-    bin_path = Path(pytestconfig.getoption("--bin-path") or Path(__file__).resolve().parents[2] / ".build" / "debug").resolve()
-    for binary in ("homegate", "homegate-simulator"):
-        if not (bin_path / binary).exists():
-            pytest.fail(f"{bin_path / binary} is missing: build first (swift build --product homegate --product homegate-simulator)")
-    house = House(bin_path, Path(tempfile.mkdtemp(prefix="homegate-hap-bridge-")))
+    house = House(binaries(pytestconfig), Path(tempfile.mkdtemp(prefix="homegate-hap-bridge-")))
     try:
         house.start_mosquitto()
         house.start_simulator()
@@ -80,22 +72,12 @@ def value_of(accessory, service_id, characteristic):
     return next(c for c in service["characteristics"] if c["type"] == characteristic)["value"]
 
 
-def controller() -> IpController:
-    return IpController(char_cache=CharacteristicCacheMemory(), zeroconf_instance=MagicMock())
-
-
 def discovery(house) -> IpDiscovery:
-    service = HomeKitService(
-        name="homegate test", id=STATE["device_id"], model="homegate", feature_flags=FeatureFlags(0),
-        status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=2, protocol_version="1.1",
-        type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=house.hap_port)
-    return IpDiscovery(controller(), service)
+    return controllers.discovery(house.hap_port, STATE["device_id"])
 
 
 def pairing(house, data: dict | None = None) -> IpPairing:
-    data = dict(data or STATE["pairing"])
-    data.update({"AccessoryIP": "127.0.0.1", "AccessoryIPs": ["127.0.0.1"], "AccessoryPort": house.hap_port})
-    return IpPairing(controller(), data)
+    return reconnected(house.hap_port, data or STATE["pairing"])
 
 
 def run(coroutine):
@@ -448,11 +430,7 @@ def test_past_149_accessories_a_second_bridge_starts(house):
     port = house.hap_port + 1
 
     async def body():
-        service = HomeKitService(
-            name="homegate test 2", id=second["device id"], model="homegate", feature_flags=FeatureFlags(0),
-            status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=2, protocol_version="1.1",
-            type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=port)
-        found = IpDiscovery(controller(), service)
+        found = controllers.discovery(port, second["device id"])
         finish = await found.async_start_pairing("test-2")
         paired = await finish(second["setup code"])
         accessories = await paired.list_accessories_and_characteristics()
@@ -657,8 +635,7 @@ def test_pairings_removed_over_http(house):
         assert first["controllers"] == [{"id": controller_id, "admin": True}] and first["paired"] is True
         assert first["port"] == house.hap_port and first["setup_code"] == SETUP_CODE
 
-        session = IpPairing(controller(), {**data, "AccessoryIP": "127.0.0.1", "AccessoryIPs": ["127.0.0.1"],
-                                           "AccessoryPort": house.hap_port})
+        session = reconnected(house.hap_port, data)
         await session.get_characteristics([(1, 9)])  # a verified session, left open
         assert session.connection.is_connected
         status, bridge = http(house, "DELETE", f"/api/homekit/bridges/1/pairings/{urllib.parse.quote(controller_id, safe='')}")

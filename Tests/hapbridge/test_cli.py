@@ -18,20 +18,15 @@ import tempfile
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from unittest.mock import MagicMock
 
 import pytest
-from aiohomekit.characteristic_cache import CharacteristicCacheMemory
-from aiohomekit.controller.ip.controller import IpController
 from aiohomekit.controller.ip.discovery import IpDiscovery
-from aiohomekit.controller.ip.pairing import IpPairing
-from aiohomekit.exceptions import AuthenticationError, UnavailableError
-from aiohomekit.model.feature_flags import FeatureFlags
-from aiohomekit.model.status_flags import StatusFlags
-from aiohomekit.zeroconf import HomeKitService
+from aiohomekit.exceptions import AuthenticationError
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+import controllers
+from controllers import binaries, reconnected
 from house import START, House, free_port, wait_until
 
 STATE: dict = {}
@@ -60,11 +55,7 @@ class CliHouse(House):
 
 @pytest.fixture(scope="module")
 def house(pytestconfig):
-    bin_path = Path(pytestconfig.getoption("--bin-path") or Path(__file__).resolve().parents[2] / ".build" / "debug").resolve()
-    for binary in ("homegate", "homegate-simulator"):
-        if not (bin_path / binary).exists():
-            pytest.fail(f"{bin_path / binary} is missing: build first (swift build --product homegate --product homegate-simulator)")
-    house = CliHouse(bin_path, Path(tempfile.mkdtemp(prefix="homegate-hap-cli-")))
+    house = CliHouse(binaries(pytestconfig), Path(tempfile.mkdtemp(prefix="homegate-hap-cli-")))
     try:
         house.start_mosquitto()
         house.start_simulator()
@@ -77,22 +68,8 @@ def house(pytestconfig):
         print(f"\n  logs in {house.workdir}")
 
 
-def controller() -> IpController:
-    return IpController(char_cache=CharacteristicCacheMemory(), zeroconf_instance=MagicMock())
-
-
 def discovery(house) -> IpDiscovery:
-    service = HomeKitService(
-        name="homegate test", id=STATE["device_id"], model="homegate", feature_flags=FeatureFlags(0),
-        status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=2, protocol_version="1.1",
-        type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=house.hap_port)
-    return IpDiscovery(controller(), service)
-
-
-def reconnected(house, data) -> IpPairing:
-    data = dict(data)
-    data.update({"AccessoryIP": "127.0.0.1", "AccessoryIPs": ["127.0.0.1"], "AccessoryPort": house.hap_port})
-    return IpPairing(controller(), data)
+    return controllers.discovery(house.hap_port, STATE["device_id"])
 
 
 def pair(house, code) -> dict:
@@ -122,7 +99,7 @@ def refused_code(house, code):
 def verifies(house, data) -> bool:
     """Whether pair-verify with `data` succeeds (the accessory list is read with it)."""
     async def body():
-        paired = reconnected(house, data)
+        paired = reconnected(house.hap_port, data)
         try:
             await paired.list_accessories_and_characteristics()
             verified = True
@@ -142,7 +119,7 @@ def add_guest(house, data) -> str:
     key = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
     async def body():
-        paired = reconnected(house, data)
+        paired = reconnected(house.hap_port, data)
         await paired.add_pairing("guest-controller", key.hex(), "User")
         await paired.close()
 
@@ -315,7 +292,7 @@ def test_next_to_a_running_homegate_the_commands_speak_its_http_api(pytestconfig
     """A held database lock stands for the running homegate; a fake API answers in its place."""
     import fcntl
 
-    bin_path = Path(pytestconfig.getoption("--bin-path") or Path(__file__).resolve().parents[2] / ".build" / "debug").resolve()
+    bin_path = binaries(pytestconfig)
     token = "test-token-8812"
     api = FakeHomeKitAPI(token)
     database = tmp_path.resolve() / "homegate.sqlite"
