@@ -93,7 +93,7 @@ struct Import: AsyncParsableCommand {
             "Checks the whole file first and changes nothing if it has problems (each printed as file:line:column). homegate must not be running on the database."
     )
 
-    @Argument(help: "The YAML file written by `homegate export`.")
+    @Argument(help: "The YAML file written by `homegate export`; - reads it from standard input.")
     var file: String
 
     @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml); HOMEGATE_CONFIG names it too.")
@@ -110,16 +110,30 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let path = database ?? settings.database
+        let path = URL(fileURLWithPath: database ?? settings.database).standardizedFileURL.path
+        // The built-in default is relative to the current folder: a restore run from the wrong
+        // folder would make a new database there and say it succeeded.
+        if database == nil, settings.database == GatewayConfiguration().database, !FileManager.default.fileExists(atPath: path) {
+            printError(
+                "homegate: there is no database at \(path) (the default, ./data/homegate.sqlite of this folder); nothing was imported. "
+                    + "Name the one homegate runs with (--config /etc/homegate/homegate.yaml), or --database <file> to make a new one"
+            )
+            throw ExitCode(1)
+        }
+        let source = file == "-" ? "standard input" : file
         let text: String
         do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
+            if file == "-" {
+                text = String(decoding: try FileHandle.standardInput.readToEnd() ?? Data(), as: UTF8.self)
+            } else {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            }
         } catch {
-            printError("homegate: cannot read \(file): \(error.localizedDescription)")
+            printError("homegate: cannot read \(source): \(error.localizedDescription)")
             throw ExitCode(1)
         }
         do {
-            let contents = try HomeArchive.readContents(text, file: file, timeZone: settings.clockContext.timeZone)
+            let contents = try HomeArchive.readContents(text, file: source, timeZone: settings.clockContext.timeZone)
             let home = contents.home
             let store = try SQLiteHomeStore(path: path)
             defer { store.close() }
