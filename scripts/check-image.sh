@@ -18,6 +18,14 @@ for file in compose.yaml compose.existing-broker.yaml; do
 done
 (cd "$project" && docker-compose -f compose.existing-broker.yaml -f compose.homekit.yaml config -q)
 echo "compose.existing-broker.yaml with compose.homekit.yaml: valid with .env.example (docker-compose config)"
+# The docs' plain `docker compose` takes the install's files from COMPOSE_FILE in .env.
+echo "COMPOSE_FILE=compose.existing-broker.yaml:compose.homekit.yaml" >> "$project/.env"
+resolved=$(cd "$project" && env -u COMPOSE_FILE docker-compose config)
+if ! grep -q 'network_mode: host' <<< "$resolved" || ! grep -q 'HOMEGATE_HAP_ENABLED' <<< "$resolved" || grep -q '^  mosquitto:' <<< "$resolved"; then
+  echo "docker-compose did not take the files COMPOSE_FILE in .env names" >&2
+  exit 1
+fi
+echo "plain docker-compose config: the files of COMPOSE_FILE in .env (compose.existing-broker.yaml:compose.homekit.yaml)"
 # compose.yaml publishes the web page, so it must not start without a token.
 if (cd "$project" && env -u HOMEGATE_HTTP_TOKEN docker-compose -f compose.yaml config -q 2>/dev/null); then
   echo "compose.yaml starts without HOMEGATE_HTTP_TOKEN, but its web page listens beyond loopback" >&2

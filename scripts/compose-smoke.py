@@ -5,8 +5,10 @@ Each service of the resolved compose file (`docker-compose config`) is started n
 same files: the Dockerfile's COPY and ENV lines and the compose volumes and secrets say which
 repository file or scratch folder each container path is, service names become 127.0.0.1, the
 broker gets a free port, the page a free loopback port. Each scenario runs in a scratch project
-folder that links to the repository's files but has its own .env and my-mappings/, as a user's
-clone would. Services start in dependency order, each `service_healthy` dependency is waited for
+folder that links to the repository's files but has its own .env and my-mappings/, made by the
+docs' own lines as a user runs them (the blocks marked ```sh compose-smoke=<name>: the README's
+quick start, install.md's first steps), and compose is then asked with the plain command, without
+-f: the files come from the COMPOSE_FILE those lines wrote into .env, as `docker compose` reads it. Services start in dependency order, each `service_healthy` dependency is waited for
 by running its own healthcheck command, and then, for each compose variant of docs/install.md:
 
   demo         compose.yaml with --profile demo: a write to the simulated bulb through homegate
@@ -14,7 +16,8 @@ by running its own healthcheck command, and then, for each compose variant of do
                passes without --config (the image's HOMEGATE_CONFIG) with TZ from .env; the page
                and the API take exactly the .env's token;
   existing     compose.existing-broker.yaml next to a Mosquitto that wants a password, read from
-               the secret file MQTT_PASSWORD_FILE names;
+               the secret file MQTT_PASSWORD_FILE names; install.md's upgrade block (the backup,
+               the version) run as written;
   env-password the same, the user and password as HOMEGATE_* lines in .env;
   anonymous    the same next to an anonymous Mosquitto, with no password file at all, and the
                names of before 0.7.0 (MQTT_URL) still honoured;
@@ -26,7 +29,10 @@ by running its own healthcheck command, and then, for each compose variant of do
   homekit      compose.existing-broker.yaml with compose.homekit.yaml: homegate on the host's
                network with the host's D-Bus mounted, the HomeKit bridge on, serving on the .env's
                HOMEGATE_HAP_PORT (a HAP request without a session gets 470), and `homegate hap
-               pairing` in the service prints the setup code that pairs.
+               pairing` in the service prints the setup code that pairs; then install.md's
+               backup with the bridge's state (mode 0600) and its restore through standard input,
+               run as written (stop, `run -T ... import -`, start); install.md's uninstall
+               (stop, clear-retained --dry-run, clear-retained).
 
 usage: compose-smoke.py BIN_DIR [demo|existing|env-password|anonymous|tls|own|homekit ...]   (BIN_DIR holds homegate and homegate-simulator)
 """
@@ -44,27 +50,75 @@ def free_port():
 
 
 def resolved(project, files, profile, env):
+    """`docker-compose config`: with `-f` for each of `files`, or, with files None, the plain command,
+    which takes the files .env's COMPOSE_FILE names (else compose.yaml), as `docker compose` does."""
     import yaml
-    command = ["docker-compose"] + sum((["-f", f] for f in files), []) + (["--profile", profile] if profile else []) + ["config"]
+    command = ["docker-compose"] + sum((["-f", f] for f in files or []), []) + (["--profile", profile] if profile else []) + ["config"]
     result = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
     if result.returncode != 0:
-        raise SystemExit(f"docker-compose config refused {files}: {result.stderr.strip()}")
+        raise SystemExit(f"docker-compose config refused {files or 'the files of .env'}: {result.stderr.strip()}")
     return yaml.safe_load(result.stdout)
 
 
-def project(scratch, dotenv, name="project"):
-    """A user's clone: the repository's files, linked, with its own .env and my-mappings/ (from the
-    shipped template, as docs/install.md says to make it)."""
+def doc_block(path, name):
+    """The block of a doc marked ```sh compose-smoke=<name>."""
+    text = open(os.path.join(ROOT, path)).read()
+    found = re.search(rf"^ *```sh compose-smoke={re.escape(name)}\n(.*?)^ *```", text, re.S | re.M)
+    if not found:
+        raise SystemExit(f"{path} has no block marked ```sh compose-smoke={name}")
+    return found.group(1)
+
+
+NOT_HERE = re.compile(r"^(sudo |git pull)|docker compose (up|down)|docker image ")  # what the smoke does itself, or cannot
+
+
+def setup(folder, path, name):
+    """Runs the lines of a doc's block that make the user's files (.env, my-mappings/) in `folder`,
+    as the user would; the docker, sudo and git lines are what the scenario then does natively."""
+    lines = [line for line in doc_block(path, name).splitlines() if line.strip() and "docker " not in line and not NOT_HERE.search(line)]
+    result = subprocess.run(["bash", "-ec", "\n".join(lines)], cwd=folder, capture_output=True, text=True, env=clean_env({}))
+    if result.returncode != 0:
+        raise SystemExit(f"{path}, block compose-smoke={name}, failed in the user's folder:\n" + "\n".join(lines) + f"\n{result.stdout}{result.stderr}")
+    print(f"  {path} ({name}): ran as written: " + "; ".join(line.split("  #")[0].strip() for line in lines))
+
+
+def dotenv(folder):
+    """The user's .env as compose reads it: later lines win."""
+    values = {}
+    for line in open(os.path.join(folder, ".env")):
+        key, equals, value = line.strip().partition("=")
+        if equals and not key.startswith("#"):
+            values[key] = value
+    return values
+
+
+def project(scratch, extra, name="project", steps=(("README.md", "quick-start"),)):
+    """A user's clone: the repository's files, linked, with its own .env and my-mappings/ made by
+    the docs' own lines (`steps`: blocks marked compose-smoke=...), then the scenario's `extra`
+    lines added to .env, as a user would edit it."""
     folder = os.path.join(scratch, name)
     os.makedirs(folder)
     for entry in os.listdir(ROOT):
         if entry not in (".env", "my-mappings", ".git", ".build"):
             os.symlink(os.path.join(ROOT, entry), os.path.join(folder, entry))
-    os.makedirs(os.path.join(folder, "my-mappings"))
-    shutil.copy(os.path.join(ROOT, "mappings", "zigbee2mqtt.yaml"), os.path.join(folder, "my-mappings"))
-    with open(os.path.join(folder, ".env"), "w") as f:
-        f.write(dotenv)
+    for path, block in steps:
+        setup(folder, path, block)
+    if not os.path.isfile(os.path.join(folder, "my-mappings", "zigbee2mqtt.yaml")) or os.stat(os.path.join(folder, ".env")).st_mode & 0o077:
+        raise SystemExit("the docs' first lines did not make my-mappings/zigbee2mqtt.yaml and a .env only its owner reads")
+    with open(os.path.join(folder, ".env"), "a") as f:
+        f.write(extra)
     return folder
+
+
+def plain_compose(folder, expected_files, services):
+    """The plain `docker compose` of the docs takes the files the install wrote into .env."""
+    named = dotenv(folder).get("COMPOSE_FILE")
+    if named != expected_files:
+        raise SystemExit(f"the docs' lines left COMPOSE_FILE={named} in .env, not {expected_files}")
+    found = sorted(resolved(folder, None, None, clean_env({}))["services"])
+    if found != sorted(services):
+        raise SystemExit(f"plain docker-compose config with COMPOSE_FILE={named} from .env resolved the services {found}, not {services}")
+    print(f"  plain docker-compose config: COMPOSE_FILE={named} from .env, services {found}")
 
 
 def runtime_stage():
@@ -104,6 +158,14 @@ class Smoke:
         process = subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=cwd)
         self.processes.append((name, process))
         return process
+
+    def stop_named(self, wanted):
+        """Stops one service's process, as SIGTERM from `docker compose stop` does."""
+        for name, process in list(self.processes):
+            if name.startswith(wanted):
+                process.terminate()
+                process.wait(20)
+                self.processes.remove((name, process))
 
     def stop(self):
         for name, process in reversed(self.processes):
@@ -248,6 +310,44 @@ def run(smoke, folder, files, profile, project_env, broker=None):
     return port, homegate
 
 
+DOCKER_SHIM = r"""docker() {  # `docker compose exec|run [-T] [--rm] homegate ...` as the smoke runs the service: natively
+  [ "$1" = compose ] || { echo "compose smoke: no docker $1 here" >&2; return 2; }
+  local verb=$2; shift 2
+  while [ "${1#-}" != "$1" ]; do shift; done
+  [ "$1" = homegate ] || { echo "compose smoke: only the homegate service, not $1" >&2; return 2; }
+  shift
+  if [ "$verb" = exec ]; then [ "$1" = homegate ] || return 2; shift; fi
+  case $verb in exec|run) "$HOMEGATE_BINARY" "$@" ;; *) echo "compose smoke: docker compose $verb is not run here" >&2; return 2 ;; esac
+}
+"""
+
+
+def in_service(smoke, folder, homegate, path, name):
+    """Runs a doc's block of docker compose commands as written, in the user's folder: `exec` and
+    `run` of the homegate service run homegate natively with the service's settings, `stop` and
+    `start` stop and start the service's process; `up`, `git pull` and `sudo` lines are not run.
+    Returns what the commands printed; the service's (env, argv, cwd) after it, started again."""
+    env, argv, cwd = homegate
+    printed = ""
+    for line in doc_block(path, name).splitlines():
+        command = line.split("  #")[0].strip()
+        if not command or NOT_HERE.search(command):
+            continue
+        if command == "docker compose stop homegate":
+            smoke.stop_named("homegate")
+        elif command == "docker compose start homegate":
+            smoke.start("homegate-started", argv, env=env, cwd=cwd)
+            smoke.until("homegate, started again", [argv[0], "health"], env, 60)
+        else:
+            result = subprocess.run(["bash", "-c", DOCKER_SHIM + "set -eo pipefail\n" + command], cwd=folder, capture_output=True,
+                                    text=True, timeout=60, env={**env, "HOMEGATE_BINARY": argv[0]})
+            if result.returncode != 0:
+                raise SystemExit(f"{path}, block compose-smoke={name}: `{command}` failed:\n{result.stdout}{result.stderr}")
+            printed += result.stdout + result.stderr
+        print(f"  {path} ({name}): {command}")
+    return printed
+
+
 def rr(port, topic, reply, message, extra=()):
     argv = ["mosquitto_rr", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-e", reply, "-m", message, "-W", "20", "-q", "1"] + list(extra)
     result = subprocess.run(argv, capture_output=True, text=True, timeout=30)
@@ -257,7 +357,8 @@ def rr(port, topic, reply, message, extra=()):
 
 
 def clean_env(extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HOMEGATE_") and k not in ("MQTT_URL", "TZ")}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("HOMEGATE_") and not k.startswith("COMPOSE_") and k not in ("MQTT_URL", "TZ")}
     env.update(extra)
     return env
 
@@ -275,8 +376,10 @@ def doctor(homegate, expect=()):
 def demo(smoke):
     print("compose.yaml --profile demo:")
     folder = project(smoke.scratch, "TZ=Europe/Amsterdam\nHOMEGATE_LOCATION_LATITUDE=52.37\nHOMEGATE_LOCATION_LONGITUDE=4.9\n"
-                     "HOMEGATE_HTTP_TOKEN=smoke-token\nHOMEGATE_LOG_LEVELS_MQTT=debug\n")
-    port, homegate = run(smoke, folder, ["compose.yaml"], "demo", clean_env({}))
+                     "HOMEGATE_LOG_LEVELS_MQTT=debug\n", steps=[("docs/install.md", "first")])
+    if "COMPOSE_FILE" in dotenv(folder):
+        raise SystemExit("docs/install.md's first lines wrote COMPOSE_FILE: compose.yaml would not be the plain command's file")
+    port, homegate = run(smoke, folder, None, "demo", clean_env({}))
     out = doctor(homegate, ["Europe/Amsterdam (from TZ)", "zigbee2mqtt: online", "/homegate.sqlite can be written"])
     if "volume-homegate-data/homegate.sqlite" not in out:
         raise SystemExit(f"doctor did not check the database in the data volume:\n{out}")
@@ -287,7 +390,7 @@ def demo(smoke):
     if event.get("value") != value or event.get("source") != "api":
         raise SystemExit(f"the write did not come back as the device's change: {event}")
     print(f"  a write of brightness {value} reached the simulated bulb and came back as an event: {json.dumps(event, sort_keys=True)}")
-    http_checks(smoke, "smoke-token")
+    http_checks(smoke, dotenv(folder)["HOMEGATE_HTTP_TOKEN"])
 
 
 def http_checks(smoke, token):
@@ -341,11 +444,16 @@ def existing(smoke):
     secret = os.path.join(smoke.scratch, "mqtt_password")
     open(secret, "w").write(password + "\n")
     folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtt://127.0.0.1:{port}\nHOMEGATE_MQTT_USERNAME=homegate\nMQTT_PASSWORD_FILE={secret}\n")
-    _, homegate = run(smoke, folder, ["compose.existing-broker.yaml"], None, clean_env({}), broker={"port": port})
+    plain_compose(folder, "compose.existing-broker.yaml", ["homegate"])
+    _, homegate = run(smoke, folder, None, None, clean_env({}), broker={"port": port})
     answer = rr(port, "homegate/request/home/list", "homegate/response/home/list", "{}", ["-u", "homegate", "-P", password])
     if answer.get("status") != "ok":
         raise SystemExit(f"home/list was not answered ok: {answer}")
     print(f"  logged in with the secret file; home/list answered: {len(answer['data']['homes'])} home")
+    printed = in_service(smoke, folder, homegate, "docs/install.md", "upgrade")
+    backup = open(os.path.join(folder, f"home-{time.strftime('%Y-%m-%d')}.yaml")).read()
+    if not backup.startswith("# homegate export") or "homegate_export: 1" not in backup or not re.search(r"^\d+\.\d+\.\d+", printed):
+        raise SystemExit(f"install.md's upgrade block did not write a backup and print the version:\n{printed}{backup[:300]}")
 
 
 def env_password(smoke):
@@ -353,7 +461,7 @@ def env_password(smoke):
     password = f"smoke-{random.randint(0, 1 << 30)}"
     port = existing_broker(smoke, password)
     folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtt://127.0.0.1:{port}\nHOMEGATE_MQTT_USERNAME=homegate\nHOMEGATE_MQTT_PASSWORD={password}\n")
-    run(smoke, folder, ["compose.existing-broker.yaml"], None, clean_env({}), broker={"port": port})
+    run(smoke, folder, None, None, clean_env({}), broker={"port": port})
     answer = rr(port, "homegate/request/home/list", "homegate/response/home/list", "{}", ["-u", "homegate", "-P", password])
     if answer.get("status") != "ok":
         raise SystemExit(f"home/list was not answered ok: {answer}")
@@ -364,7 +472,7 @@ def anonymous(smoke):
     print("compose.existing-broker.yaml next to an anonymous Mosquitto, no password file, .env of before 0.7.0 (MQTT_URL):")
     port = existing_broker(smoke, None)
     folder = project(smoke.scratch, f"MQTT_URL=mqtt://127.0.0.1:{port}\n")
-    _, homegate = run(smoke, folder, ["compose.existing-broker.yaml"], None, clean_env({}), broker={"port": port})
+    _, homegate = run(smoke, folder, None, None, clean_env({}), broker={"port": port})
     doctor(homegate, ["MQTT_URL is the name compose.existing-broker.yaml read before 0.7.0", "broker"])
     answer = rr(port, "homegate/request/home/list", "homegate/response/home/list", "{}")
     if answer.get("status") != "ok":
@@ -401,10 +509,12 @@ def tls(smoke):
     open(conf, "w").write(f"listener {port} 127.0.0.1\nallow_anonymous true\nuser {USER}\n"
                           f"cafile {smoke.scratch}/ca.crt\ncertfile {smoke.scratch}/server.crt\nkeyfile {smoke.scratch}/server.key\n")
     smoke.start("tls-mosquitto", ["mosquitto", "-c", conf])
-    folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtts://localhost:{port}\n")
+    folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtts://localhost:{port}\n",
+                     steps=[("README.md", "quick-start"), ("docs/install.md", "tls-files"), ("docs/install.md", "tls-files")])
     shutil.copy(os.path.join(smoke.scratch, "ca.crt"), os.path.join(folder, "ca.crt"))
     open(os.path.join(folder, "compose.override.yaml"), "w").write(install_block("tls"))
-    run(smoke, folder, ["compose.existing-broker.yaml", "compose.override.yaml"], None, clean_env({}), broker={"port": port})
+    plain_compose(folder, "compose.existing-broker.yaml:compose.override.yaml", ["homegate"])
+    run(smoke, folder, None, None, clean_env({}), broker={"port": port})
     answer = rr(port, "homegate/request/home/list", "homegate/response/home/list", "{}",
                 ["--cafile", os.path.join(smoke.scratch, "ca.crt"), "-h", "localhost"])
     if answer.get("status") != "ok":
@@ -430,7 +540,7 @@ def own(smoke):
     os.makedirs(os.path.join(stack, "zigbee2mqtt"))
     open(os.path.join(stack, "mosquitto", "mosquitto.conf"), "w").write(
         "listener 1883\nallow_anonymous true\npersistence true\npersistence_location /mosquitto/data/\n")
-    os.rename(project(smoke.scratch, "HOMEGATE_HTTP_TOKEN=smoke-token\nHOMEGATE_BASE_TOPIC=house\nTZ=Europe/Amsterdam\n"),
+    os.rename(project(smoke.scratch, "HOMEGATE_BASE_TOPIC=house\nTZ=Europe/Amsterdam\n", steps=[("docs/install.md", "first")]),
               os.path.join(stack, "homegate"))
     compose = json.loads(json.dumps(OWN_COMPOSE))
     snippet = own_service()
@@ -444,7 +554,7 @@ def own(smoke):
     if answer.get("status") != "ok":
         raise SystemExit(f"home/list on the .env's base topic was not answered ok: {answer}")
     doctor(homegate, ["zigbee2mqtt: online", "Europe/Amsterdam (from TZ)"])
-    http_checks(smoke, "smoke-token")
+    http_checks(smoke, dotenv(os.path.join(stack, "homegate"))["HOMEGATE_HTTP_TOKEN"])
     print("  the .env's HOMEGATE_BASE_TOPIC reached homegate (house/request/home/list answered)")
 
 
@@ -452,8 +562,10 @@ def homekit(smoke):
     print("compose.existing-broker.yaml with compose.homekit.yaml (the HomeKit bridge), next to an anonymous Mosquitto:")
     port = existing_broker(smoke, None)
     hap_port = free_port()
-    folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtt://127.0.0.1:{port}\nHOMEGATE_HAP_PORT={hap_port}\n")
-    files = ["compose.existing-broker.yaml", "compose.homekit.yaml"]
+    folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtt://127.0.0.1:{port}\nHOMEGATE_HAP_PORT={hap_port}\n",
+                     steps=[("README.md", "quick-start"), ("README.md", "homekit"), ("README.md", "homekit")])
+    plain_compose(folder, "compose.existing-broker.yaml:compose.homekit.yaml", ["homegate"])
+    files = None
     service = resolved(folder, files, None, clean_env({}))["services"]["homegate"]
     mounts = [v if isinstance(v, str) else f"{v['source']}:{v['target']}" for v in service.get("volumes", [])]
     if service.get("network_mode") != "host" or not any(m.startswith("/run/dbus:/run/dbus") for m in mounts):
@@ -481,6 +593,28 @@ def homekit(smoke):
     if result.returncode != 0 or not code or "X-HM://" not in result.stdout:
         raise SystemExit(f"homegate hap pairing in the service did not print a setup code and URI:\n{result.stdout}{result.stderr}")
     print(f"  homegate hap pairing in the service: setup code {code.group(1)[:3]}-..-..., an X-HM:// URI and its QR code")
+    backup_and_restore(smoke, folder, homegate)
+
+
+def backup_and_restore(smoke, folder, homegate):
+    """install.md's backup with the bridge's state, and its restore through standard input."""
+    in_service(smoke, folder, homegate, "docs/install.md", "backup-homekit")
+    made = os.path.join(folder, f"home-{time.strftime('%Y-%m-%d')}.yaml")
+    mode = os.stat(made).st_mode & 0o777
+    if mode != 0o600 or "homegate_export: 2" not in open(made).read():
+        raise SystemExit(f"the HomeKit backup is mode {oct(mode)}, or has not the bridge's state (homegate_export: 2)")
+    print(f"  the backup with the bridge's state: mode {oct(mode)}, homegate_export: 2")
+    named = re.search(r"< (\S+)", doc_block("docs/install.md", "restore")).group(1)
+    if named != os.path.basename(made):
+        shutil.copy(made, os.path.join(folder, named))
+    printed = in_service(smoke, folder, homegate, "docs/install.md", "restore")
+    if "volume-homegate-data/homegate.sqlite: imported" not in printed or "restored the HomeKit bridge's state (1 bridge" not in printed:
+        raise SystemExit(f"the restore did not import into the data volume with the bridge's state:\n{printed}")
+    print("  restored into the data volume's database through standard input, the bridge's state with it; started again, healthy")
+    printed = in_service(smoke, folder, homegate, "docs/install.md", "uninstall")
+    if "would remove homegate/bridge/state" not in printed or "removed homegate/bridge/state" not in printed.replace("would remove", ""):
+        raise SystemExit(f"install.md's uninstall did not list and clear homegate's retained messages:\n{printed}")
+    print("  install.md's uninstall: homegate stopped, its retained messages listed (--dry-run), then cleared")
 
 
 SCENARIOS = {"demo": demo, "existing": existing, "env-password": env_password, "anonymous": anonymous, "tls": tls, "own": own,
