@@ -3,6 +3,7 @@ import Foundation
 import Gateway
 import HomeModel
 import JSON
+import Persistence
 import Testing
 
 /// The loop guard in the core alone: a loop is a trigger set off, through a device's report, by
@@ -39,7 +40,7 @@ struct LoopGuardCoreTests {
         #expect(home.sets.isEmpty, "the loop is over")
         let disabled = try home.triggers().filter { !$0.trigger.enabled }.map(\.trigger.id)
         #expect(!disabled.isEmpty && Set(disabled).isSubset(of: ["on_means_off", "off_means_on"]), "\(disabled)")
-        #expect(stopped.map(\.id) == disabled, "one disabled event per stopped trigger")
+        #expect(stopped.map(\.id).sorted() == disabled.sorted(), "one disabled event per stopped trigger")
         #expect(stopped.allSatisfy { $0.detail.contains("more than 30 times within 10 s") }, "\(stopped)")
         #expect(fired.count <= 2 * 31 + 2, "\(fired.count) fires")
         for id in disabled { #expect(home.stored.triggers[id]?.enabled == false, "\(id) is stored disabled") }
@@ -72,7 +73,7 @@ struct LoopGuardCoreTests {
 
         // Held down on: the window slides, so a fire runs again as the oldest leave it, and the
         // episode goes on without another warning.
-        home.now += 5.5
+        home.now += 5.075  // the first fire is now just over 10 s old, the second not
         home.device("zigbee2mqtt/button", ["action": "single"])
         #expect(home.fired == ["press"])
         home.device("zigbee2mqtt/button", ["action": "single"])
