@@ -75,13 +75,13 @@ extension Builder {
         ("voc_index", [100, 150, 250, 400]),  // Sensirion's VOC index, 100 the average
         ("formaldehyd", [0.03, 0.06, 0.1, 0.3]),  // mg/m³, the WHO's 0.1 as fair's limit
     ]
-    /// TVOC by its unit: the German Federal Environment Agency's levels (ppb as Sensirion gives them).
+    /// TVOC by its unit: the German Federal Environment Agency's levels.
     static let vocBounds: [String: [Double]] = [
         "ppb": [65, 220, 660, 2200], "ppm": [0.065, 0.22, 0.66, 2.2], "µg/m³": [300, 1000, 3000, 10000], "mg/m³": [0.3, 1, 3, 10],
     ]
     /// TVOC as HAP's density (µg/m³), by its unit. A volume share becomes a density through the
-    /// gas's molar mass: TVOC is taken as the reference mixture of 110 g/mol at 25 °C, which makes
-    /// 1 ppb 4.5 µg/m³ and is how the ppb levels above follow from the agency's µg/m³ ones.
+    /// gas's molar mass: TVOC is taken as a reference mixture of 110 g/mol at 25 °C (24.45 l/mol),
+    /// which makes 1 ppb 4.5 µg/m³, as the ppb levels above assume.
     static let vocDensityFactor: [String: Double] = ["µg/m³": 1, "mg/m³": 1000, "ppb": 4.5, "ppm": 4500]
     /// Zigbee2MQTT's `air_quality` words as HAP's levels.
     static let airQualityWords = [
