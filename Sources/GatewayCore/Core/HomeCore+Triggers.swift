@@ -142,6 +142,7 @@ extension HomeCore {
 
     mutating func removeTrigger(_ id: String) {
         guard let trigger = engine.remove(id) else { return }
+        loopGuard.forget([id])  // a trigger added again under this id starts counting from nothing
         triggerOrder.removeAll { $0 == id }
         startupFirings.removeAll { $0.trigger == id }
         triggerEvent(trigger, .removed)
