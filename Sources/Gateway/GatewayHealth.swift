@@ -65,7 +65,8 @@ final class GatewayHealth: Sendable {
                 "messages": .integer(counters.messages), "invalid": .integer(counters.invalid), "oversized": .integer(counters.oversized),
                 "events": .integer(counters.events), "device_writes": .integer(counters.deviceWrites),
                 "retained_commands": .integer(counters.retainedCommands),
-                "trigger_fires": .integer(counters.triggerFires), "action_set_runs": .integer(counters.actionSetRuns),
+                "trigger_fires": .integer(counters.triggerFires), "trigger_fires_skipped": .integer(counters.triggerFiresSkipped),
+                "action_set_runs": .integer(counters.actionSetRuns),
                 "dropped_incoming": .integer(dropped.incoming), "dropped_while_disconnected": .integer(dropped.outgoing),
             ],
         ]

@@ -23,6 +23,7 @@ public final class MetricsExporter: Sendable {
         ("homegate_events_total", "Characteristic change events published", "events"),
         ("homegate_device_writes_total", "Writes sent to devices", "device_writes"),
         ("homegate_trigger_fires_total", "Triggers fired", "trigger_fires"),
+        ("homegate_trigger_fires_skipped_total", "Fires of a busy trigger skipped by the loop guard's limit", "trigger_fires_skipped"),
         ("homegate_action_set_runs_total", "Action sets run", "action_set_runs"),
     ]
 

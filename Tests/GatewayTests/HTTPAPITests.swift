@@ -156,6 +156,7 @@ struct HTTPAPITests {
         #expect(value("homegate_ready") == 1 && value("homegate_broker_connected") == 1)
         #expect((value("homegate_store_write_seconds_count") ?? 0) >= 1, "\(scrape.text)")
         #expect(scrape.text.contains("# HELP homegate_trigger_fires_total Triggers fired"))
+        #expect(value("homegate_trigger_fires_skipped_total") == 0, "a busy trigger's skipped fires, none here")
         // Counters only grow: a second scrape adds what happened since, not everything again.
         let before = value("homegate_device_writes_total") ?? 0
         let again = try await http.get("/metrics")

@@ -341,10 +341,10 @@ struct Zigbee2MQTTExposeTests {
                 "air_quality_sensor/air_quality": .int(3), "air_quality_sensor/voc_density": .float(250),
             ])
         #expect(values(worded, ["air_quality": "hazardous"]) == ["air_quality_sensor/air_quality": .int(5)])
-        // TVOC in ppb has no HAP density, but still counts for the level.
+        // TVOC in ppb is a density too (1 ppb of the reference mixture is 4.5 µg/m³), and counts for the level.
         let ppb = try Exposes.device([Exposes.numeric("voc", unit: "ppb")])
-        #expect(Zigbee2MQTTDevicesTests.shape(ppb.accessory) == ["air_quality_sensor": ["air_quality"]])
-        #expect(values(ppb, ["voc": 700]) == ["air_quality_sensor/air_quality": .int(4)])
+        #expect(Zigbee2MQTTDevicesTests.shape(ppb.accessory) == ["air_quality_sensor": ["air_quality", "voc_density"]])
+        #expect(values(ppb, ["voc": 150]) == ["air_quality_sensor/air_quality": .int(2), "air_quality_sensor/voc_density": .float(675)])
     }
 
     @Test("covers: tilt is the horizontal tilt angle both ways; a blind that only tilts shows its tilt as its position")

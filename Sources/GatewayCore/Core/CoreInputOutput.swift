@@ -96,5 +96,7 @@ public struct GatewayCounters: Sendable, Equatable {
     /// Retained messages on `set/` and `request/` topics, refused.
     public var retainedCommands = 0
     public var triggerFires = 0
+    /// Fires of a busy trigger (not a loop) skipped past the loop guard's limit.
+    public var triggerFiresSkipped = 0
     public var actionSetRuns = 0
 }

@@ -43,8 +43,10 @@ extension HomeCore {
         counters.events += 1
         step.dirtyStates.insert(change.accessory)
         emit(.event(.characteristic(change)))
+        let writer: String? = if case .trigger(let id) = change.source { id } else { nil }
         step.firingQueue += engine.changed(
-            change.path, to: change.value, from: change.isPress ? nil : change.previous, now: now, value: currentValue)
+            change.path, to: change.value, from: change.isPress ? nil : change.previous, now: now, value: currentValue
+        ).map { QueuedFiring($0, writer: writer) }
     }
 
     /// Reachability is the bridge's and the device's availability together.

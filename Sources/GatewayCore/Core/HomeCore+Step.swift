@@ -14,8 +14,20 @@ extension HomeCore {
         /// Each bridge's online state at the step's start, where it changed: logged once per step.
         var bridgeOnlineBefore: [String: Bool] = [:]
         /// Fires decided during the step, run at its end.
-        var firingQueue: [Firing] = []
+        var firingQueue: [QueuedFiring] = []
         /// Devices, groups or accessories' homes changed: the Zigbee2MQTT scenes are synced at the step's end.
         var scenesStale = false
+    }
+
+    /// A fire and who made the change that set it off: the trigger whose write its device reported
+    /// back, or nil (a device, a person, a timer). The loop guard tells a loop from a busy trigger by it.
+    struct QueuedFiring: Sendable {
+        var firing: Firing
+        var writer: String?
+
+        init(_ firing: Firing, writer: String? = nil) {
+            self.firing = firing
+            self.writer = writer
+        }
     }
 }

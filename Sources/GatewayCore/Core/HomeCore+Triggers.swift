@@ -130,7 +130,7 @@ extension HomeCore {
         for id in stopping {
             engine.setEnabled(id, false, now: now)
             startupFirings.removeAll { $0.trigger == id }
-            step.firingQueue.removeAll { $0.trigger == id }
+            step.firingQueue.removeAll { $0.firing.trigger == id }
             let trigger = engine.triggers[id]!
             emit(.event(.trigger(id, TriggerEvent(change: .disabled, name: trigger.name, home: trigger.home, loop: (reason, stopping)))))
         }
@@ -142,6 +142,7 @@ extension HomeCore {
 
     mutating func removeTrigger(_ id: String) {
         guard let trigger = engine.remove(id) else { return }
+        loopGuard.forget([id])  // a trigger added again under this id starts counting from nothing
         triggerOrder.removeAll { $0 == id }
         startupFirings.removeAll { $0.trigger == id }
         triggerEvent(trigger, .removed)
@@ -165,7 +166,7 @@ extension HomeCore {
             firings = ready + firings
         }
         guard !firings.isEmpty else { return }
-        afterStoring { $0.run(firings) }
+        afterStoring { $0.run(firings.map { QueuedFiring($0) }) }
     }
 
     private func accessoriesPresent(for firing: Firing) -> Bool {
@@ -184,30 +185,40 @@ extension HomeCore {
             guard rounds <= 8 else {
                 notice(
                     .warning, .automation,
-                    "triggers set each other off more than 8 times in a row; stopped: \(Set(step.firingQueue.map(\.trigger)).sorted().joined(separator: ", "))"
+                    "triggers set each other off more than 8 times in a row; stopped: \(Set(step.firingQueue.map(\.firing.trigger)).sorted().joined(separator: ", "))"
                 )
                 step.firingQueue = []
                 return
             }
             let firings = step.firingQueue
             step.firingQueue = []
-            run(firings.filter { !$0.disabledItself })
+            run(firings.filter { !$0.firing.disabledItself })
             // An execute-once trigger's writes wait until it is stored as disabled: a crash cannot make it fire again.
-            let once = firings.filter(\.disabledItself)
+            let once = firings.filter(\.firing.disabledItself)
             if !once.isEmpty {
                 afterStoring { $0.run(once) }
             }
         }
     }
 
-    mutating func run(_ firings: [Firing]) {
-        for firing in firings {
+    mutating func run(_ firings: [QueuedFiring]) {
+        for queued in firings {
+            let firing = queued.firing
             // A trigger stopped as a loop earlier in this batch does not run its queued fires.
             guard let trigger = engine.triggers[firing.trigger], trigger.enabled || firing.disabledItself else { continue }
-            if loopGuard.fire(trigger.id, at: now) {
+            let looping: Bool
+            switch loopGuard.fire(trigger.id, writtenBy: queued.writer, at: now) {
+            case .loop:
                 stopLoop(
-                    [trigger.id], because: "'\(trigger.name)' fired more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                    [trigger.id],
+                    because: "'\(trigger.name)' set itself off through its own writes more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
                 continue
+            case .skip(let first):
+                counters.triggerFiresSkipped += 1
+                if first { warnBusy(trigger) }
+                continue
+            case .run(let isLooping):
+                looping = isLooping
             }
             let runs = execute(firing.actionSets, by: .trigger(trigger.id))
             notice(
@@ -217,16 +228,27 @@ extension HomeCore {
                         let name = actionSets[run.actionSet]?.name ?? run.actionSet
                         return run.failures == 0 ? "'\(name)'" : "'\(name)' (\(run.failures) of \(run.steps.count) writes failed)"
                     }.joined(separator: ", "))
-            for path in Set(firing.actionSets.flatMap { actionSets[$0]?.actions.map(\.path.description) ?? [] }).sorted() {
-                let writers = loopGuard.write(path, by: trigger.id, at: now)
-                if !writers.isEmpty {
-                    stopLoop(
-                        writers,
-                        because: "\(path) was written by automations more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+            if looping {
+                for path in Set(firing.actionSets.flatMap { actionSets[$0]?.actions.map(\.path.description) ?? [] }).sorted() {
+                    let writers = loopGuard.write(path, by: trigger.id, at: now)
+                    if !writers.isEmpty {
+                        stopLoop(
+                            writers,
+                            because: "\(path) was written by automations setting each other off more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                    }
                 }
             }
             counters.triggerFires += 1
             emit(.event(.trigger(trigger.id, TriggerEvent(change: .fired, name: trigger.name, home: trigger.home, fired: (firing, runs)))))
         }
+    }
+
+    /// A busy trigger is not a loop: its fires past the limit are skipped, once said per episode.
+    private mutating func warnBusy(_ trigger: Trigger) {
+        notice(
+            .warning, .automation,
+            "trigger '\(trigger.name)' fired more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s, not through its own "
+                + "writes: its fires past that are skipped while it stays this busy (homegate_trigger_fires_skipped_total counts them); "
+                + "it stays enabled")
     }
 }

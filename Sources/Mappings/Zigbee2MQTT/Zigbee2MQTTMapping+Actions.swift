@@ -39,6 +39,16 @@ extension Builder {
         ("hold", 2, false), ("long", 2, false), ("press", 0, false), ("stop", nil, false),
     ]
 
+    /// A cover remote's `stop` is a press of its own, not the release of a held button: `stop`
+    /// beside `open` and `close` (IKEA E1766), `stop_cover` beside `open_cover` (Insta), `stop_3`
+    /// beside `open_3` (a cover endpoint of an Aeotec). A dimmer's `stop` (beside `up` and `down`
+    /// held, or `brightness_move_up`) and `brightness_stop` end a hold.
+    static func isCoverStop(_ plain: String, among spelled: Set<String>) -> Bool {
+        guard plain == "stop" || plain.hasPrefix("stop_") else { return false }
+        let suffix = plain.dropFirst("stop".count)
+        return spelled.contains("open" + suffix) || spelled.contains("close" + suffix)
+    }
+
     /// Groups action values into buttons, in the order the device lists them.
     static func buttons(from values: [String]) -> [Button] {
         var order: [String?] = []
@@ -60,7 +70,9 @@ extension Builder {
         // show. `none` is the absence of a press.
         for value in values where !value.isEmpty && !value.contains("*") && value != "none" {
             let plain = String(value.map { $0 == "-" ? "_" : $0 })
-            if let word = pressWords.first(where: { $0.word == plain }) {
+            if isCoverStop(plain, among: spelled) {
+                add(plain, value, 0)  // a cover remote's stop button
+            } else if let word = pressWords.first(where: { $0.word == plain }) {
                 add(nil, value, word)  // `single`, `double`, `hold`: the one button
             } else if let word = pressWords.first(where: { plain.hasSuffix("_" + $0.word) && plain.count > $0.word.count + 1 }) {
                 let button = String(plain.dropLast(word.word.count + 1))

@@ -9,6 +9,8 @@ extension Zigbee2MQTTMapping {
         var updates: [CharacteristicUpdate] = []
         var errors: [String] = []
         let mode = fields["color_mode"]?.stringValue
+        // Characteristics whose update so far is a level from readings, not a device's word.
+        var leveled: Set<Target> = []
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             guard let readers = readers[key], value != .null else { continue }
             for reader in readers {
@@ -20,13 +22,25 @@ extension Zigbee2MQTTMapping {
                 case .success(let decoded?):
                     let update = CharacteristicUpdate(
                         service: reader.target.service, characteristic: reader.target.characteristic, value: decoded)
-                    if case .level = reader.rule,
-                        let index = updates.firstIndex(where: { $0.service == update.service && $0.characteristic == update.characteristic }
-                        )
+                    if let index = updates.firstIndex(where: { $0.service == update.service && $0.characteristic == update.characteristic }),
+                        case .int(let new) = decoded, case .int(let old) = updates[index].value
                     {
-                        if case .int(let new) = decoded, case .int(let old) = updates[index].value, new > old { updates[index] = update }
-                        continue
+                        // Levels from readings: the worst of them, under the device's own word when
+                        // it says one (unknown, 0, is no word).
+                        if case .level = reader.rule {
+                            if new > old, leveled.contains(reader.target) || old == 0 {
+                                updates[index] = update
+                                leveled.insert(reader.target)
+                            }
+                            continue
+                        }
+                        if leveled.contains(reader.target), new != 0 {
+                            updates[index] = update
+                            leveled.remove(reader.target)
+                            continue
+                        }
                     }
+                    if case .level = reader.rule { leveled.insert(reader.target) }
                     updates.append(update)
                 case .success(nil):
                     break

@@ -79,6 +79,10 @@ extension Builder {
     static let vocBounds: [String: [Double]] = [
         "ppb": [65, 220, 660, 2200], "ppm": [0.065, 0.22, 0.66, 2.2], "µg/m³": [300, 1000, 3000, 10000], "mg/m³": [0.3, 1, 3, 10],
     ]
+    /// TVOC as HAP's density (µg/m³), by its unit. A volume share becomes a density through the
+    /// gas's molar mass: TVOC is taken as a reference mixture of 110 g/mol at 25 °C (24.45 l/mol),
+    /// which makes 1 ppb 4.5 µg/m³, as the ppb levels above assume.
+    static let vocDensityFactor: [String: Double] = ["µg/m³": 1, "mg/m³": 1000, "ppb": 4.5, "ppm": 4500]
     /// Zigbee2MQTT's `air_quality` words as HAP's levels.
     static let airQualityWords = [
         "excellent": 1, "good": 2, "moderate": 3, "fair": 3, "poor": 4, "inferior": 4, "unhealthy": 5,
@@ -94,15 +98,18 @@ extension Builder {
         var readings: [(Expose, [Double])] = Self.airQualityBounds.compactMap { entry in
             generics(entry.name, type: "numeric").first.map { ($0, entry.bounds) }
         }
-        if let voc = generics("voc", type: "numeric").first, let bounds = Self.vocBounds[Self.normalizedUnit(voc.unit) ?? "ppb"] {
-            readings.append((voc, bounds))
-        }
+        let voc = generics("voc", type: "numeric").first
+        let vocUnit = Self.normalizedUnit(voc?.unit) ?? "ppb"
+        if let voc, let bounds = Self.vocBounds[vocUnit] { readings.append((voc, bounds)) }
         guard word != nil || !readings.isEmpty else { return }
-        let densities: [(String, CharacteristicType)] =
-            [("pm25", .pm2_5_density), ("pm10", .pm10_density)]
-            + (Self.normalizedUnit(generics("voc", type: "numeric").first?.unit) == "µg/m³" ? [("voc", .voc_density)] : [])
+        // Each density HAP has, and the factor that makes the reading that density.
+        let densities: [(name: String, type: CharacteristicType, factor: Double)] =
+            [("pm25", .pm2_5_density, 1), ("pm10", .pm10_density, 1)]
+            + (Self.vocDensityFactor[vocUnit].map { [("voc", .voc_density, $0)] } ?? [])
         var characteristics = [Characteristic(.air_quality, value: .int(0))]
-        for (name, type) in densities where readings.contains(where: { $0.0.name == name }) { characteristics.append(Characteristic(type)) }
+        for density in densities where readings.contains(where: { $0.0.name == density.name }) {
+            characteristics.append(Characteristic(density.type))
+        }
         if readings.contains(where: { $0.0.name == "co2" }) { characteristics.append(Characteristic(.carbon_dioxide_level)) }
         let service = addService(.air_quality_sensor, characteristics)
         if let word, let key = word.property {
@@ -111,9 +118,12 @@ extension Builder {
         }
         for (e, bounds) in readings {
             guard let key = e.property else { continue }
-            if word == nil { mapping.read(key, into: service, "air_quality", .level(bounds)) }
-            if let (_, type) = densities.first(where: { $0.0 == e.name }) {
-                mapping.read(key, into: service, type.name, .within(type.minValue ?? 0, type.maxValue ?? 1000))
+            // Under the device's own word when a message has one (decode), else the readings'.
+            mapping.read(key, into: service, "air_quality", .level(bounds))
+            if let density = densities.first(where: { $0.name == e.name }) {
+                let (low, high) = (density.type.minValue ?? 0, density.type.maxValue ?? 1000)
+                mapping.read(
+                    key, into: service, density.type.name, density.factor == 1 ? .within(low, high) : .scaled(density.factor, within: low...high))
             }
             if e.name == "co2" { mapping.read(key, into: service, "carbon_dioxide_level", .within(0, 100_000)) }
             use(e)
