@@ -17,5 +17,7 @@ extension HomeCore {
         var firingQueue: [Firing] = []
         /// Devices, groups or accessories' homes changed: the Zigbee2MQTT scenes are synced at the step's end.
         var scenesStale = false
+        /// Bridges whose device or group list changed: stored at the step's end.
+        var inventoriesChanged: Set<String> = []
     }
 }
