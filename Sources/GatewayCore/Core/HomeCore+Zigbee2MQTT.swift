@@ -56,7 +56,7 @@ extension HomeCore {
             for id in change.accessoriesBefore.subtracting(after).sorted() {
                 notice(
                     .warning, .devices,
-                    "\(base): a device was removed from Zigbee2MQTT: accessory \(id) is gone (Apple Home forgets it, "
+                    "\(base): a device left: accessory \(id) is gone, removed from Zigbee2MQTT (Apple Home forgets it, "
                         + "with its room, scenes and automations)")
             }
         }
