@@ -427,6 +427,7 @@ def test_after_a_power_cut_the_house_is_known_before_the_devices(house):
         paired = pairing(house)
         early = await paired.list_accessories_and_characteristics()
         reads = await paired.get_characteristics([on_id, brightness_id])
+        write = await paired.put_characteristics([(*on_id, True)])
         events = []
         paired.dispatcher_connect(events.append)
         refused = await paired.subscribe([brightness_id])
@@ -442,12 +443,13 @@ def test_after_a_power_cut_the_house_is_known_before_the_devices(house):
             await asyncio.sleep(0.02)
         value = await paired.get_characteristics([brightness_id])
         await paired.close()
-        return early, reads, refused, c_after, later, events, brightness, value
+        return early, reads, write, refused, c_after, later, events, brightness, value
 
-    early, reads, refused, c_after, later, events, brightness, value = run(body())
+    early, reads, write, refused, c_after, later, events, brightness, value = run(body())
     assert shape(early) == shape(STATE["accessories"]), "the same aids and iids before anything came from the broker"
     assert aids_by_accessory(early) == STATE["aids"]
     assert reads[on_id]["status"] == -70402 and reads[brightness_id]["status"] == -70402, reads
+    assert write[on_id]["status"] == -70402, write
     assert not refused, f"the subscription was refused: {refused}"
     assert c_after == c_before, "c# holds when the devices come back as they were"
     assert shape(later) == shape(STATE["accessories"])
