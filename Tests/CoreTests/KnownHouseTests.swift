@@ -66,7 +66,9 @@ struct KnownHouseTests {
         #expect(Zigbee2MQTTInventory.lists(StoredInventory(baseTopic: "z", devices: [], groups: nil)).groups == nil)
     }
 
-    @Test("at start the stored house is placed before the broker speaks: the same accessories, rooms and values, unreachable as not heard from since start")
+    @Test(
+        "at start the stored house is placed before the broker speaks: the same accessories, rooms and values, unreachable as not heard from since start"
+    )
     func placedAtStart() async throws {
         let live = try TestHome()
         let stored = try await Self.storedHome()
@@ -116,7 +118,9 @@ struct KnownHouseTests {
         let output = core.handle(sources.read("zigbee2mqtt/bulb", Self.bytes(["state": "OFF"])), now: TestHome.start)
         #expect(core.accessory("bulb")?.reachable == true)
         #expect(core.accessory("power_plug")?.reachable == false)
-        let events = output.now.compactMap { if case .event(.accessory(let id, .reachability, let state)) = $0 { (id, state?.reachable) } else { nil } }
+        let events = output.now.compactMap {
+            if case .event(.accessory(let id, .reachability, let state)) = $0 { (id, state?.reachable) } else { nil }
+        }
         #expect(events.map(\.0) == ["bulb"] && events.first?.1 == true)
         // The bridge online: all of its accessories are heard from.
         _ = core.handle(sources.read("zigbee2mqtt/bridge/state", Self.bytes(["state": "online"])), now: TestHome.start)
@@ -152,9 +156,18 @@ struct KnownHouseTests {
         var devices = try TestHome.demoDevices()
         devices.removeAll { $0["friendly_name"] == "curtain" }
         _ = core.handle(sources.read("zigbee2mqtt/bridge/state", Self.bytes(["state": "online"])), now: TestHome.start)
-        let output = core.handle(sources.read("zigbee2mqtt/bridge/devices", JSONValue.array(devices).serializedBytes()), now: TestHome.start)
+        let output = core.handle(
+            sources.read("zigbee2mqtt/bridge/devices", JSONValue.array(devices).serializedBytes()), now: TestHome.start)
         #expect(core.accessory("curtain") == nil)
         #expect(Self.unreachable(core).isEmpty, "\(Self.unreachable(core))")
         #expect(output.store.inventories.contains("zigbee2mqtt"))
+    }
+
+    @Test("the whole home that brings the store back in line after a failed write carries the bridge's lists")
+    func resyncCarriesLists() throws {
+        let home = try TestHome()
+        let batch = home.core.snapshot()
+        let inventory = try #require(batch.inventories["zigbee2mqtt"])
+        #expect(Zigbee2MQTTInventory.lists(inventory).devices.count == (try TestHome.demoDevices()).count)
     }
 }

@@ -16,7 +16,8 @@ struct InventoryStoreTests {
         let store = try SQLiteHomeStore(path: temporaryDatabase())
         try store.replaceAll(with: try sampleHome())
         var batch = StoreBatch()
-        batch.inventories["zigbee2mqtt"] = StoredInventory(baseTopic: "zigbee2mqtt", devices: Self.devices, groups: [["id": 1, "friendly_name": "all"]])
+        batch.inventories["zigbee2mqtt"] = StoredInventory(
+            baseTopic: "zigbee2mqtt", devices: Self.devices, groups: [["id": 1, "friendly_name": "all"]])
         batch.inventories["garden"] = StoredInventory(baseTopic: "garden", devices: [], groups: nil)
         #expect(batch.hasStructure, "written promptly, as structure is")
         try await store.write(batch)

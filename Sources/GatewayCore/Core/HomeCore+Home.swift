@@ -163,10 +163,12 @@ extension HomeCore {
                 }
             }
         }
-        return StoredHome(
+        var batch = StoredHome(
             structure: structure, actionSets: actionSetOrder.compactMap { actionSets[$0] },
             triggers: triggerOrder.compactMap { engine.triggers[$0] }, runtimes: engine.runtime, values: values
         ).batch
+        for base in bridges.baseTopics { if let inventory = storedInventory(base) { batch.inventories[base] = inventory } }
+        return batch
     }
 
     /// What to store follows from what changed, not from marks by each change: the structure from

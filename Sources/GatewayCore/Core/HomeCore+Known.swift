@@ -31,10 +31,14 @@ extension HomeCore {
     /// The lists of the bridges whose lists changed in this step, for the store.
     mutating func collectInventories() {
         for base in step.inventoriesChanged.sorted() {
-            guard let bridge = bridges[base], let devices = bridge.devices else { continue }
-            store.inventories[base] = Zigbee2MQTTInventory.stored(
-                base: base, devices: devices, groups: bridge.groupsKnown ? bridge.groups : nil)
+            if let inventory = storedInventory(base) { store.inventories[base] = inventory }
         }
         step.inventoriesChanged = []
+    }
+
+    /// A bridge's lists as the database keeps them; nil before its device list is known.
+    func storedInventory(_ base: String) -> StoredInventory? {
+        guard let bridge = bridges[base], let devices = bridge.devices else { return nil }
+        return Zigbee2MQTTInventory.stored(base: base, devices: devices, groups: bridge.groupsKnown ? bridge.groups : nil)
     }
 }

@@ -124,7 +124,8 @@ extension HomeCore {
     /// availability together.
     mutating func updateReachability(_ id: String) {
         guard let entry = entries[id], case .zigbee2mqtt(let base, _) = entry.source else { return }
-        let (reachable, reason) = Self.reachability(heard: entry.heard, bridgeOnline: bridges[base]?.online ?? true, deviceOnline: entry.deviceOnline)
+        let (reachable, reason) = Self.reachability(
+            heard: entry.heard, bridgeOnline: bridges[base]?.online ?? true, deviceOnline: entry.deviceOnline)
         setReachable(id, reachable, reason: reason)
     }
 

@@ -72,7 +72,10 @@ enum Zigbee2MQTTInventory {
             if let endpoint = member.endpoint { fields["endpoint"] = .integer(endpoint) }
             return .object(fields)
         }
-        return ["id": .integer(group.id), "friendly_name": .string(group.friendlyName), "members": .array(members), "scenes": .array(group.scenes.map(json))]
+        return [
+            "id": .integer(group.id), "friendly_name": .string(group.friendlyName), "members": .array(members),
+            "scenes": .array(group.scenes.map(json)),
+        ]
     }
 
     static func json(_ scene: Zigbee2MQTTScene) -> JSONValue { ["id": .integer(scene.id), "name": .string(scene.name)] }
