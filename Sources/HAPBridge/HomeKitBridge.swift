@@ -20,8 +20,9 @@ actor HomeKitBridge: HAPAccessoryProvider {
     /// Whether the accessory set was compared with the published one once the inventories came (or
     /// the wait for them ended): from then on `c#` follows the house (`/api/homekit`'s `settled`).
     private(set) var settled = false
-    /// The accessories as last published, by aid, to say which ones a change takes away.
-    private var published: [Int: String]?
+    /// When the accessory set was last compared (nil: not since the start): the accessories that
+    /// left since are the ones a change takes away.
+    private var comparedAt: Date?
     /// The connection that last wrote each characteristic: the change the write brings (credited to
     /// `hap`) is not sent back to it.
     private var writers: [CharacteristicPath: HAPConnectionID] = [:]
@@ -45,25 +46,17 @@ actor HomeKitBridge: HAPAccessoryProvider {
         return layout
     }
 
-    /// The bridged accessories (homegate's ids) by aid, as laid out now.
-    private var bridgedByAID: [Int: String] {
-        var byAID: [Int: String] = [:]
-        for (id, target) in layout.targets { if case .identify(let accessory?) = target { byAID[id.aid] = accessory } }
-        return byAID
-    }
-
     /// The bridged accessories as last laid out (the bridge itself not counted).
     var bridgedCount: Int { max(0, layout.accessories.count - 1) }
 
     /// Whether the accessory set differs from the one last published (and remembers this one),
-    /// with the accessories the change takes away (not known for the first change after a start).
+    /// with the accessories the change takes away: those that left the bridge since the last
+    /// comparison (at a start, since the start: one `hap.exclude` now names, one removed meanwhile).
     func takeShapeChange() async -> (changed: Bool, removed: [(aid: Int, accessory: String)]) {
-        let now = bridgedByAID
-        let before = published
-        published = now
+        let since = comparedAt ?? registry.startedAt
+        comparedAt = Date()
         guard await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint) else { return (false, []) }
-        let removed = (before ?? [:]).filter { now[$0.key] == nil }.sorted { $0.key < $1.key }.map { (aid: $0.key, accessory: $0.value) }
-        return (true, removed)
+        return (true, await registry.departed(bridge: index, since: since))
     }
 
     /// The accessory set was compared, and `c#` changed if it had to.

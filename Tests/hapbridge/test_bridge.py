@@ -632,6 +632,8 @@ def test_an_excluded_accessory_is_left_out_and_comes_back_with_its_aid(house):
         wait_until(lambda: len(house.accessories()) == count and house.accessories().get("bulb", {}).get("reachable"), START,
                    "every accessory back in /api/accessories")
         wait_until(lambda: int(house.pairing_info()["c#"]) > c_before, 20, "c# to go up")
+        # Said before c# goes up: Apple Home forgets the accessory's setup.
+        assert f"accessory bulb (aid {before['bulb']}) is no longer bridged: Apple Home forgets it" in house.log()
         c_without = int(house.pairing_info()["c#"])
         without = aids_by_accessory(run(listed(house)))
         wait_until(lambda: "'room:Nowhere'" in house.log(), 10, "a warning about room:Nowhere")
