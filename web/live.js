@@ -45,7 +45,10 @@ function onAccessory(event) {
     scheduleReload();
     return;
   }
-  if (event.reachable !== undefined) accessory.reachable = event.reachable;
+  if (event.reachable !== undefined) {
+    accessory.reachable = event.reachable;
+    accessory.unreachable_reason = event.unreachable_reason;
+  }
   if (event.name !== undefined) accessory.name = event.name;
   if (event.room !== undefined) accessory.room = event.room;
   if (event.home !== undefined) accessory.home = event.home;

@@ -36,6 +36,7 @@
  * @property {string} name
  * @property {string} category
  * @property {boolean} reachable
+ * @property {string} [unreachable_reason] only while not reachable: why
  * @property {string} [manufacturer]
  * @property {string} [model]
  * @property {string} [firmware]
@@ -168,6 +169,7 @@
  * @property {string} id
  * @property {string} change `added`, `removed`, `reachability`, `renamed`, …
  * @property {boolean} [reachable]
+ * @property {string} [unreachable_reason]
  * @property {string} [name]
  * @property {string | null} [room]
  * @property {string | null} [home]

@@ -73,7 +73,9 @@ actor GatewayRuntime {
 
     /// The home as it is now, for front ends that serve a whole tree.
     func snapshot() -> HomeSnapshot {
-        HomeSnapshot(accessories: hub.core.accessories, lastSeen: hub.core.lastSeen, structure: hub.core.structure)
+        HomeSnapshot(
+            accessories: hub.core.accessories, lastSeen: hub.core.lastSeen, structure: hub.core.structure,
+            inventoriesHeard: hub.core.inventoriesHeard)
     }
 
     /// Events from beside the core (mapping files), to every front end.

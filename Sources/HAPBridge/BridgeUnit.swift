@@ -23,6 +23,11 @@ final class BridgeUnit: Sendable {
     /// services without adding or removing an accessory, so events alone do not tell).
     static let shapeCheckInterval: Duration = .seconds(1)
 
+    /// How long `c#` waits at most for every Zigbee2MQTT bridge's device list after the start: the
+    /// house is as stored until then, and a house changed only by a late list (a power cut, a broker
+    /// restarted without persistence) must not look changed to HomeKit.
+    static let inventoryWait: Duration = .seconds(30)
+
     /// homegate's version as HAP's FirmwareRevision wants it.
     static let firmware = "0.1.0"
 
@@ -81,8 +86,11 @@ final class BridgeUnit: Sendable {
     /// Bumps `c#` when the accessory set has changed and then held still for a `shapeCheckInterval`:
     /// at start the gateway is still catching up with the devices (their list comes from the
     /// broker, their mappings with it), and a device that joins brings several changes in a row;
-    /// controllers should re-read `/accessories` once, not for each step.
+    /// controllers should re-read `/accessories` once, not for each step. Nor before every
+    /// Zigbee2MQTT bridge's device list has come (or `inventoryWait` passed): until then the house
+    /// is the one stored at the last run, and an unchanged house keeps its `c#` across restarts.
     private func watchShape() async {
+        let started = ContinuousClock.now
         var previous: String?
         while !Task.isCancelled {
             do {
@@ -91,22 +99,34 @@ final class BridgeUnit: Sendable {
                 return
             }
             let fingerprint = await bridge.refresh().fingerprint
-            if fingerprint == previous {
-                await checkShape()
+            let heard = await bridge.inventoriesHeard
+            if fingerprint == previous, heard || ContinuousClock.now - started >= Self.inventoryWait {
+                await checkShape(settling: heard)
                 await bridge.reportUnmatchedSelectors()
             }
             previous = fingerprint
         }
     }
 
-    /// Bumps `c#` (and with it the advertisement) when the accessory set differs from the one published.
-    private func checkShape() async {
-        guard await bridge.takeShapeChange() else { return }
+    /// Bumps `c#` (and with it the advertisement) when the accessory set differs from the one
+    /// published. `settling`: laid out with every inventory heard, so that the bridge is settled after.
+    private func checkShape(settling: Bool) async {
+        let (changed, removed) = await bridge.takeShapeChange()
+        guard changed else {
+            if settling { await bridge.markSettled() }
+            return
+        }
+        for (aid, accessory) in removed {
+            logger.warning(
+                "accessory \(accessory) (aid \(aid)) is no longer bridged: Apple Home forgets it, with its room, scenes and automations; should it come back, it is a new accessory to HomeKit"
+            )
+        }
         do {
             let number = try await server.accessoriesChanged()
             logger.info("the HomeKit accessory set changed", metadata: ["c#": "\(number)"])
         } catch {
             logger.error("cannot store the HomeKit configuration number: \(error)")
         }
+        if settling { await bridge.markSettled() }
     }
 }

@@ -119,7 +119,7 @@ public final class HAPBridgeControl: HomeKitControl {
                 number: unit.index + 1, name: unit.name, port: server.listeningPort() ?? server.configuration.port,
                 deviceID: identity.deviceID.description, setupCode: identity.setupCode.description,
                 setupURI: try await server.setupURI(), configurationNumber: Int(try await unit.store.configurationNumber()),
-                accessories: await unit.bridge.bridgedCount,
+                accessories: await unit.bridge.bridgedCount, settled: await unit.bridge.settled,
                 advertisement: entries.withLock { $0[unit.index]?.advertisement } ?? HomeKitAdvertisement(.starting, detail: "starting"),
                 controllers: try await server.pairings().map { .init(id: $0.controllerID, admin: $0.isAdmin) })
         } catch {

@@ -14,6 +14,8 @@ actor HAPIdentifierRegistry {
     private let selection: BridgedSelection
     /// The time for reservations (`HAPIdentifierMap.reservation`); tests move it.
     private let now: @Sendable () -> Date
+    /// When it was made (at start): what left since went away in this run.
+    let startedAt: Date
     /// The selectors last reported as naming nothing, so that each change is said once.
     private var reportedUnmatched: [AccessorySelector] = []
 
@@ -27,6 +29,7 @@ actor HAPIdentifierRegistry {
         self.selection = selection
         self.newBridges = newBridges
         self.now = now
+        startedAt = now()
         map = try await storage.load()
     }
 
@@ -55,6 +58,14 @@ actor HAPIdentifierRegistry {
         map.fingerprints[key] = fingerprint
         await save()
         return !first
+    }
+
+    /// The accessories that left bridge `index` at `since` or after, with their aids.
+    func departed(bridge index: Int, since: Date) -> [(aid: Int, accessory: String)] {
+        map.accessories.filter { _, numbers in
+            numbers.bridge == index && !numbers.present && numbers.awaySince.map { $0 >= since } == true
+        }
+        .map { (aid: $0.value.aid, accessory: $0.key) }.sorted { $0.aid < $1.aid }
     }
 
     /// Warns about the `hap.include` / `hap.exclude` selectors that name nothing in `snapshot`, each

@@ -15,6 +15,14 @@ actor HomeKitBridge: HAPAccessoryProvider {
     private let logger: Logger
     private var bridge: BridgeIdentity
     private var layout = BridgeLayout()
+    /// Whether the last snapshot had every Zigbee2MQTT bridge's device list heard since the start.
+    private(set) var inventoriesHeard = false
+    /// Whether the accessory set was compared with the published one once the inventories came (or
+    /// the wait for them ended): from then on `c#` follows the house (`/api/homekit`'s `settled`).
+    private(set) var settled = false
+    /// When the accessory set was last compared (nil: not since the start): the accessories that
+    /// left since are the ones a change takes away.
+    private var comparedAt: Date?
     /// The connection that last wrote each characteristic: the change the write brings (credited to
     /// `hap`) is not sent back to it.
     private var writers: [CharacteristicPath: HAPConnectionID] = [:]
@@ -34,16 +42,25 @@ actor HomeKitBridge: HAPAccessoryProvider {
     func refresh() async -> BridgeLayout {
         let snapshot = await access.snapshot()
         layout = await registry.layout(bridge: index, snapshot, identity: bridge)
+        inventoriesHeard = snapshot.inventoriesHeard  // with the layout it is true of
         return layout
     }
 
     /// The bridged accessories as last laid out (the bridge itself not counted).
     var bridgedCount: Int { max(0, layout.accessories.count - 1) }
 
-    /// Whether the accessory set differs from the one last published (and remembers this one).
-    func takeShapeChange() async -> Bool {
-        await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint)
+    /// Whether the accessory set differs from the one last published (and remembers this one),
+    /// with the accessories the change takes away: those that left the bridge since the last
+    /// comparison (at a start, since the start: one `hap.exclude` now names, one removed meanwhile).
+    func takeShapeChange() async -> (changed: Bool, removed: [(aid: Int, accessory: String)]) {
+        let since = comparedAt ?? registry.startedAt
+        comparedAt = Date()
+        guard await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint) else { return (false, []) }
+        return (true, await registry.departed(bridge: index, since: since))
     }
+
+    /// The accessory set was compared, and `c#` changed if it had to.
+    func markSettled() { settled = true }
 
     /// Warns about `hap.include` / `hap.exclude` selectors that name nothing (the first bridge
     /// only: the selectors are the same for all).

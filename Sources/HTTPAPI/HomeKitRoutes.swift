@@ -80,6 +80,7 @@ enum HomeKitRoutes {
             "number": .integer(bridge.number), "name": .string(bridge.name), "port": .integer(bridge.port),
             "device_id": .string(bridge.deviceID), "setup_code": .string(bridge.setupCode), "setup_uri": .string(bridge.setupURI),
             "configuration_number": .integer(bridge.configurationNumber), "accessories": .integer(bridge.accessories),
+            "settled": .bool(bridge.settled),
             "paired": .bool(bridge.paired),
             "advertisement": ["state": .string(bridge.advertisement.state.rawValue), "detail": .string(bridge.advertisement.detail)],
             "controllers": .array(bridge.controllers.map { ["id": .string($0.id), "admin": .bool($0.admin)] }),

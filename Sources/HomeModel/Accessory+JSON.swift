@@ -28,7 +28,12 @@ extension Accessory {
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: "}}".utf8)
+        out.append(UInt8(ascii: "}"))
+        if !reachable, let unreachableReason {
+            out.append(contentsOf: #","unreachable_reason":"#.utf8)
+            JSONValue.writeString(unreachableReason, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
         return out
     }
 
@@ -56,6 +61,7 @@ extension Accessory {
             "id": .string(id), "name": .string(name), "category": .string(category.rawValue), "reachable": .bool(reachable),
             "services": .array(services.map(\.treeJSON)),
         ]
+        if !reachable, let unreachableReason { fields["unreachable_reason"] = .string(unreachableReason) }
         if let manufacturer { fields["manufacturer"] = .string(manufacturer) }
         if let model { fields["model"] = .string(model) }
         if let firmware { fields["firmware"] = .string(firmware) }

@@ -33,6 +33,9 @@ public struct Accessory: Sendable, Hashable {
     public var firmware: String?
     public var category: Category
     public var reachable: Bool
+    /// Why it is not reachable (`not heard from since start`, `its Zigbee2MQTT bridge is offline`);
+    /// nil while it is.
+    public var unreachableReason: String?
     /// The bridge it came through (`zigbee2mqtt`), nil for a device of its own.
     public var bridge: String?
     /// The room its mapping names: where it lands when it first appears (created if missing).

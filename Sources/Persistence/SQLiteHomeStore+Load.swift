@@ -30,12 +30,26 @@ extension SQLiteHomeStore {
                 var stored = StoredHome(
                     structure: HomeStructure(homes: homes, primaryHome: primary, rooms: rooms, zones: zones, placements: placements))
                 try Self.loadAutomation(db, into: &stored)
+                try Self.loadInventories(db, into: &stored)
                 return stored
             }
         } catch let error as PersistenceError {
             throw error
         } catch {
             throw .failed(path: path, operation: "loading", reason: "\(error)")
+        }
+    }
+
+    /// A list that cannot be read is skipped (and said): the bridge's accessories then wait for the broker.
+    private static func loadInventories(_ db: Database, into stored: inout StoredHome) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM zigbee2mqtt_inventory ORDER BY base_topic") {
+            let base: String = row["base_topic"]
+            guard let devices = try? JSONValue(parsing: row["devices"] as String), devices.arrayValue != nil else {
+                stored.skipped.append("the device list of Zigbee2MQTT bridge \(base) cannot be read; its accessories wait for the broker")
+                continue
+            }
+            let groups = (row["groups"] as String?).flatMap { try? JSONValue(parsing: $0) }
+            stored.inventories.append(StoredInventory(baseTopic: base, devices: devices, groups: groups))
         }
     }
 

@@ -56,6 +56,17 @@ enum Schema {
         migrator.registerMigration("3: front ends' own state (the HomeKit bridge's keys, pairings and identifiers)") { db in
             try db.execute(sql: "CREATE TABLE adapter_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
         }
+        // The lists the house is built from, not the accessories: the core builds the same
+        // accessories (same ids, so the HomeKit bridge's numbers hold) from them with the mapping
+        // files loaded now, and a list is what Zigbee2MQTT publishes, so it is compared as it comes.
+        migrator.registerMigration("4: each Zigbee2MQTT bridge's last device and group lists") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE zigbee2mqtt_inventory (
+                        base_topic TEXT PRIMARY KEY NOT NULL, devices TEXT NOT NULL, groups TEXT, updated REAL NOT NULL
+                    ) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

@@ -1,6 +1,7 @@
 public import Automation
 public import Foundation
 public import HomeModel
+public import JSON
 
 /// Changed things by id, in the order they first changed (so new rows keep their creation order):
 /// each is the thing as it is now, or nil when it is gone.
@@ -50,6 +51,8 @@ public struct StoreBatch: Sendable, Equatable {
     public var lastExecuted: [String: Date] = [:]
     /// When the values were reported (one time for the batch: it is only for people reading the file).
     public var valuesTime = Date()
+    /// Each Zigbee2MQTT bridge's lists as they now are, by base topic (nil: no longer kept).
+    public var inventories = Changes<StoredInventory>()
     /// Everything stored is replaced by this batch: a whole home, not changes to one.
     public var replacesAll = false
 
@@ -63,14 +66,18 @@ public struct StoreBatch: Sendable, Equatable {
     public var hasStructure: Bool {
         replacesAll
             || !(homes.isEmpty && primaryHome == nil && rooms.isEmpty && zones.isEmpty && placements.isEmpty && actionSets.isEmpty
-                && triggers.isEmpty && runtimes.isEmpty)
+                && triggers.isEmpty && runtimes.isEmpty && inventories.isEmpty)
     }
 
     public mutating func merge(_ later: StoreBatch) {
-        if later.replacesAll {  // a whole home supersedes every change before it
+        if later.replacesAll {  // a whole home supersedes every change before it, but not the device lists
+            var inventories = self.inventories
+            inventories.merge(later.inventories)
             self = later
+            self.inventories = inventories
             return
         }
+        inventories.merge(later.inventories)
         homes.merge(later.homes)
         primaryHome = later.primaryHome ?? primaryHome
         rooms.merge(later.rooms)
@@ -98,6 +105,8 @@ public struct StoredHome: Sendable, Equatable {
     public var values: [CharacteristicPath: CharacteristicValue]
     /// Rows that could not be read back (a definition this version does not understand), with why.
     public var skipped: [String]
+    /// Each Zigbee2MQTT bridge's last device and group lists: the house as it was, before the broker tells.
+    public var inventories: [StoredInventory] = []
 
     public init(
         structure: HomeStructure, actionSets: [ActionSet] = [], triggers: [Trigger] = [],
@@ -128,6 +137,22 @@ public struct StoredHome: Sendable, Equatable {
     }
 }
 
+/// One Zigbee2MQTT bridge's `bridge/devices` and `bridge/groups` as last received, in the form
+/// Zigbee2MQTT publishes them (only what homegate reads of them).
+public struct StoredInventory: Sendable, Equatable {
+    public var baseTopic: String
+    /// A JSON array of devices.
+    public var devices: JSONValue
+    /// A JSON array of groups; nil when none came.
+    public var groups: JSONValue?
+
+    public init(baseTopic: String, devices: JSONValue, groups: JSONValue?) {
+        self.baseTopic = baseTopic
+        self.devices = devices
+        self.groups = groups
+    }
+}
+
 /// Where the home is kept. The gateway owns the state; the store only mirrors it.
 public protocol HomeStore: Sendable {
     /// Everything stored, or nil for a new database.
@@ -150,6 +175,7 @@ extension StoreBatch {
         where !list.isEmpty {
             parts.append("\(name) " + list.prefix(10).joined(separator: ", ") + (list.count > 10 ? " and \(list.count - 10) more" : ""))
         }
+        if !inventories.isEmpty { parts.append("device lists of " + inventories.map(\.0).joined(separator: ", ")) }
         if !values.isEmpty { parts.append("\(values.count) characteristic values") }
         if !lastFired.isEmpty || !lastExecuted.isEmpty { parts.append("\(lastFired.count + lastExecuted.count) last-run times") }
         return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")

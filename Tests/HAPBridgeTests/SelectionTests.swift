@@ -147,4 +147,18 @@ struct SelectionTests {
         // And it was kept in the database all along.
         #expect(try await HAPIdentifierStorage(storage: storage).load().accessories["0x00158d0001a2b3c4"]?.aid == 4)
     }
+
+    @Test("the accessories that left the bridge since a moment are told with their aids, for the log that says HomeKit forgets them")
+    func departedSince() async throws {
+        let registry = try await HAPIdentifierRegistry(
+            storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"),
+            selection: try selection(exclude: ["accessory:Porch sensor"]), now: { day(0) })
+        let identity = BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0")
+        _ = await registry.layout(bridge: 0, house(), identity: identity)
+        #expect(await registry.departed(bridge: 0, since: day(0)).isEmpty)
+        _ = await registry.layout(bridge: 0, house(sensorName: "Porch sensor"), identity: identity)
+        let gone = await registry.departed(bridge: 0, since: day(0))
+        #expect(gone.map(\.accessory) == ["0x00158d0001a2b3c4"] && gone.map(\.aid) == [4])
+        #expect(await registry.departed(bridge: 0, since: day(1)).isEmpty, "left before the moment asked about")
+    }
 }

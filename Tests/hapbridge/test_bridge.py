@@ -385,14 +385,77 @@ def test_after_a_restart_the_pairing_and_the_numbers_hold(house):
     house.start_gateway()
     wait_until(lambda: house.accessories().get("bulb", {}).get("reachable"), START, "the bulb after the restart")
     after = run(listed(house))  # pair-verify with the stored keys
-
-    def shape(accessories):
-        return {(a["aid"], s["iid"], s["type"], c["iid"], c["type"]) for a in accessories
-                for s in a["services"] for c in s["characteristics"]}
-
     assert shape(after) == shape(before)
     assert aids_by_accessory(after) == STATE["aids"]
     assert int(house.pairing_info()["c#"]) == c_before
+
+
+def homekit_bridge(house) -> dict:
+    """The first bridge as /api/homekit shows it."""
+    return house.api("/api/homekit")["bridges"][0]
+
+
+def shape(accessories) -> set:
+    return {(a["aid"], s["iid"], s["type"], c["iid"], c["type"]) for a in accessories
+            for s in a["services"] for c in s["characteristics"]}
+
+
+def test_after_a_power_cut_the_house_is_known_before_the_devices(house):
+    """Issue 42: after a power cut the broker comes back empty, and Zigbee2MQTT later than homegate.
+    A controller reconnecting at once finds the house as it was (the same aids and iids), reads
+    answer "No Response" (-70402, not -70409), a subscription succeeds and delivers events once the
+    devices report, and c# holds before and after they come back. Every wait is for a positive
+    signal: /api/homekit's `settled`, the bulb reachable, the EVENT itself."""
+    c_before = homekit_bridge(house)["configuration_number"]
+    on_id, brightness_id = path_id(house, "bulb/lightbulb/on"), path_id(house, "bulb/lightbulb/brightness")
+    house.stop_all()
+    house.start_mosquitto()  # without persistence: empty
+    house.start_gateway()
+
+    # Nothing has come from the broker, and nothing will until the simulator starts.
+    bridge = homekit_bridge(house)
+    assert bridge["settled"] is False, "no device list has come: the bridge cannot have settled"
+    assert bridge["configuration_number"] == c_before
+    bulb = house.accessories()["bulb"]
+    assert bulb["reachable"] is False and bulb["unreachable_reason"] == "not heard from since start"
+
+    def back():
+        accessories = house.accessories()
+        return homekit_bridge(house)["settled"] and accessories["bulb"]["reachable"] and accessories["power_plug"]["reachable"]
+
+    async def body():
+        paired = pairing(house)
+        early = await paired.list_accessories_and_characteristics()
+        reads = await paired.get_characteristics([on_id, brightness_id])
+        write = await paired.put_characteristics([(*on_id, True)])
+        events = []
+        paired.dispatcher_connect(events.append)
+        refused = await paired.subscribe([brightness_id])
+        house.start_simulator()
+        await asyncio.to_thread(wait_until, back, START, "the devices back and the bridge settled")
+        c_after = (await asyncio.to_thread(homekit_bridge, house))["configuration_number"]
+        later = await paired.list_accessories_and_characteristics()
+        # A change the device reports reaches the subscription made before it was heard from.
+        brightness = 77 if value_of(house.accessories()["bulb"], "lightbulb", "brightness") != 77 else 33
+        house.simulator("report", {"id": "bulb", "state": {"brightness": round(brightness * 254 / 100)}})
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not any(e.get(brightness_id, {}).get("value") == brightness for e in events):
+            await asyncio.sleep(0.02)
+        value = await paired.get_characteristics([brightness_id])
+        await paired.close()
+        return early, reads, write, refused, c_after, later, events, brightness, value
+
+    early, reads, write, refused, c_after, later, events, brightness, value = run(body())
+    assert shape(early) == shape(STATE["accessories"]), "the same aids and iids before anything came from the broker"
+    assert aids_by_accessory(early) == STATE["aids"]
+    assert reads[on_id]["status"] == -70402 and reads[brightness_id]["status"] == -70402, reads
+    assert write[on_id]["status"] == -70402, write
+    assert not refused, f"the subscription was refused: {refused}"
+    assert c_after == c_before, "c# holds when the devices come back as they were"
+    assert shape(later) == shape(STATE["accessories"])
+    assert any(e.get(brightness_id, {}).get("value") == brightness for e in events), f"no EVENT with {brightness}: {events}"
+    assert value[brightness_id]["value"] == brightness
+    assert "HomeKit accessory set changed" not in house.log()
 
 
 def test_a_joined_device_bumps_the_configuration_number(house):
@@ -569,6 +632,8 @@ def test_an_excluded_accessory_is_left_out_and_comes_back_with_its_aid(house):
         wait_until(lambda: len(house.accessories()) == count and house.accessories().get("bulb", {}).get("reachable"), START,
                    "every accessory back in /api/accessories")
         wait_until(lambda: int(house.pairing_info()["c#"]) > c_before, 20, "c# to go up")
+        # Said before c# goes up: Apple Home forgets the accessory's setup.
+        assert f"accessory bulb (aid {before['bulb']}) is no longer bridged: Apple Home forgets it" in house.log()
         c_without = int(house.pairing_info()["c#"])
         without = aids_by_accessory(run(listed(house)))
         wait_until(lambda: "'room:Nowhere'" in house.log(), 10, "a warning about room:Nowhere")

@@ -118,7 +118,8 @@ export function renderDetail(force = false) {
       accessory.reachable
         ? h("span", { class: "badge ok", "data-testid": "detail-reachable" }, "Reachable")
         : h("span", { class: "badge warn", "data-testid": "detail-unreachable" }, "Unreachable")),
-    accessory.reachable ? null : h("p", { class: "notice" }, "The device does not answer: its values are the last it reported, and writes are refused until it is back."),
+    accessory.reachable ? null : h("p", { class: "notice", "data-testid": "detail-unreachable-reason" },
+      `${accessory.unreachable_reason ? `Unreachable: ${accessory.unreachable_reason}. Its` : "The device does not answer: its"} values are the last it reported, and writes are refused until it is back.`),
     h("dl", { class: "facts" },
       fact("Category", `${categoryName(categoryOf(accessory))} (${accessory.category})`),
       fact("Manufacturer", accessory.manufacturer),

@@ -25,6 +25,9 @@ public struct HomeKitBridgeStatus: Sendable, Equatable {
     /// `c#`: goes up when the accessory set changes.
     public var configurationNumber: Int
     public var accessories: Int
+    /// Whether the bridge has compared its accessory set with the one it last published since the
+    /// start, once every Zigbee2MQTT bridge's device list came (or 30 s passed): before, `c#` holds.
+    public var settled: Bool
     public var advertisement: HomeKitAdvertisement
     public var controllers: [Controller]
 
@@ -32,8 +35,9 @@ public struct HomeKitBridgeStatus: Sendable, Equatable {
 
     public init(
         number: Int, name: String, port: Int, deviceID: String, setupCode: String, setupURI: String, configurationNumber: Int,
-        accessories: Int, advertisement: HomeKitAdvertisement, controllers: [Controller]
+        accessories: Int, settled: Bool = true, advertisement: HomeKitAdvertisement, controllers: [Controller]
     ) {
+        self.settled = settled
         self.number = number
         self.name = name
         self.port = port

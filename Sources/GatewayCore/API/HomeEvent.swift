@@ -58,6 +58,8 @@ public struct AccessoryPlacementState: Sendable {
     public var home: String?
     public var room: String?
     public var reachable: Bool
+    /// Why it is not reachable; nil while it is.
+    public var unreachableReason: String? = nil
 }
 
 public struct ActionSetEvent: Sendable {

@@ -178,6 +178,7 @@ public enum HomeJSON {
             if let state {
                 fields["name"] = .string(state.name)
                 fields["reachable"] = .bool(state.reachable)
+                if let reason = state.unreachableReason { fields["unreachable_reason"] = .string(reason) }
                 if let home = state.home { fields["home"] = .string(home) }
                 if let room = state.room { fields["room"] = .string(room) }
             }

@@ -8,10 +8,14 @@ public struct HomeSnapshot: Sendable {
     public var accessories: [Accessory]
     public var lastSeen: [String: Date]
     public var structure: HomeStructure
+    /// Whether every Zigbee2MQTT bridge has sent its device list since the start: before, the
+    /// house may be as stored at the last run rather than as it is (HomeKit's `c#` waits for it).
+    public var inventoriesHeard: Bool
 
-    public init(accessories: [Accessory], lastSeen: [String: Date], structure: HomeStructure) {
+    public init(accessories: [Accessory], lastSeen: [String: Date], structure: HomeStructure, inventoriesHeard: Bool = true) {
         self.accessories = accessories
         self.lastSeen = lastSeen
         self.structure = structure
+        self.inventoriesHeard = inventoriesHeard
     }
 }

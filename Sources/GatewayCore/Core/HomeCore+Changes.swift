@@ -49,11 +49,13 @@ extension HomeCore {
         ).map { QueuedFiring($0, writer: writer) }
     }
 
-    /// Reachability is the bridge's and the device's availability together.
-    mutating func setReachable(_ id: String, _ reachable: Bool) {
-        guard let entry = entries[id], entry.accessory.reachable != reachable else { return }
+    /// Reachability, and why not (`reason` is kept only while unreachable).
+    mutating func setReachable(_ id: String, _ reachable: Bool, reason: String?) {
+        let reason = reachable ? nil : reason
+        guard let entry = entries[id], entry.accessory.reachable != reachable || entry.accessory.unreachableReason != reason else { return }
         if step.reachabilityBefore[id] == nil { step.reachabilityBefore[id] = entry.accessory.reachable }
         entries[id]!.accessory.reachable = reachable
+        entries[id]!.accessory.unreachableReason = reason
         step.dirtyStates.insert(id)  // the event, if the batch ends with a change, and the state go out once, at its end
     }
 
@@ -102,6 +104,7 @@ extension HomeCore {
     /// that still exists: a reload or a rename does not forget the house.
     static func carryValues(from old: Accessory, into new: inout Accessory) {
         new.reachable = old.reachable
+        new.unreachableReason = old.unreachableReason
         for s in new.services.indices {
             guard let oldService = old[new.services[s].id] else { continue }
             for c in new.services[s].characteristics.indices {

@@ -33,7 +33,7 @@ extension HomeCore {
         switch online {
         case .success(let online):
             entries[id]!.deviceOnline = online
-            setReachable(id, online)
+            setReachable(id, online, reason: "its availability topic says it is offline")
         case .failure(let problem):
             counters.invalid += 1
             notice(.warning, .devices, "\(topic): \(problem)")

@@ -144,7 +144,7 @@ extension HomeCore {
         let state = entries[id].map {
             AccessoryPlacementState(
                 name: $0.accessory.name, home: $0.accessory.home, room: $0.accessory.room,
-                reachable: $0.accessory.reachable)
+                reachable: $0.accessory.reachable, unreachableReason: $0.accessory.unreachableReason)
         }
         return .accessory(id, what, now: state)
     }
@@ -163,10 +163,12 @@ extension HomeCore {
                 }
             }
         }
-        return StoredHome(
+        var batch = StoredHome(
             structure: structure, actionSets: actionSetOrder.compactMap { actionSets[$0] },
             triggers: triggerOrder.compactMap { engine.triggers[$0] }, runtimes: engine.runtime, values: values
         ).batch
+        for base in bridges.baseTopics { if let inventory = storedInventory(base) { batch.inventories[base] = inventory } }
+        return batch
     }
 
     /// What to store follows from what changed, not from marks by each change: the structure from
@@ -176,6 +178,7 @@ extension HomeCore {
     mutating func collectStoreChanges() {
         for effect in out { if case .event(let event) = effect { store(event) } }
         for effect in held { if case .event(let event) = effect { store(event) } }
+        collectInventories()
         let (changed, fired) = engine.drainDirty()
         for id in changed { store.runtimes[id] = engine.runtime[id] }
         for id in fired { if let date = engine.runtime[id]?.lastFired { store.lastFired[id] = date } }

@@ -116,8 +116,11 @@ extension HomeCore {
         let old = entries[id]
         if let old { Self.carryValues(from: old.accessory, into: &accessory) }
         let deviceOnline = online ?? old?.deviceOnline ?? true
-        accessory.reachable = bridge.online && deviceOnline
-        insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: base, mapping: mapping), deviceOnline: deviceOnline))
+        let heard = old?.heard ?? bridge.heard
+        let reason: String?
+        (accessory.reachable, reason) = Self.reachability(heard: heard, bridgeOnline: bridge.online, deviceOnline: deviceOnline)
+        accessory.unreachableReason = reason
+        insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: base, mapping: mapping), deviceOnline: deviceOnline, heard: heard))
         if requestState, old == nil, !mapping.gettableKeys.isEmpty {
             refreshQueue.append(getRequest(mapping, base: base))
         }

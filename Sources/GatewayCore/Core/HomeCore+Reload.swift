@@ -1,6 +1,7 @@
 public import Foundation
 import HomeModel
 public import Mappings
+import Persistence
 
 extension HomeCore {
     /// Applies edited mapping files while running. Accessories that did not change keep their
@@ -17,6 +18,8 @@ extension HomeCore {
         for accessory in new.accessories { addExplicit(accessory) }
         // Bridges, by base topic: one that stays keeps what it knows about its devices; every
         // Zigbee2MQTT accessory is rebuilt with the new overrides.
+        let kept = Set(new.zigbee2mqtt.map(\.baseTopic))
+        for base in bridges.baseTopics where !kept.contains(base) { store.inventories[base] = nil }
         bridges.reload(new.zigbee2mqtt)
         for (id, entry) in entries {
             if case .zigbee2mqtt(let base, _) = entry.source, bridges[base] == nil { remove(id) }

@@ -17,6 +17,8 @@ extension HomeCore {
         var firingQueue: [QueuedFiring] = []
         /// Devices, groups or accessories' homes changed: the Zigbee2MQTT scenes are synced at the step's end.
         var scenesStale = false
+        /// Bridges whose device or group list changed: stored at the step's end.
+        var inventoriesChanged: Set<String> = []
     }
 
     /// A fire and who made the change that set it off: the trigger whose write its device reported

@@ -10,6 +10,10 @@ extension HomeCore {
         // and apply's update would then copy every service of the accessory for each reading.
         guard let id = bridges.accessory(named: name, on: base), case .zigbee2mqtt(_, let mapping)? = entries[id]?.source else { return }
         if seen { entries[id]?.lastSeen = now }
+        if entries[id]?.heard == false {
+            entries[id]?.heard = true
+            updateReachability(id)
+        }
         let json: JSONValue
         do {
             json = try JSONValue(parsing: payload)
@@ -31,8 +35,16 @@ extension HomeCore {
     /// it on every reconnect; the home built from it would be the same, and rebuilt it would
     /// publish every accessory's state and the whole tree again.
     mutating func devicesChanged(_ devices: [Zigbee2MQTTDevice], bridge base: String) {
+        defer { hear(bridge: base) }
         guard let change = bridges.update(base, { $0.takeDevices(devices) }) ?? nil else { return }
         for warning in change.warnings { notice(.warning, .mappings, warning) }
+        step.inventoriesChanged.insert(base)
+        if !change.keptWhileOffline.isEmpty {
+            notice(
+                .info, .devices,
+                "\(base): the bridge is offline and its device list leaves out \(Self.listed(change.keptWhileOffline)); "
+                    + "kept, unreachable: only an online bridge's list removes a device")
+        }
         rebuild(bridge: base, requestState: true)
         let after = bridges[base]?.accessories ?? []
         if change.first {
@@ -42,7 +54,10 @@ extension HomeCore {
                 notice(.info, .devices, "\(base): a device joined: accessory \(id)")
             }
             for id in change.accessoriesBefore.subtracting(after).sorted() {
-                notice(.info, .devices, "\(base): a device left: accessory \(id) is gone")
+                notice(
+                    .warning, .devices,
+                    "\(base): a device left: accessory \(id) is gone, removed from Zigbee2MQTT (Apple Home forgets it, "
+                        + "with its room, scenes and automations)")
             }
         }
     }
@@ -50,7 +65,9 @@ extension HomeCore {
     /// `bridge/groups`: a group of devices that share a light, switch, cover, lock, thermostat or fan
     /// becomes an accessory of its own; its writes go to `<base>/<group>/set`.
     mutating func groupsChanged(_ groups: [Zigbee2MQTTGroup], bridge base: String) {
+        defer { hear(bridge: base) }
         guard bridges.update(base, { $0.takeGroups(groups) }) == true else { return }
+        step.inventoriesChanged.insert(base)
         rebuild(bridge: base, requestState: true)
     }
 
@@ -73,20 +90,53 @@ extension HomeCore {
         }
     }
 
-    /// Reachability is the bridge's and the device's availability together.
+    /// A device's availability: it is heard from, online or not.
     private mutating func setDeviceOnline(_ id: String, _ online: Bool, bridgeOnline: Bool) {
         entries[id]?.deviceOnline = online
-        setReachable(id, online && bridgeOnline)
+        entries[id]?.heard = true
+        updateReachability(id)
     }
 
     /// A bridge that goes offline takes all its accessories with it until it is back.
     mutating func bridgeStateChanged(_ online: Bool, bridge base: String) {
         guard let was = bridges.update(base, { $0.setOnline(online) }) else { return }
         if step.bridgeOnlineBefore[base] == nil { step.bridgeOnlineBefore[base] = was }
+        hear(bridge: base)
         for (id, entry) in entries {
-            if case .zigbee2mqtt(let b, _) = entry.source, b == base { setReachable(id, online && entry.deviceOnline) }
+            if case .zigbee2mqtt(let b, _) = entry.source, b == base { updateReachability(id) }
         }
     }
+
+    /// The bridge spoke (its state, a list, even one as it was): its accessories placed from the
+    /// stored lists are heard from, and reachable as the bridge and their devices are.
+    mutating func hear(bridge base: String) {
+        let unheard = entries.compactMap { id, entry -> String? in
+            guard !entry.heard, case .zigbee2mqtt(base, _) = entry.source else { return nil }
+            return id
+        }
+        for id in unheard {
+            entries[id]?.heard = true
+            updateReachability(id)
+        }
+    }
+
+    /// Reachability is what was heard since the start, the bridge's state and the device's
+    /// availability together.
+    mutating func updateReachability(_ id: String) {
+        guard let entry = entries[id], case .zigbee2mqtt(let base, _) = entry.source else { return }
+        let (reachable, reason) = Self.reachability(
+            heard: entry.heard, bridgeOnline: bridges[base]?.online ?? true, deviceOnline: entry.deviceOnline)
+        setReachable(id, reachable, reason: reason)
+    }
+
+    static func reachability(heard: Bool, bridgeOnline: Bool, deviceOnline: Bool) -> (Bool, String?) {
+        if !heard { return (false, notHeardReason) }
+        if !bridgeOnline { return (false, "its Zigbee2MQTT bridge is offline") }
+        if !deviceOnline { return (false, "its device is offline (Zigbee2MQTT availability)") }
+        return (true, nil)
+    }
+
+    static let notHeardReason = "not heard from since start"
 
     /// A base topic nothing answers on (a typo, or Zigbee2MQTT's own base_topic is another): said once.
     mutating func warnAboutSilentBridges() {

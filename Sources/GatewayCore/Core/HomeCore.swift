@@ -19,6 +19,9 @@ public struct HomeCore: Sendable {
         var accessory: Accessory
         var source: Source
         var deviceOnline = true
+        /// Whether anything was heard of it since the start: an accessory placed from the stored
+        /// device list (`HomeCore+Known.swift`) is not, until its bridge or the device speaks.
+        var heard = true
         /// When the device last sent its state (any report, even one that changed nothing or could
         /// not be read), since the gateway started; a retained message the broker replays does not count.
         var lastSeen: Date?
@@ -114,6 +117,7 @@ public struct HomeCore: Sendable {
         bridges = Zigbee2MQTTBridges(mappings.zigbee2mqtt)
         for skipped in stored?.skipped ?? [] { notice(.warning, .store, "database: \(skipped)") }
         for accessory in mappings.accessories { addExplicit(accessory) }
+        placeKnown(stored?.inventories ?? [])
         for set in stored?.actionSets ?? [] {
             actionSets[set.id] = set
             actionSetOrder.append(set.id)

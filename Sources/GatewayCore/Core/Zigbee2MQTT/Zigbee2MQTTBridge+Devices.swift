@@ -10,6 +10,8 @@ extension Zigbee2MQTTBridge {
         var accessoriesBefore: Set<String>
         /// Overrides the list leaves without a device, each said once.
         var warnings: [String]
+        /// Devices an offline bridge's list left out, kept (by friendly name).
+        var keptWhileOffline: [String] = []
     }
 
     /// The bridge's accessories, as the last placing found them.
@@ -17,14 +19,26 @@ extension Zigbee2MQTTBridge {
 
     /// `bridge/devices`: kept when it differs from the last (nil when it does not: the broker
     /// replays the list on every reconnect, and Zigbee2MQTT publishes it again on a restart).
+    /// Only an online bridge's list removes a device: one an offline bridge leaves out is kept
+    /// (a retained list from before a device was re-paired, a bridge starting up).
     mutating func takeDevices(_ devices: [Zigbee2MQTTDevice]) -> DeviceListChange? {
+        heard = true
+        inventoryHeard = true
+        var devices = devices
+        var kept: [String] = []
+        if !online, let old = self.devices {
+            let listed = Set(devices.map(\.ieeeAddress))
+            let missing = old.filter { !listed.contains($0.ieeeAddress) }
+            devices += missing
+            kept = missing.map(\.friendlyName)
+        }
         guard self.devices != devices else { return nil }
         let first = self.devices == nil
         let before = accessories
         var warnings = renameWarnings(from: self.devices ?? [], to: devices)
         self.devices = devices
         warnings += unmatchedOverrideWarnings(devices)
-        return DeviceListChange(first: first, accessoriesBefore: before, warnings: warnings)
+        return DeviceListChange(first: first, accessoriesBefore: before, warnings: warnings, keptWhileOffline: kept)
     }
 
     /// A device renamed in Zigbee2MQTT whose override is keyed by its old friendly name loses it.
@@ -61,7 +75,7 @@ extension Zigbee2MQTTBridge {
     /// A base topic nothing answers on (a typo, or Zigbee2MQTT's own base_topic is another): the
     /// warning, once, while no device list has come.
     mutating func silenceWarning(after seconds: Int) -> String? {
-        guard devices == nil, !silenceWarned else { return nil }
+        guard !inventoryHeard, !silenceWarned else { return nil }
         silenceWarned = true
         return "\(source.file): nothing answers on base_topic '\(source.baseTopic)': no \(source.baseTopic)/bridge/devices in "
             + "\(seconds) s. Check that it is Zigbee2MQTT's base_topic, and that Zigbee2MQTT runs on this broker"

@@ -29,6 +29,12 @@ struct Zigbee2MQTTBridge: Sendable {
     var unmatchedWarned: Set<String> = []
     /// Whether the "nothing answers on this base topic" warning was given.
     var silenceWarned = false
+    /// Whether anything came from the bridge since the start (its state, a list): until then the
+    /// accessories placed from its stored lists are not reachable.
+    var heard = false
+    /// Whether its device list came since the start: until every bridge's has, the house may still
+    /// be as stored rather than as it is, and the HomeKit bridge does not change `c#`.
+    var inventoryHeard = false
 
     init(source: Zigbee2MQTTSource) {
         self.source = source
@@ -52,12 +58,29 @@ struct Zigbee2MQTTBridge: Sendable {
 
     /// `bridge/state`; returns whether it was online before.
     mutating func setOnline(_ online: Bool) -> Bool {
+        heard = true
         defer { self.online = online }
         return self.online
     }
 
+    /// The lists as stored at the last run, taken before anything comes from the broker.
+    mutating func restore(devices: [Zigbee2MQTTDevice], groups: [Zigbee2MQTTGroup]?) {
+        self.devices = devices
+        if let groups {
+            self.groups = groups
+            groupsKnown = true
+        }
+    }
+
     /// `bridge/groups`; returns whether they differ from what was known (the first list always does).
+    /// An offline bridge's list keeps the groups it leaves out: only an online bridge removes one.
     mutating func takeGroups(_ groups: [Zigbee2MQTTGroup]) -> Bool {
+        heard = true
+        var groups = groups
+        if !online {
+            let listed = Set(groups.map(\.id))
+            groups += self.groups.filter { !listed.contains($0.id) }
+        }
         guard groups != self.groups || !groupsKnown else { return false }
         self.groups = groups
         groupsKnown = true

@@ -26,6 +26,9 @@ struct Zigbee2MQTTBridges: Sendable {
     /// Whether every bridge has sent both its lists: until then a device not in them may yet come.
     var listsKnown: Bool { byBase.values.allSatisfy(\.listsKnown) }
 
+    /// Whether every bridge has sent its device list since the start.
+    var inventoriesHeard: Bool { byBase.values.allSatisfy(\.inventoryHeard) }
+
     /// The scenes each bridge's devices and groups keep, by base topic and then by IEEE address or group key.
     var scenes: [String: [String: [Zigbee2MQTTScene]]] { byBase.mapValues(\.scenes) }
 

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import JSON
+import Persistence
+import Testing
+
+@Suite("The SQLite store keeps each Zigbee2MQTT bridge's last device and group lists")
+struct InventoryStoreTests {
+    static let devices: JSONValue = [
+        ["ieee_address": "0x01", "friendly_name": "bulb", "definition": ["model": "LED1545G12", "exposes": [["type": "light"]]]],
+        ["ieee_address": "0x02", "friendly_name": "plug ü", "supported": false],
+    ]
+
+    @Test("the lists written come back equal, by base topic; later ones replace them; nil forgets them; a whole-home replace keeps them")
+    func roundTrip() async throws {
+        let store = try SQLiteHomeStore(path: temporaryDatabase())
+        try store.replaceAll(with: try sampleHome())
+        var batch = StoreBatch()
+        batch.inventories["zigbee2mqtt"] = StoredInventory(
+            baseTopic: "zigbee2mqtt", devices: Self.devices, groups: [["id": 1, "friendly_name": "all"]])
+        batch.inventories["garden"] = StoredInventory(baseTopic: "garden", devices: [], groups: nil)
+        #expect(batch.hasStructure, "written promptly, as structure is")
+        try await store.write(batch)
+        var loaded = try #require(try store.load())
+        #expect(loaded.inventories == [batch.inventories["garden"]!, batch.inventories["zigbee2mqtt"]!])
+
+        var later = StoreBatch()
+        later.inventories["zigbee2mqtt"] = StoredInventory(baseTopic: "zigbee2mqtt", devices: [], groups: [])
+        later.inventories["garden"] = nil
+        try await store.write(later)
+        loaded = try #require(try store.load())
+        #expect(loaded.inventories == [StoredInventory(baseTopic: "zigbee2mqtt", devices: [], groups: [])])
+
+        try store.replaceAll(with: try sampleHome())
+        #expect(try store.load()?.inventories.count == 1, "an import replaces the home, not what the bridges last said")
+    }
+
+    @Test("a stored list that is not a JSON array is skipped and said, and the rest of the home loads")
+    func unreadable() throws {
+        let path = temporaryDatabase()
+        let store = try SQLiteHomeStore(path: path)
+        try store.replaceAll(with: try sampleHome())
+        store.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "INSERT INTO zigbee2mqtt_inventory VALUES ('zigbee2mqtt', '{oops', NULL, 0)") }
+        let again = try SQLiteHomeStore(path: path)
+        let loaded = try #require(try again.load())
+        #expect(loaded.inventories.isEmpty)
+        #expect(loaded.skipped == ["the device list of Zigbee2MQTT bridge zigbee2mqtt cannot be read; its accessories wait for the broker"])
+    }
+
+    @Test("merged batches keep the later list, and a whole-home batch does not drop a list waiting to be written")
+    func merging() {
+        var first = StoreBatch()
+        first.inventories["zigbee2mqtt"] = StoredInventory(baseTopic: "zigbee2mqtt", devices: Self.devices, groups: nil)
+        var whole = StoreBatch()
+        whole.replacesAll = true
+        first.merge(whole)
+        #expect(first.inventories["zigbee2mqtt"]?.devices == Self.devices)
+        #expect(first.summary.contains("device lists of zigbee2mqtt"))
+    }
+}
