@@ -85,7 +85,9 @@ public struct HomeGateway: Sendable {
             hub: hub, client: client, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
-        access = GatewayAccess(runtime: runtime, events: events, treeChanges: tree, timeZone: core.timeZone, store: store, health: health) { [runtime, writer, client, health] in
+        access = GatewayAccess(
+            runtime: runtime, events: events, treeChanges: tree, timeZone: core.timeZone, store: store, health: health
+        ) { [runtime, writer, client, health] in
             health.report(
                 store: writer.failing, counters: await runtime.counters,
                 dropped: (client.droppedIncoming, client.droppedWhileDisconnected))

@@ -24,7 +24,8 @@ struct BridgeValuesTests {
                     state: { topic: porch/temperature }
         """
 
-    static let temperature = CharacteristicPath(accessory: "porch_sensor", service: "temperature_sensor", characteristic: "current_temperature")
+    static let temperature = CharacteristicPath(
+        accessory: "porch_sensor", service: "temperature_sensor", characteristic: "current_temperature")
 
     static func bridge() async throws -> (HomeKitBridge, GatewayAccess, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-bridge-values-\(UUID().uuidString)")
@@ -36,7 +37,8 @@ struct BridgeValuesTests {
         configuration.mappings = mappings.path
         configuration.database = folder.appendingPathComponent("homegate.sqlite").path
         let gateway = try HomeGateway(configuration: configuration, logger: Logger(label: "test"))
-        let registry = try await HAPIdentifierRegistry(storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
+        let registry = try await HAPIdentifierRegistry(
+            storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
         let bridge = HomeKitBridge(
             access: gateway.access, registry: registry, index: 0,
             bridge: BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0"), logger: Logger(label: "test"))
