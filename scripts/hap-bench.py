@@ -709,6 +709,9 @@ def rows(f):
     lat("isolated change → HAP EVENT", "isolated hap")
     out.append(("isolated HAP EVENT p99 − MQTT event p99 (ms; target ≤ 5)",
                 percentile(f["isolated hap"], 0.99) - percentile(f["isolated mqtt"], 0.99)))
+    event_echo = percentile(f["event echo"], 0.5)
+    out.append(("isolated MQTT event p50 / event echo p50", percentile(f["isolated mqtt"], 0.5) / event_echo))
+    out.append(("isolated HAP EVENT p50 / event echo p50", percentile(f["isolated hap"], 0.5) / event_echo))
     out.append((f"burst of {f['burst size']} changes {f['burst gap']:g} ms apart → EVENTs per connection, mean",
                 statistics.mean(f["burst events"]) if f["burst events"] else math.nan))
     out.append((f"burst → EVENTs within any {f['hap window']:g} ms per connection, max (target ≤ 1)",
@@ -771,7 +774,7 @@ def main():
     parser.add_argument("--isolated", type=int, default=30, help="isolated changes, each after a quiet second (default 30)")
     parser.add_argument("--bursts", type=int, default=10, help="bursts of changes to one light (default 10)")
     parser.add_argument("--burst-size", type=int, default=10, help="changes per burst (default 10)")
-    parser.add_argument("--burst-gap", type=float, default=20, help="milliseconds between a burst's changes (default 20)")
+    parser.add_argument("--burst-gap", type=float, default=10, help="milliseconds between a burst's changes (default 10)")
     parser.add_argument("--hap-window", type=float, default=240, help="the bridge's gathering window in ms, for the burst figure (default 240)")
     parser.add_argument("--verifies", type=int, default=50, help="pair-verifies (default 50)")
     parser.add_argument("--controllers", type=int, default=5, help="controllers per bridge for the CPU window (default 5)")
