@@ -24,7 +24,9 @@ aiohomekit (the controller library Home Assistant uses), then:
 2. events: the device publishes a new brightness on zigbee2mqtt/<light>; timed until
    homegate/event/<light>/lightbulb/brightness reaches a subscriber and until the EVENT/1.0 reaches
    a controller subscribed to the probe lights only (so each probe opens its own coalescing window);
-   an echo after each;
+   an echo after each; then ISOLATED changes, each after a quiet second, timed the same way (the
+   first change after a quiet window); then BURSTS of changes to one light, counting the EVENT/1.0
+   messages its controller connection gets for it (at most one per gathering window);
 3. pair-verify: new connections, each verified; the controller's own share is the time spent in
    aiohomekit's pair-verify steps (its X25519, HKDF, ChaCha20-Poly1305, Ed25519), timed apart;
 4. CPU and memory of homegate over a window with no controller, then with CONTROLLERS controllers
@@ -358,6 +360,8 @@ class Arrivals:
     def __init__(self):
         self.mqtt = {}  # topic -> (predicate, future)
         self.hap = {}  # (aid, iid) -> (value, future)
+        self.watched = None  # (aid, iid) whose EVENT messages are timed, for the bursts
+        self.watched_at = []
 
     def expect_mqtt(self, topic, predicate=lambda payload: True):
         future = asyncio.get_running_loop().create_future()
@@ -385,6 +389,8 @@ class Arrivals:
 
     def hap_event(self, event):
         at = time.perf_counter()
+        if self.watched in event:
+            self.watched_at.append(at)
         for key, body in event.items():
             waiting = self.hap.get(key)
             if waiting and body.get("value") == waiting[0] and not waiting[1].done():
@@ -563,6 +569,53 @@ async def events(args, figures, lights, bridges, connect, pub, arrivals):
     for key, values in samples.items():
         figures[f"event {key}"] = ms(values)
     figures["event lost"] = lost
+    await isolated(args, figures, lights, pub, arrivals, percent)
+    await bursts(args, figures, lights, pub, arrivals, percent)
+
+
+async def isolated(args, figures, lights, pub, arrivals, percent):
+    """A change after a quiet second (no probe in between): MQTT event and HAP EVENT from one publish."""
+    samples = {"mqtt": [], "hap": []}
+    lost = {}
+    for n in range(args.isolated):
+        await asyncio.sleep(1)
+        light = lights[n % len(lights)]
+        p = percent[light["id"]] = 10 + (percent[light["id"]] + 13) % 90
+        mqtt = arrivals.expect_mqtt(f"homegate/event/{light['id']}/lightbulb/brightness",
+                                    lambda body, p=p: isinstance(body, dict) and body.get("value") == p)
+        hap = arrivals.expect_hap((light["aid"], light["iid"]), p)
+        started = time.perf_counter()
+        await pub.publish(f"zigbee2mqtt/{light['id']}", json.dumps({"state": "ON", "brightness": round(p * 254 / 100)}))
+        for path, future in (("mqtt", mqtt), ("hap", hap)):
+            at = await arrival(future, lost, path)
+            if at is not None:
+                samples[path].append(at - started)
+    for key, values in samples.items():
+        figures[f"isolated {key}"] = ms(values)
+    figures["isolated lost"] = lost
+
+
+async def bursts(args, figures, lights, pub, arrivals, percent):
+    """BURST_SIZE changes of one light, BURST_GAP ms apart, after a quiet second: the EVENT/1.0
+    messages its controller connection gets for it until a second after the last, and the most of
+    them inside any span shorter than the gathering window."""
+    per_burst, most_in_window = [], []
+    for n in range(args.bursts):
+        light = lights[n % len(lights)]
+        await asyncio.sleep(1)
+        arrivals.watched, arrivals.watched_at = (light["aid"], light["iid"]), []
+        for _ in range(args.burst_size):
+            p = percent[light["id"]] = 10 + (percent[light["id"]] + 13) % 90
+            await pub.publish(f"zigbee2mqtt/{light['id']}", json.dumps({"state": "ON", "brightness": round(p * 254 / 100)}))
+            await asyncio.sleep(args.burst_gap / 1000)
+        await asyncio.sleep(1)
+        times = list(arrivals.watched_at)
+        arrivals.watched = None
+        per_burst.append(len(times))
+        span = (args.hap_window - 5) / 1000  # a little short of the window: the timers' own jitter
+        most_in_window.append(max((sum(1 for u in times if t <= u < t + span) for t in times), default=0))
+    figures["burst events"] = per_burst
+    figures["burst most in window"] = most_in_window
 
 
 async def pair_verifies(args, figures, bridges):
@@ -652,6 +705,17 @@ def rows(f):
     lat("device → HAP EVENT", "event hap")
     out.append(("HAP EVENT p99 over 250 ms (ms; target ≤ 5; the window is 240 ms)", percentile(f["event hap"], 0.99) - 250))
     lat("HAP EVENT after the MQTT event, same publish", "event hap after mqtt")
+    lat("isolated change → homegate/event (MQTT)", "isolated mqtt")
+    lat("isolated change → HAP EVENT", "isolated hap")
+    out.append(("isolated HAP EVENT p99 − MQTT event p99 (ms; target ≤ 5)",
+                percentile(f["isolated hap"], 0.99) - percentile(f["isolated mqtt"], 0.99)))
+    event_echo = percentile(f["event echo"], 0.5)
+    out.append(("isolated MQTT event p50 / event echo p50", percentile(f["isolated mqtt"], 0.5) / event_echo))
+    out.append(("isolated HAP EVENT p50 / event echo p50", percentile(f["isolated hap"], 0.5) / event_echo))
+    out.append((f"burst of {f['burst size']} changes {f['burst gap']:g} ms apart → EVENTs per connection, mean",
+                statistics.mean(f["burst events"]) if f["burst events"] else math.nan))
+    out.append((f"burst → EVENTs within any {f['hap window']:g} ms per connection, max (target ≤ 1)",
+                max(f["burst most in window"], default=math.nan)))
     out.append(("MQTT event p50 / echo p50", percentile(f["event mqtt"], 0.5) / percentile(f["event echo"], 0.5)))
     lat("pair-verify", "pair-verify")
     out.append(("pair-verify, controller's own steps p50 (ms)", percentile(f["pair-verify client"], 0.5)))
@@ -692,8 +756,9 @@ def report(all_figures, first=1):
     for i, f in enumerate(all_figures):
         say(f"run {first + i}: {f['accessories']} accessories on {f['bridges']} bridges, {f['probe lights']} probe lights, "
             f"{len(f['write hap'])} writes and {len(f['event hap'])} events per path, {len(f['pair-verify'])} verifies, "
+            f"{len(f['isolated hap'])} isolated changes, {len(f['burst events'])} bursts, "
             f"{f['subscriptions']} subscriptions, lost (not arrived within 2 s): writes {f['write lost'] or 'none'}, "
-            f"events {f['event lost'] or 'none'}; load average {f['load at start']} at start, {f['load idle window']} "
+            f"events {f['event lost'] or 'none'}, isolated {f['isolated lost'] or 'none'}; load average {f['load at start']} at start, {f['load idle window']} "
             f"(no controller), {f['load controllers window']} (controllers), {f['load at end']} at the end")
 
 
@@ -706,6 +771,11 @@ def main():
     parser.add_argument("--rate", type=int, default=2000, help="background device messages per second, at least 1 (default 2000)")
     parser.add_argument("--writes", type=int, default=300, help="write probes per path (default 300)")
     parser.add_argument("--events", type=int, default=120, help="event probes (default 120; each waits out the coalescing window)")
+    parser.add_argument("--isolated", type=int, default=30, help="isolated changes, each after a quiet second (default 30)")
+    parser.add_argument("--bursts", type=int, default=10, help="bursts of changes to one light (default 10)")
+    parser.add_argument("--burst-size", type=int, default=10, help="changes per burst (default 10)")
+    parser.add_argument("--burst-gap", type=float, default=10, help="milliseconds between a burst's changes (default 10)")
+    parser.add_argument("--hap-window", type=float, default=240, help="the bridge's gathering window in ms, for the burst figure (default 240)")
     parser.add_argument("--verifies", type=int, default=50, help="pair-verifies (default 50)")
     parser.add_argument("--controllers", type=int, default=5, help="controllers per bridge for the CPU window (default 5)")
     parser.add_argument("--window", type=float, default=15, help="seconds of each CPU window (default 15)")
@@ -724,6 +794,7 @@ def main():
     for number in range(1, args.runs + 1):
         figures = asyncio.run(one_run(args, number))
         figures["controllers"] = args.controllers
+        figures.update({"burst size": args.burst_size, "burst gap": args.burst_gap, "hap window": args.hap_window})
         results.append(figures)
         say()
         report([figures], first=number)

@@ -8,6 +8,9 @@ public final class GatewayAccess: Sendable {
     let runtime: GatewayRuntime
     /// Every event of the home, for the live streams.
     public let events: EventHub
+    /// Raised once per step that changed the accessory tree (or a home, room or zone): for a
+    /// front end that lays the home out itself, instead of comparing snapshots.
+    public let treeChanges: TreeChanges
     /// The house's time zone: trigger times that name none are in it.
     public let timeZone: TimeZone
     let readiness: @Sendable () async -> JSONValue
@@ -15,9 +18,10 @@ public final class GatewayAccess: Sendable {
     let healthBoard: GatewayHealth
 
     init(
-        runtime: GatewayRuntime, events: EventHub, timeZone: TimeZone, store: SQLiteHomeStore? = nil, health: GatewayHealth,
-        readiness: @escaping @Sendable () async -> JSONValue
+        runtime: GatewayRuntime, events: EventHub, treeChanges: TreeChanges, timeZone: TimeZone, store: SQLiteHomeStore? = nil,
+        health: GatewayHealth, readiness: @escaping @Sendable () async -> JSONValue
     ) {
+        self.treeChanges = treeChanges
         self.healthBoard = health
         self.runtime = runtime
         self.events = events
@@ -32,6 +36,10 @@ public final class GatewayAccess: Sendable {
 
     /// The home as it is now.
     public func snapshot() async -> HomeSnapshot { await runtime.snapshot() }
+
+    /// Whether every Zigbee2MQTT bridge has sent its device list since the start: until then the
+    /// house is partly the one stored at the last run.
+    public func inventoriesHeard() async -> Bool { await runtime.inventoriesHeard }
 
     /// `request/health`'s answer: `ready`, the broker, the database, the mapping files, the counters.
     public func health() async -> JSONValue { await readiness() }

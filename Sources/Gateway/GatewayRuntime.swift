@@ -18,6 +18,8 @@ actor GatewayRuntime {
     private let clock: any GatewayClock
     /// Every event, typed, for the live streams.
     let events: EventHub
+    /// Raised once per step that changed the accessory tree, for the front ends that lay it out.
+    let tree: TreeChanges
     /// Commands from inside the process waiting for their answers.
     private var waiting: [Ticket: CheckedContinuation<Answer, Never>] = [:]
     /// Set once the gateway stops: new commands are refused.
@@ -28,7 +30,8 @@ actor GatewayRuntime {
     private var atStart: [HomeEvent]
 
     init(hub: Hub, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock, events: EventHub,
-         inventories: InventoryReader, atStart: [HomeEvent] = []) {
+         tree: TreeChanges, inventories: InventoryReader, atStart: [HomeEvent] = []) {
+        self.tree = tree
         self.atStart = atStart
         self.hub = hub
         self.client = client
@@ -77,6 +80,8 @@ actor GatewayRuntime {
             accessories: hub.core.accessories, lastSeen: hub.core.lastSeen, structure: hub.core.structure,
             inventoriesHeard: hub.core.inventoriesHeard)
     }
+
+    var inventoriesHeard: Bool { hub.core.inventoriesHeard }
 
     /// Events from beside the core (mapping files), to every front end.
     func announce(_ events: [HomeEvent]) {
@@ -166,6 +171,8 @@ actor GatewayRuntime {
         send(output.first)
         // The live streams before the broker: a stream client hears of a change no later than MQTT does.
         events.publish(output.events, time: output.time)
+        // Before the tree message goes: whoever has seen it can count on the generation being raised.
+        if output.treeChanged { tree.raise() }
         send(output.messages)
         for (ticket, answer) in output.answers { waiting.removeValue(forKey: ticket)?.resume(returning: answer) }
         writer.enqueue(output.store, then: output.afterCommit, at: output.time)

@@ -65,6 +65,7 @@ public struct HomeGateway: Sendable {
         }
         let health = GatewayHealth()
         let events = EventHub()
+        let tree = TreeChanges()
         let writer = StoreWriter(store: store, logger: log[.store], clock: clock)
         let hub = Hub(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
         // A bridge's device list (megabytes with a thousand devices) is read on the network thread
@@ -81,10 +82,12 @@ public struct HomeGateway: Sendable {
                 "action_sets": "\(core.automationCounts.actionSets)", "triggers": "\(core.automationCounts.triggers)",
             ])
         let runtime = GatewayRuntime(
-            hub: hub, client: client, writer: writer, log: log, clock: clock, events: events, inventories: inventories,
+            hub: hub, client: client, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
-        access = GatewayAccess(runtime: runtime, events: events, timeZone: core.timeZone, store: store, health: health) { [runtime, writer, client, health] in
+        access = GatewayAccess(
+            runtime: runtime, events: events, treeChanges: tree, timeZone: core.timeZone, store: store, health: health
+        ) { [runtime, writer, client, health] in
             health.report(
                 store: writer.failing, counters: await runtime.counters,
                 dropped: (client.droppedIncoming, client.droppedWhileDisconnected))

@@ -7,6 +7,9 @@ struct BridgeLayout: Sendable {
     var accessories: [HAPAccessory] = []
     var targets: [HAPCharacteristicID: BridgeTarget] = [:]
     var ids: [CharacteristicPath: HAPCharacteristicID] = [:]
+    /// Whether each accessory's device answers, by accessory id: kept up to date from the events
+    /// (`take`), as the characteristics' values in `targets` are.
+    var reachable: [String: Bool] = [:]
     /// A digest of every aid, iid, type, format, permission and range: it changes when `c#` must.
     var fingerprint = ""
 
@@ -43,6 +46,7 @@ struct BridgeLayout: Sendable {
             name: accessory.name, manufacturer: accessory.manufacturer ?? "homegate", model: accessory.model ?? accessory.category.rawValue,
             serial: accessory.id, firmware: accessory.firmware ?? "")
         register(aid: aid, information, identify: accessory.id)
+        reachable[accessory.id] = accessory.reachable
         var services = [information]
         for service in accessory.services where service.type != .accessory_information {
             let serviceIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.serviceKey(service.id))

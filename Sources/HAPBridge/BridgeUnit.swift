@@ -5,8 +5,9 @@ import HomeModel
 import Logging
 
 /// One HomeKit bridge: its HAP server over its share of the home, the core's value changes sent to
-/// its subscribed controllers, `c#` bumped when its accessory set changes, and its `_hap._tcp`
-/// advertisement. A house of more than 149 accessories has several.
+/// its subscribed controllers once per burst, its layout made again when the house's tree changes
+/// (`TreeChanges`), `c#` bumped when its accessory set changes, and its `_hap._tcp` advertisement.
+/// A house of more than 149 accessories has several.
 final class BridgeUnit: Sendable {
     let access: GatewayAccess
     let server: HAPServer
@@ -18,15 +19,20 @@ final class BridgeUnit: Sendable {
     let logger: Logger
     /// Hears each change of the advertisement (for the health report and the web page).
     let advertised: @Sendable (HomeKitAdvertisement) -> Void
+    /// The core's value and reachability events, a publish at a time.
+    let feed: BridgeEventFeed
 
-    /// How often the accessory set is compared with the published one (a mapping reload can change
-    /// services without adding or removing an accessory, so events alone do not tell).
+    /// How long the tree must have been still before `c#` follows it: a device that joins brings
+    /// several changes in a row, and controllers should re-read `/accessories` once.
     static let shapeCheckInterval: Duration = .seconds(1)
 
     /// How long `c#` waits at most for every Zigbee2MQTT bridge's device list after the start: the
     /// house is as stored until then, and a house changed only by a late list (a power cut, a broker
     /// restarted without persistence) must not look changed to HomeKit.
     static let inventoryWait: Duration = .seconds(30)
+
+    /// Events the bridge may fall behind by before it drops them and lays itself out from a snapshot.
+    static let feedCapacity = 10_000
 
     /// homegate's version as HAP's FirmwareRevision wants it.
     static let firmware = "0.1.0"
@@ -47,64 +53,96 @@ final class BridgeUnit: Sendable {
             access: access, registry: registry, index: index,
             bridge: BridgeIdentity(name: name, serialNumber: "", firmware: Self.firmware), logger: logger)
         server = HAPServer(configuration: configuration, provider: bridge, store: store, logger: logger)
+        feed = BridgeEventFeed(capacity: Self.feedCapacity)
+        access.events.attach(feed)
     }
 
     func run() async throws {
         let identity = try await server.identity()
         await bridge.setBridge(BridgeIdentity(name: name, serialNumber: identity.deviceID.description, firmware: Self.firmware))
+        // The feed first: what happens while the snapshot is taken is taken into the layout after it.
+        let arrivals = feed.start()
+        defer { feed.stop() }
+        let laidOut = access.treeChanges.generation
         await bridge.refresh()
         let advertisement = BridgeAdvertisement(server: server, name: name, logger: logger, changed: advertised)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.forwardEvents() }
-            group.addTask { await self.watchShape() }
+            group.addTask { await self.forwardEvents(arrivals) }
+            group.addTask { await self.watchShape(from: laidOut) }
             group.addTask { await advertisement.run() }
             try await server.run()
             group.cancelAll()
         }
     }
 
-    /// Sends the core's value changes to the subscribed controllers, and re-checks the accessory
-    /// set when accessories come or go. Runs until cancelled; a stream cut off for falling behind
-    /// is opened again (the controllers miss those events, as they would a lost connection).
-    private func forwardEvents() async {
-        while !Task.isCancelled {
-            let events = access.events.subscribe(EventFilter(types: ["characteristic", "accessory", "mapping_file"]))
-            for await event in events {
-                switch event.event {
-                case .characteristic(let change):
-                    if let (hap, excluding) = await bridge.change(for: change) { server.notify([hap], excluding: excluding) }
-                case .accessory(_, .added, _), .accessory(_, .removed, _), .mappingFile:
-                    // At once, so that the accessory can be read and written; `c#` is `watchShape`'s.
-                    await bridge.refresh()
-                default: break
-                }
-            }
-            try? await Task.sleep(for: .milliseconds(100))
+    /// Sends the core's value changes to the subscribed controllers: each batch the feed gathered
+    /// (a publish's events, or several publishes' while the last batch was handled) taken into the
+    /// layout in one hop and handed to the server at once, so each connection is woken once per
+    /// batch, not per event. Runs until cancelled or the gateway stops.
+    private func forwardEvents(_ arrivals: AsyncStream<Void>) async {
+        for await _ in arrivals {
+            let (events, overflowed) = feed.take()
+            // Fallen behind: the values come from a snapshot; the controllers miss what was dropped.
+            if overflowed { await bridge.refresh() }
+            guard !events.isEmpty else { continue }
+            for run in await bridge.take(events) { server.notify(run.changes, excluding: run.excluding) }
         }
     }
 
-    /// Bumps `c#` when the accessory set has changed and then held still for a `shapeCheckInterval`:
-    /// at start the gateway is still catching up with the devices (their list comes from the
-    /// broker, their mappings with it), and a device that joins brings several changes in a row;
-    /// controllers should re-read `/accessories` once, not for each step. Nor before every
-    /// Zigbee2MQTT bridge's device list has come (or `inventoryWait` passed): until then the house
-    /// is the one stored at the last run, and an unchanged house keeps its `c#` across restarts.
-    private func watchShape() async {
+    /// Lays the bridge out when the house's tree changes, and bumps `c#` once the tree has been
+    /// still for a `shapeCheckInterval`: at start the gateway is still catching up with the devices
+    /// (their list comes from the broker, their mappings with it), and a device that joins brings
+    /// several changes in a row; controllers should re-read `/accessories` once, not for each step.
+    /// Nor before every Zigbee2MQTT bridge's device list has come (or `inventoryWait` passed): until
+    /// then the house is the one stored at the last run, and an unchanged house keeps its `c#`
+    /// across restarts. The house as found at start (laid out at generation `laidOut`) counts as a
+    /// change: it may differ from the one last published.
+    private func watchShape(from laidOut: UInt64) async {
         let started = ContinuousClock.now
-        var previous: String?
+        var changes = access.treeChanges.subscribe().makeAsyncIterator()
+        var laid = laidOut
+        // The generation `c#` last followed with every device list in; until then, looked at each interval.
+        var settled: UInt64?
+        var reported: UInt64?
         while !Task.isCancelled {
+            if let settled {
+                // A change after the one last settled (the stream may still hold that one).
+                var next: UInt64?
+                repeat { next = await changes.next() } while next.map { $0 <= settled } == true
+                guard next != nil else { return }
+            }
+            guard let still = await settle(after: laid) else { return }
+            laid = still
+            let heard = await access.inventoriesHeard()
+            // A list that changed the tree raised the generation in the step that heard it.
+            guard access.treeChanges.generation == still else { continue }
+            guard heard || ContinuousClock.now - started >= Self.inventoryWait else { continue }
+            await checkShape(settling: heard)
+            if reported != still {
+                reported = still
+                await bridge.reportUnmatchedSelectors()
+            }
+            if heard { settled = still }
+        }
+    }
+
+    /// Lays the bridge out again for each change after generation `laidOut` (at once), until the
+    /// tree has held still for a `shapeCheckInterval`; the generation it settled at, or nil once
+    /// cancelled.
+    private func settle(after laidOut: UInt64) async -> UInt64? {
+        var seen = laidOut
+        while true {
+            let now = access.treeChanges.generation
+            if now != seen {
+                seen = now
+                await bridge.refresh()  // its snapshot is of generation `now` or later
+            }
             do {
                 try await Task.sleep(for: Self.shapeCheckInterval)
             } catch {
-                return
+                return nil
             }
-            let fingerprint = await bridge.refresh().fingerprint
-            let heard = await bridge.inventoriesHeard
-            if fingerprint == previous, heard || ContinuousClock.now - started >= Self.inventoryWait {
-                await checkShape(settling: heard)
-                await bridge.reportUnmatchedSelectors()
-            }
-            previous = fingerprint
+            if access.treeChanges.generation == seen { return seen }
         }
     }
 

@@ -5,8 +5,10 @@ import HomeModel
 import Logging
 
 /// The home as HAP accessories, over the core's typed surface (`GatewayAccess`): what the HAP
-/// server asks (`/accessories`, reads, writes, identify) answered from snapshots and core commands.
-/// Writes go through the same command as MQTT's and HTTP's, credited to `hap`.
+/// server asks (`/accessories`, reads, writes, identify) answered from the layout and core commands.
+/// The layout is made from a snapshot when the tree changes and holds every value and reachability
+/// from the events since, so a read takes no snapshot. Writes go through the same command as MQTT's
+/// and HTTP's, credited to `hap`.
 actor HomeKitBridge: HAPAccessoryProvider {
     private let access: GatewayAccess
     private let registry: HAPIdentifierRegistry
@@ -15,8 +17,6 @@ actor HomeKitBridge: HAPAccessoryProvider {
     private let logger: Logger
     private var bridge: BridgeIdentity
     private var layout = BridgeLayout()
-    /// Whether the last snapshot had every Zigbee2MQTT bridge's device list heard since the start.
-    private(set) var inventoriesHeard = false
     /// Whether the accessory set was compared with the published one once the inventories came (or
     /// the wait for them ended): from then on `c#` follows the house (`/api/homekit`'s `settled`).
     private(set) var settled = false
@@ -26,6 +26,14 @@ actor HomeKitBridge: HAPAccessoryProvider {
     /// The connection that last wrote each characteristic: the change the write brings (credited to
     /// `hap`) is not sent back to it.
     private var writers: [CharacteristicPath: HAPConnectionID] = [:]
+    /// Events taken while a refresh waited for its snapshot, taken again into the layout it makes:
+    /// the snapshot may be older than some of them. The suffix of the stream from the refresh's
+    /// start, replayed in order, leaves every value as the newest event said.
+    private var takenDuringRefresh: [HomeEvent] = []
+    private var refreshesUnderWay = 0
+    /// Which refresh made the layout: an older one that finishes later does not replace it.
+    private var refreshes = 0
+    private var laidOutBy = 0
 
     init(access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
         self.access = access
@@ -37,12 +45,19 @@ actor HomeKitBridge: HAPAccessoryProvider {
 
     func setBridge(_ identity: BridgeIdentity) { bridge = identity }
 
-    /// Lays the bridge's part of the home out anew.
+    /// Lays the bridge's part of the home out anew, from a snapshot.
     @discardableResult
     func refresh() async -> BridgeLayout {
+        refreshes += 1
+        let number = refreshes
+        let start = takenDuringRefresh.count
+        refreshesUnderWay += 1
         let snapshot = await access.snapshot()
-        layout = await registry.layout(bridge: index, snapshot, identity: bridge)
-        inventoriesHeard = snapshot.inventoriesHeard  // with the layout it is true of
+        var fresh = await registry.layout(bridge: index, snapshot, identity: bridge)
+        _ = fresh.take(takenDuringRefresh[start...])
+        refreshesUnderWay -= 1
+        if refreshesUnderWay == 0 { takenDuringRefresh = [] }
+        if number > laidOutBy { (layout, laidOutBy) = (fresh, number) }
         return layout
     }
 
@@ -76,23 +91,15 @@ actor HomeKitBridge: HAPAccessoryProvider {
     }
 
     func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] {
-        let snapshot = await access.snapshot()
-        let accessories = Dictionary(snapshot.accessories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var results: [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] = [:]
         for id in ids {
             switch layout.targets[id] {
             case nil: results[id] = .failure(.resourceDoesNotExist)
             case .fixed(let value): results[id] = .success(value)
             case .identify: results[id] = .failure(.writeOnly)
-            case .home(let path, _):
-                guard let accessory = accessories[path.accessory],
-                    let characteristic = accessory[path.service]?[path.characteristic]
-                else {
-                    results[id] = .failure(.resourceDoesNotExist)
-                    continue
-                }
+            case .home(let path, let characteristic):
                 // "No Response" in Apple Home: HAP has no other way to say a device is offline.
-                guard accessory.reachable else {
+                guard layout.reachable[path.accessory] == true else {
                     results[id] = .failure(.serviceCommunicationFailure)
                     continue
                 }
@@ -161,10 +168,20 @@ actor HomeKitBridge: HAPAccessoryProvider {
 
     // MARK: Events
 
-    /// The HAP form of a change in the home, and the connection to leave out (the writer's).
-    func change(for change: CharacteristicChange) -> (HAPCharacteristicChange, excluding: HAPConnectionID?)? {
-        guard let id = layout.ids[change.path], case .home(_, let metadata) = layout.targets[id] else { return nil }
-        let excluding = change.source == .hap ? writers[change.path] : nil
-        return (HAPCharacteristicChange(id: id, value: HAPConversion.value(change.value, format: metadata.type.format)), excluding)
+    /// Takes one publish's events (or several, gathered while the last were handled) into the
+    /// layout, in one hop: the HAP changes for the subscribed controllers, in runs that leave out
+    /// the same connection (the writer's, for a change its write brought), in order.
+    func take(_ events: [HomeEvent]) -> [(changes: [HAPCharacteristicChange], excluding: HAPConnectionID?)] {
+        if refreshesUnderWay > 0 { takenDuringRefresh += events }
+        var runs: [(changes: [HAPCharacteristicChange], excluding: HAPConnectionID?)] = []
+        for taken in layout.take(events) {
+            let excluding = taken.change.source == .hap ? writers[taken.change.path] : nil
+            if let last = runs.indices.last, runs[last].excluding == excluding {
+                runs[last].changes.append(taken.hap)
+            } else {
+                runs.append(([taken.hap], excluding))
+            }
+        }
+        return runs
     }
 }

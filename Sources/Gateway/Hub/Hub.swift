@@ -114,6 +114,7 @@ public struct Hub: Sendable {
         output.messages += after.first + after.messages
         output.events += after.events
         output.answers += after.answers
+        output.treeChanged = output.treeChanged || after.treeChanged
         return output
     }
 
@@ -173,6 +174,10 @@ public struct Hub: Sendable {
                 time = formatted
                 output.messages.append(mqtt.message(for: event, time: formatted))
                 output.events.append(event)
+                switch event {
+                case .home, .room, .zone: output.treeChanged = true  // a selector by place may select others now
+                default: break
+                }
             case .reply(let reply):
                 if local.remove(reply.ticket) != nil {
                     output.answers.append((reply.ticket, Answer(reply, unstored: unstored)))
@@ -186,6 +191,7 @@ public struct Hub: Sendable {
                 output.messages.append(mqtt.stateMessage(id, nil))
             case .treeChanged:
                 output.messages.append(mqtt.treeMessage(core.accessories))
+                output.treeChanged = true
             }
         }
     }
@@ -205,6 +211,9 @@ public struct HubOutput: Sendable {
     /// The changes to store, and what waits until they are (`Hub.committed`).
     public var store = StoreBatch()
     public var afterCommit: [CoreEffect] = []
+    /// Whether the step changed the accessory tree (MQTT's tree message is among `messages`) or a
+    /// home, room or zone: the front ends in the process are told once (`TreeChanges`).
+    public var treeChanged = false
 
     init(time: Date) { self.time = time }
 

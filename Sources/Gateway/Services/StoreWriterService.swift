@@ -20,6 +20,7 @@ struct StoreWriterService: Service {
         // Every change is stored and answered; what still waits (a read no device answered) is told the gateway stops.
         await runtime.stop()
         runtime.events.close()
+        runtime.tree.close()
         done.open()
     }
 }
