@@ -23,8 +23,8 @@ final class BridgeUnit: Sendable {
     /// services without adding or removing an accessory, so events alone do not tell).
     static let shapeCheckInterval: Duration = .seconds(1)
 
-    /// homegate's version as HAP's FirmwareRevision wants it.
-    static let firmware = "0.1.0"
+    /// homegate's version as HAP's FirmwareRevision wants it (`major.minor.revision`).
+    static let firmware = HomegateVersion.number
 
     init(
         access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, configuration: HAPServerConfiguration,

@@ -57,6 +57,18 @@ enum BridgeStateAccess {
         }
     }
 
+    /// A new identity and no pairing; the bridge after.
+    func resetIdentity(bridge number: Int) async throws -> HAPBridgePairing {
+        switch self {
+        case .database(let store, let settings):
+            return try await HAPBridgePairing.resetIdentity(
+                bridge: number, settings: settings, storage: DatabaseStateStorage(store: store))
+        case .running(let client):
+            let answer = try await client.send(HomeKitAPI.resetIdentity(bridge: number))
+            return try HomeKitAPI.bridge(status: answer.status, body: answer.body)
+        }
+    }
+
     /// Removes one controller's pairing, or all of them when `controller` is nil; the bridge after.
     func unpair(bridge number: Int, controller: String?) async throws -> HAPBridgePairing {
         switch self {
