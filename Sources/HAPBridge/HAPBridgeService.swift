@@ -100,14 +100,15 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
                 let reason = Self.reason(error)
                 if reason != reported {
                     logger.error(
-                        "HomeKit bridge \(index + 1) cannot serve: \(reason); homegate runs on without it and tries again, "
-                            + "every \(Self.longestRetry.components.seconds) s at the most")
+                        "HomeKit bridge \(index + 1) cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
+                    )
                     reported = reason
                 }
                 control.cannotServe(index, reason: reason)
             }
             do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
+                let wait = delay
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
             } catch {
                 return
             }
