@@ -96,9 +96,9 @@ public final class HAPServer: Service, Sendable {
         let channel = try await Self.listen(bootstrap, host: configuration.host, port: configuration.port, logger: logger)
         let port = channel.localAddress?.port
         boundPort.withLock { $0 = port }
-        if let port { configuration.onListening?(port) }
         logger.info(
             "HAP server listening", metadata: ["address": "\(channel.localAddress?.ipAddress ?? "?")", "port": "\(port ?? 0)"])
+        if let port { configuration.onListening?(port) }
         return channel
     }
 
