@@ -16,7 +16,7 @@ from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.model.feature_flags import FeatureFlags
 from aiohomekit.model.status_flags import StatusFlags
 from aiohomekit.zeroconf import HomeKitService
-from zeroconf import IPVersion
+from zeroconf import InterfaceChoice, IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 TYPE = "_hap._tcp.local."
@@ -34,20 +34,44 @@ async def txt_of(zeroconf, name):
     return info, txt
 
 
+async def every_address(zeroconf, name):
+    """Each address advertised (IPv4 and IPv6, once both came) and whether it takes a TCP connection."""
+    deadline = time.monotonic() + 20
+    addresses, port = [], None
+    while time.monotonic() < deadline:
+        info, _ = await txt_of(zeroconf, name)
+        if info:
+            addresses, port = info.parsed_scoped_addresses(IPVersion.All), info.port
+            if any(":" in a for a in addresses) and any("." in a for a in addresses):
+                break
+        await asyncio.sleep(0.2)
+    results = {}
+    for address in addresses:
+        try:
+            _, writer = await asyncio.wait_for(asyncio.open_connection(address, port), 5)
+            writer.close()
+            results[address.split("%")[0]] = "accepted"
+        except (OSError, asyncio.TimeoutError) as error:
+            results[address.split("%")[0]] = f"{type(error).__name__}: {error}"
+    return results
+
+
 async def main(interface, name, code):
-    zeroconf = AsyncZeroconf(interfaces=[interface], ip_version=IPVersion.V4Only)
+    zeroconf = AsyncZeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.All)
     try:
         deadline = time.monotonic() + 30
         info = txt = None
         while time.monotonic() < deadline:
             info, txt = await txt_of(zeroconf, name)
-            if info:
+            if info and info.parsed_addresses(IPVersion.V4Only):
                 break
-        if not info:
+            await asyncio.sleep(0.2)
+        if not info or not info.parsed_addresses(IPVersion.V4Only):
             say(step="found", ok=False)
             return
-        address = info.parsed_addresses()[0]
+        address = info.parsed_addresses(IPVersion.V4Only)[0]
         say(step="found", ok=True, txt=txt, address=address, port=info.port)
+        say(step="addresses", addresses=await every_address(zeroconf, name))
         service = HomeKitService(
             name=name, id=txt["id"], model=txt["md"], feature_flags=FeatureFlags(int(txt["ff"])),
             status_flags=StatusFlags(int(txt["sf"])), config_num=int(txt["c#"]), state_num=int(txt["s#"]),
