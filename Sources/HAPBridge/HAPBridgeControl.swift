@@ -50,8 +50,10 @@ public final class HAPBridgeControl: HomeKitControl {
     /// Bridge `index` listens on `port`.
     func serving(_ index: Int, port: Int) {
         let recovered = entries.withLock { entries -> Bool in
-            defer { entries[index]?.problem = nil }
-            return entries[index]?.problem != nil
+            guard entries[index]?.problem != nil else { return false }
+            entries[index]?.problem = nil
+            entries[index]?.advertisement = HomeKitAdvertisement(.starting, detail: "listening on port \(port), not yet advertised")
+            return true
         }
         if recovered, let unit = entries.withLock({ $0[index]?.unit }) {
             unit.logger.notice("HomeKit bridge \(index + 1) serves again", metadata: ["port": "\(port)"])

@@ -123,3 +123,4 @@ def test_a_taken_port_leaves_the_house_running_and_says_who_holds_it(house):
     data = house.health()
     assert not [w for w in data["warnings"] if "does not serve" in w], data["warnings"]
     assert data["homekit"]["bridges"][0]["serving"] is True
+    assert "not serving" not in house.api("/api/homekit")["bridges"][0]["advertisement"]["detail"]

@@ -95,10 +95,11 @@ public final class HAPServer: Service, Sendable {
             }
         let channel = try await Self.listen(bootstrap, host: configuration.host, port: configuration.port, logger: logger)
         let port = channel.localAddress?.port
-        boundPort.withLock { $0 = port }
         logger.info(
             "HAP server listening", metadata: ["address": "\(channel.localAddress?.ipAddress ?? "?")", "port": "\(port ?? 0)"])
+        // Before the port is known to others (the advertisement waits for it), so that they speak after.
         if let port { configuration.onListening?(port) }
+        boundPort.withLock { $0 = port }
         return channel
     }
 
