@@ -56,6 +56,19 @@ async def every_address(zeroconf, name):
     return results
 
 
+async def wait_for_txt(zeroconf, name, step, condition, seconds):
+    """Says `step` once the advertised TXT record meets `condition`, or that it did not in time."""
+    deadline = time.monotonic() + seconds
+    txt = None
+    while time.monotonic() < deadline:
+        _, txt = await txt_of(zeroconf, name)
+        if txt and condition(txt):
+            say(step=step, ok=True, txt=txt)
+            return
+        await asyncio.sleep(0.5)
+    say(step=step, ok=False, txt=txt)
+
+
 async def main(interface, name, code):
     zeroconf = AsyncZeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.All)
     try:
@@ -84,14 +97,10 @@ async def main(interface, name, code):
         accessories = await paired.list_accessories_and_characteristics()
         await paired.close()
         say(step="paired", ok=True, accessories=len(accessories))
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            _, txt = await txt_of(zeroconf, name)
-            if txt and txt.get("sf") == "0":
-                say(step="sf", ok=True, txt=txt)
-                return
-            await asyncio.sleep(0.5)
-        say(step="sf", ok=False, txt=txt)
+        await wait_for_txt(zeroconf, name, "sf", lambda txt: txt.get("sf") == "0", 20)
+        # The harness now gives the bridge a new identity (`homegate hap reset --identity`).
+        paired_id = txt["id"]
+        await wait_for_txt(zeroconf, name, "new id", lambda txt: txt.get("id") != paired_id and txt.get("sf") == "1", 60)
     finally:
         await zeroconf.async_close()
 
