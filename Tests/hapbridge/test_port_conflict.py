@@ -3,7 +3,8 @@
 A plain socket holds the bridge's port before homegate starts: homegate runs the house anyway (a
 write over HTTP reaches the simulated device), `homegate health` and the health report's warnings
 name the port and who holds it (this test's own process), `homegate doctor` fails the check with
-the same, and once the socket is closed the bridge comes up by itself and pairs.
+the same, and once the socket is closed the bridge comes up by itself and pairs (and its
+FirmwareRevision is `homegate --version`).
 
 Run with scripts/hap-bridge-test.sh (-k port for this alone)."""
 
@@ -119,7 +120,14 @@ def test_a_taken_port_leaves_the_house_running_and_says_who_holds_it(house):
         await found.close()
         return accessories
 
-    assert len(asyncio.run(pair())) > 1
+    accessories = asyncio.run(pair())
+    assert len(accessories) > 1
+    # The bridge's FirmwareRevision (type 52) is homegate's version.
+    bridge = next(a for a in accessories if a["aid"] == 1)
+    firmware = [c["value"] for service in bridge["services"] for c in service["characteristics"]
+                if c["type"].upper().startswith("00000052-")]
+    status, version = house.command("--version")
+    assert status == 0 and firmware == [version.split()[0]], (firmware, version)
     data = house.health()
     assert not [w for w in data["warnings"] if "does not serve" in w], data["warnings"]
     assert data["homekit"]["bridges"][0]["serving"] is True
