@@ -305,6 +305,8 @@ let testTargets: [Target] = [
         dependencies: [
             "HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             .product(name: "BigInt", package: "BigInt"),
+            // A controller's side of a connection (TestController).
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ], resources: [.copy("Fixtures")],
         swiftSettings: swiftSettings),
     .testTarget(name: "HAPQRCodeTests", dependencies: ["HAPQRCode"], swiftSettings: swiftSettings),

@@ -31,6 +31,6 @@ venv=.build/hap-venv
 python_venv "$venv" Tests/hap/requirements.txt
 
 export PYTHONDONTWRITEBYTECODE=1
-"$venv/bin/python" -m pytest Tests/hapbridge/test_bridge.py Tests/hapbridge/test_cli.py --bin-path "$bin_path" -p no:cacheprovider -s "$@"
+"$venv/bin/python" -m pytest Tests/hapbridge/test_bridge.py Tests/hapbridge/test_cli.py Tests/hapbridge/test_port_conflict.py --bin-path "$bin_path" -p no:cacheprovider -s "$@"
 scripts/install-mdns-deps.sh
 python3 Tests/hapbridge/mdns_bridge_test.py "$bin_path" "$(pwd)/$venv/bin/python"

@@ -42,8 +42,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// The HomeKit bridge (HAP over IP): off unless enabled.
     public struct HAP: Sendable, Equatable {
         public var enabled = false
-        /// The address the HAP server binds; every interface by default, as Apple Home needs.
-        public var bind = "0.0.0.0"
+        /// The address the HAP server binds. Nil (the default): every interface, IPv6 and IPv4
+        /// (`::` with IPv6-only off; `0.0.0.0` where the host has no IPv6), as Apple Home needs.
+        public var bind: String?
         /// 0 picks a free port (fine for tests; a fixed one spares controllers a new lookup).
         public var port = 51826
         /// The bridge's name in Apple Home and its DNS-SD instance name.

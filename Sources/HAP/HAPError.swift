@@ -16,6 +16,8 @@ public enum HAPError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// The server could not listen.
     case listen(String)
+    /// Another socket holds the port (another program, or another homegate).
+    case portInUse(port: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum HAPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidKey(let reason): "invalid key: \(reason)"
         case .storage(let reason): "pairing store: \(reason)"
         case .listen(let reason): "HAP server cannot listen: \(reason)"
+        case .portInUse(let port): "HAP server cannot listen: port \(port) is in use"
         }
     }
 }

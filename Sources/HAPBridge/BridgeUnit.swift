@@ -34,8 +34,8 @@ final class BridgeUnit: Sendable {
     /// Events the bridge may fall behind by before it drops them and lays itself out from a snapshot.
     static let feedCapacity = 10_000
 
-    /// homegate's version as HAP's FirmwareRevision wants it.
-    static let firmware = "0.1.0"
+    /// homegate's version as HAP's FirmwareRevision wants it (`major.minor.revision`).
+    static let firmware = HomegateVersion.number
 
     init(
         access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, configuration: HAPServerConfiguration,

@@ -12,6 +12,8 @@ public final class HAPBridgeControl: HomeKitControl {
     private struct Entry: Sendable {
         let unit: BridgeUnit
         var advertisement = HomeKitAdvertisement(.starting, detail: "waiting for the HAP server to listen")
+        /// Why the bridge does not serve (it cannot listen), nil while it does or is starting.
+        var problem: String?
     }
 
     /// Whether `hap.setup_code` is set: it replaces the first bridge's code at each start.
@@ -36,19 +38,49 @@ public final class HAPBridgeControl: HomeKitControl {
         reportHealth()
     }
 
+    /// Bridge `index` cannot listen, and why; it is tried again.
+    func cannotServe(_ index: Int, reason: String) {
+        entries.withLock {
+            $0[index]?.problem = reason
+            $0[index]?.advertisement = HomeKitAdvertisement(.starting, detail: "not serving: \(reason)")
+        }
+        reportHealth()
+    }
+
+    /// Bridge `index` listens on `port`.
+    func serving(_ index: Int, port: Int) {
+        let recovered = entries.withLock { entries -> Bool in
+            guard entries[index]?.problem != nil else { return false }
+            entries[index]?.problem = nil
+            entries[index]?.advertisement = HomeKitAdvertisement(.starting, detail: "listening on port \(port), not yet advertised")
+            return true
+        }
+        if recovered, let unit = entries.withLock({ $0[index]?.unit }) {
+            unit.logger.notice("HomeKit bridge \(index + 1) serves again", metadata: ["port": "\(port)"])
+        }
+        reportHealth()
+    }
+
     /// Tells health every bridge's advertisement. Under the lock, so that two bridges changing at
     /// once cannot leave the older picture in place.
     private func reportHealth() {
         let access = access.withLock { $0 }
         entries.withLock { entries in
-            let bridges = entries.sorted { $0.key < $1.key }.map { (number: $0.key + 1, advertisement: $0.value.advertisement) }
-            let shown = bridges.map { bridge -> JSONValue in
-                [
-                    "number": .integer(bridge.number), "advertisement": .string(bridge.advertisement.state.rawValue),
-                    "detail": .string(bridge.advertisement.detail),
-                ]
+            let bridges = entries.sorted { $0.key < $1.key }.map {
+                (number: $0.key + 1, advertisement: $0.value.advertisement, problem: $0.value.problem)
             }
-            let warnings = bridges.filter { $0.advertisement.state == .notAdvertised }.map { bridge in
+            let shown = bridges.map { bridge -> JSONValue in
+                var fields: [String: JSONValue] = [
+                    "number": .integer(bridge.number), "serving": .bool(bridge.problem == nil),
+                    "advertisement": .string(bridge.advertisement.state.rawValue), "detail": .string(bridge.advertisement.detail),
+                ]
+                if let problem = bridge.problem { fields["problem"] = .string(problem) }
+                return .object(fields)
+            }
+            let notServing = bridges.compactMap { bridge in
+                bridge.problem.map { "HomeKit bridge \(bridge.number) does not serve: \($0); homegate tries again every minute at the most" }
+            }
+            let warnings = notServing + bridges.filter { $0.advertisement.state == .notAdvertised }.map { bridge in
                 "HomeKit bridge \(bridge.number) is not advertised: \(bridge.advertisement.detail); "
                     + "controllers that know its address can still pair"
             }
@@ -99,6 +131,18 @@ public final class HAPBridgeControl: HomeKitControl {
             try await entry.unit.server.removeAllPairings()
         } catch {
             throw .failed("HomeKit bridge \(number): cannot remove the pairings: \(error)")
+        }
+        return try await status(entry.unit)
+    }
+
+    public func resetIdentity(bridge number: Int) async throws(HomeKitControlError) -> HomeKitBridgeStatus {
+        let entry = try entry(number)
+        do {
+            let identity = try await entry.unit.server.resetIdentity()
+            await entry.unit.bridge.setBridge(
+                BridgeIdentity(name: entry.unit.name, serialNumber: identity.deviceID.description, firmware: BridgeUnit.firmware))
+        } catch {
+            throw .failed("HomeKit bridge \(number): cannot store the new identity: \(error)")
         }
         return try await status(entry.unit)
     }

@@ -46,6 +46,25 @@ extension HAPBridgePairing {
         return try await bridge(number, settings: settings, storage: storage)
     }
 
+    /// Gives bridge `number` a new identity as the running bridge does (`HAPServer.resetIdentity`): a
+    /// new device id, key and setup ID, no pairing, `c#` 1, and a new setup code unless
+    /// `hap.setup_code` gives bridge 1 its code. Returns the bridge after.
+    public static func resetIdentity(
+        bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
+    ) async throws -> HAPBridgePairing {
+        let store = try await pairingStore(bridge: number, settings: settings, storage: storage)
+        let configured = number == 1 ? try settings.hap.revealedSetupCode.map { try HAPSetupCode($0) } : nil
+        let old = try await store.identity()
+        var fresh = HAPIdentity.generate(setupCode: configured)
+        while fresh.deviceID == old?.deviceID || (configured == nil && fresh.setupCode == old?.setupCode) {
+            fresh = HAPIdentity.generate(setupCode: configured)
+        }
+        for pairing in try await store.pairings() { try await store.removePairing(controllerID: pairing.controllerID) }
+        try await store.saveConfigurationNumber(1)
+        try await store.saveIdentity(fresh)
+        return try await bridge(number, settings: settings, storage: storage)
+    }
+
     static let configuredCodeWins =
         "hap.setup_code is configured (in the configuration file or HOMEGATE_HAP_SETUP_CODE), and homegate puts it back at every start: remove it first, then reset the code"
 

@@ -49,6 +49,7 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
             host: settings.bind, port: settings.port == 0 ? 0 : settings.port + index, model: "homegate", category: .bridge)
         configuration.setupCode = index == 0 ? setupCode : nil
         let control = control
+        configuration.onListening = { port in control.serving(index, port: port) }
         let unit = BridgeUnit(
             access: access, registry: registry, index: index, configuration: configuration,
             name: HAPStateKeys.name(settings.name, bridge: index),
@@ -65,38 +66,60 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
         let count = await registry.bridgeCount(await access.snapshot())
         let units = (0..<count).map { self.unit($0, registry: registry) }
         let continuation = newBridgesContinuation
-        try await withGracefulShutdownHandler {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for (index, unit) in units.enumerated() { group.addTask { try await self.run(unit, index: index) } }
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, unit) in units.enumerated() { group.addTask { await self.run(unit, index: index) } }
                 var running = count
                 // Ends on graceful shutdown, when the continuation is finished.
                 for await index in newBridges where index >= running {
                     let added = self.unit(index, registry: registry)
                     running = index + 1
-                    group.addTask { try await self.run(added, index: index) }
+                    group.addTask { await self.run(added, index: index) }
                 }
-                try await group.waitForAll()
+                await group.waitForAll()
             }
         } onGracefulShutdown: {
             continuation.finish()
         }
     }
 
-    /// The first bridge failing (its port taken) stops homegate, as the HTTP API's does; a further
-    /// bridge failing is logged and leaves the others serving.
-    private func run(_ unit: BridgeUnit, index: Int) async throws {
-        guard index > 0 else {
+    /// The longest wait between two tries of a bridge that cannot listen (1 s, doubling).
+    static let longestRetry: Duration = .seconds(60)
+
+    /// A bridge that cannot listen (its port taken: Homebridge's default is 51826 too) never stops
+    /// homegate: the house runs on, the bridge is tried again with a backoff, and the log (once per
+    /// change of reason), health and `doctor` say why, naming the port and its holder.
+    private func run(_ unit: BridgeUnit, index: Int) async {
+        var delay: Duration = .seconds(1)
+        var reported: String?
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
-                return try await unit.run()
+                try await unit.run()
+                return
             } catch {
-                newBridgesContinuation.finish()  // so that the group stops waiting for new bridges and throws
-                throw error
+                let reason = Self.reason(error)
+                if reason != reported {
+                    logger.error(
+                        "HomeKit bridge \(index + 1) cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
+                    )
+                    reported = reason
+                }
+                control.cannotServe(index, reason: reason)
             }
+            do {
+                let wait = delay
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
+            } catch {
+                return
+            }
+            delay = min(delay * 2, Self.longestRetry)
         }
-        do {
-            try await unit.run()
-        } catch {
-            logger.error("HomeKit bridge \(index + 1) stopped: \(error)")
-        }
+    }
+
+    /// Why a bridge does not serve, for a person: the port and who holds it where that can be told.
+    static func reason(_ error: any Error) -> String {
+        guard case HAPError.portInUse(let port) = error else { return "\(error)" }
+        let holder = PortHolder.describe(port: port) ?? "another program"
+        return "port \(port) is in use by \(holder) (hap.port: give the bridge another port, or stop the other program)"
     }
 }

@@ -27,6 +27,10 @@ public enum HomeKitAPI {
         Request(method: "POST", path: "/api/homekit/bridges/\(number)/setup-code")
     }
 
+    public static func resetIdentity(bridge number: Int) -> Request {
+        Request(method: "POST", path: "/api/homekit/bridges/\(number)/identity")
+    }
+
     /// One controller's pairing, or every pairing when `controller` is nil.
     public static func unpair(bridge number: Int, controller: String?) -> Request {
         let path = "/api/homekit/bridges/\(number)/pairings"

@@ -7,7 +7,7 @@ import JSON
 import NIOCore
 
 /// The HomeKit bridge's pairing panel (`/api/homekit`): each bridge's setup code, QR code, state
-/// and paired controllers, a new setup code, pairings removed. It goes through `HomeKitControl`,
+/// and paired controllers, a new setup code, pairings removed, a new identity. It goes through `HomeKitControl`,
 /// which `homegate run` gives when `hap.enabled` is true; without it the reads say the bridge is
 /// off and the changes are refused with 409.
 enum HomeKitRoutes {
@@ -16,6 +16,7 @@ enum HomeKitRoutes {
         Route(.get, "/api/homekit", "homekit"),
         Route(.get, "/api/homekit/bridges/{number}/qr.svg", "homekit/qr"),
         Route(.post, "/api/homekit/bridges/{number}/setup-code", "homekit/setup_code"),
+        Route(.post, "/api/homekit/bridges/{number}/identity", "homekit/identity"),
         Route(.delete, "/api/homekit/bridges/{number}/pairings", "homekit/remove_pairings"),
         Route(.delete, "/api/homekit/bridges/{number}/pairings/{controller}", "homekit/remove_pairing"),
     ]
@@ -36,6 +37,7 @@ enum HomeKitRoutes {
             switch name {
             case "homekit/qr": return try await qrCode(control, number)
             case "homekit/setup_code": return APIResponder.json(.ok, json(try await control.resetSetupCode(bridge: number)))
+            case "homekit/identity": return APIResponder.json(.ok, json(try await control.resetIdentity(bridge: number)))
             case "homekit/remove_pairings": return APIResponder.json(.ok, json(try await control.removeAllPairings(bridge: number)))
             default:
                 let bridge = try await control.removePairing(bridge: number, controller: fields["controller"] ?? "")

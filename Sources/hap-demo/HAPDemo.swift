@@ -40,7 +40,7 @@ struct HAPDemo {
             configuration.eventCoalescingDelay = .milliseconds(milliseconds)
         }
         if let seconds = options["idle-seconds"].flatMap(Int.init) {
-            configuration.idleTimeout = .seconds(seconds)
+            configuration.unverifiedIdleTimeout = .seconds(seconds)
         }
         await run(configuration: configuration, store: store, logger: logger)
     }

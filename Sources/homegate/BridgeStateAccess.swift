@@ -36,10 +36,12 @@ enum BridgeStateAccess {
         if case .database(let store, _) = self { store.close() }
     }
 
-    func bridges() async throws -> [HAPBridgePairing] {
+    /// `creatingIdentities`: a bridge never started gets its identity now, as `hap pairing` needs.
+    func bridges(creatingIdentities: Bool = true) async throws -> [HAPBridgePairing] {
         switch self {
         case .database(let store, let settings):
-            return try await HAPBridgePairing.load(settings: settings, storage: DatabaseStateStorage(store: store), canWrite: true)
+            return try await HAPBridgePairing.load(
+                settings: settings, storage: DatabaseStateStorage(store: store), canWrite: creatingIdentities)
         case .running(let client):
             let answer = try await client.send(HomeKitAPI.bridges)
             return try HomeKitAPI.bridges(status: answer.status, body: answer.body)
@@ -53,6 +55,18 @@ enum BridgeStateAccess {
                 bridge: number, settings: settings, storage: DatabaseStateStorage(store: store))
         case .running(let client):
             let answer = try await client.send(HomeKitAPI.resetSetupCode(bridge: number))
+            return try HomeKitAPI.bridge(status: answer.status, body: answer.body)
+        }
+    }
+
+    /// A new identity and no pairing; the bridge after.
+    func resetIdentity(bridge number: Int) async throws -> HAPBridgePairing {
+        switch self {
+        case .database(let store, let settings):
+            return try await HAPBridgePairing.resetIdentity(
+                bridge: number, settings: settings, storage: DatabaseStateStorage(store: store))
+        case .running(let client):
+            let answer = try await client.send(HomeKitAPI.resetIdentity(bridge: number))
             return try HomeKitAPI.bridge(status: answer.status, body: answer.body)
         }
     }

@@ -16,7 +16,8 @@ struct Doctor: AsyncParsableCommand {
         discussion: """
             Uses the same configuration as `homegate run`. Reaches the broker with its settings (a client id of its own, nothing \
             published but a health request), looks for each Zigbee2MQTT bridge and for a running gateway, checks the mapping files and \
-            the database folder, and says which time zone and place automations will use. Exits 0 when nothing failed (warnings are \
+            the database folder, says which time zone and place automations will use, and with hap.enabled checks the HomeKit \
+            bridge (its port, avahi-daemon, its advertisement, its pairings). Exits 0 when nothing failed (warnings are \
             allowed), 1 when something did.
             """)
 
@@ -45,8 +46,9 @@ struct Doctor: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let mappings = checkMappings(settings, &report)
-        await checkBroker(settings, bridges: mappings?.zigbee2mqtt.map(\.baseTopic) ?? [], &report)
+        let running = await checkBroker(settings, bridges: mappings?.zigbee2mqtt.map(\.baseTopic) ?? [], &report)
         checkDatabase(settings.database, &report)
+        await checkHomeKit(settings, running: running, &report)
         checkTime(settings, environment: environment, &report)
         report.print()
         if report.failed { throw ExitCode(1) }
@@ -81,8 +83,8 @@ struct Doctor: AsyncParsableCommand {
     }
 
     /// Connects as homegate would, then listens for a running gateway's health answer and for each
-    /// bridge's retained state and device list.
-    private func checkBroker(_ settings: GatewayConfiguration, bridges: [String], _ report: inout DoctorReport) async {
+    /// bridge's retained state and device list. Returns the running gateway's health report.
+    private func checkBroker(_ settings: GatewayConfiguration, bridges: [String], _ report: inout DoctorReport) async -> JSONValue? {
         let address = (try? BrokerAddress(url: settings.mqtt.url)).map(\.description) ?? settings.mqtt.url
         let client: MQTTClient
         do {
@@ -90,16 +92,17 @@ struct Doctor: AsyncParsableCommand {
             try client.start()
         } catch {
             report.fail("broker", "\(address): \(error)", hint: Self.brokerHint(error, settings))
-            return
+            return nil
         }
-        await probeBroker(client, address: address, settings, bridges: bridges, &report)
+        let running = await probeBroker(client, address: address, settings, bridges: bridges, &report)
         await client.shutdown()
+        return running
     }
 
     /// What the broker says to a client of homegate's settings, connected: login, and each bridge's answer.
     private func probeBroker(
         _ client: MQTTClient, address: String, _ settings: GatewayConfiguration, bridges: [String], _ report: inout DoctorReport
-    ) async {
+    ) async -> JSONValue? {
         do {
             try await client.waitUntilConnected(timeout: .milliseconds(Int64(timeout * 1000)))
         } catch {
@@ -110,7 +113,7 @@ struct Doctor: AsyncParsableCommand {
             default: why = "\(error)"
             }
             report.fail("broker", "\(address): \(why)", hint: Self.brokerHint(error, settings))
-            return
+            return nil
         }
         let user = settings.mqtt.username.map { "as \($0)" } ?? "without a user name"
         report.pass(
@@ -126,7 +129,7 @@ struct Doctor: AsyncParsableCommand {
                 try await client.subscribe(filter, qos: .atLeastOnce)
             } catch {
                 report.fail("broker", "\(error)", hint: "the broker's ACL must let homegate's user read \(filter)")
-                return
+                return nil
             }
         }
         let transaction = "doctor-\(UInt32.random(in: 0...UInt32.max))"
@@ -165,6 +168,7 @@ struct Doctor: AsyncParsableCommand {
         } else {
             report.info("gateway", "no homegate answers on \(base)/request/health (fine before the first start)")
         }
+        return heard["\(base)/response/health"]?["data"]
     }
 
     /// The first message on each topic, until all came or `seconds` passed.

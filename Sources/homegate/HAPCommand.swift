@@ -5,5 +5,5 @@ import HAPBridge
 struct HAPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hap", abstract: "The HomeKit bridge.",
-        subcommands: [HAPPairingCommand.self, HAPResetCodeCommand.self, HAPUnpairCommand.self])
+        subcommands: [HAPPairingCommand.self, HAPResetCodeCommand.self, HAPResetCommand.self, HAPUnpairCommand.self])
 }

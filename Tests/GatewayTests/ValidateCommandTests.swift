@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import MosquittoTesting
 import Testing
 
@@ -83,6 +84,6 @@ struct ValidateCommandTests {
     func version() async throws {
         let result = try await homegate(["--version"])
         #expect(result.status == 0)
-        #expect(result.output.hasPrefix("0.6.0"), "\(result.output)")
+        #expect(result.output.hasPrefix(HomegateVersion.number), "\(result.output)")
     }
 }

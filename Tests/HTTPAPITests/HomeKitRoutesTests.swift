@@ -59,6 +59,16 @@ final class FakeHomeKit: HomeKitControl {
             return $0
         }
     }
+
+    func resetIdentity(bridge number: Int) async throws(HomeKitControlError) -> HomeKitBridgeStatus {
+        _ = try bridge(number)
+        return state.withLock {
+            $0.deviceID = "5E:01:02:03:04:05"
+            $0.controllers = []
+            $0.configurationNumber = 1
+            return $0
+        }
+    }
 }
 
 @Suite("The HomeKit routes: the bridge's state, QR code, setup code and pairings; 404 and 409")
@@ -93,7 +103,8 @@ struct HomeKitRoutesTests {
                 #expect(body == ["enabled": false, "bridges": []])
             }
             for (method, uri) in [
-                (HTTPRequest.Method.post, "/api/homekit/bridges/1/setup-code"), (.delete, "/api/homekit/bridges/1/pairings"),
+                (HTTPRequest.Method.post, "/api/homekit/bridges/1/setup-code"), (.post, "/api/homekit/bridges/1/identity"),
+                (.delete, "/api/homekit/bridges/1/pairings"),
                 (.delete, "/api/homekit/bridges/1/pairings/abc"), (.get, "/api/homekit/bridges/1/qr.svg"),
             ] {
                 try await client.execute(uri: uri, method: method, headers: Self.token) { response in
@@ -175,6 +186,22 @@ struct HomeKitRoutesTests {
             try await client.execute(uri: "/api/homekit/bridges/1/pairings/A%20B%2F1", method: .delete, headers: Self.token) { response in
                 let body = try Self.json(response)
                 #expect(response.status == .ok && body["paired"] == false && body["controllers"] == [])
+            }
+        }
+    }
+
+    @Test("a new identity is answered with the bridge: its new device id, no controller, c# 1; 404 for an unknown bridge")
+    func identity() async throws {
+        let (app, folder) = try Self.application(FakeHomeKit())
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/homekit/bridges/1/identity", method: .post, headers: Self.token) { response in
+                let body = try Self.json(response)
+                #expect(response.status == .ok && body["device_id"] == "5E:01:02:03:04:05")
+                #expect(body["paired"] == false && body["controllers"] == [] && body["configuration_number"] == 1)
+            }
+            try await client.execute(uri: "/api/homekit/bridges/2/identity", method: .post, headers: Self.token) { response in
+                #expect(response.status == .notFound)
             }
         }
     }

@@ -1132,7 +1132,8 @@ HAP_PYTHON = ROOT / ".build" / "hap-venv" / "bin" / "python"
 
 def test_l_homekit_remove_pairings(driver, house):
     """A controller that really paired (aiohomekit) is listed with its admin flag; "Remove" (confirmed)
-    removes it and the view shows none; after a fresh pairing, "Remove all pairings" does the same."""
+    removes it and the view shows none; after a fresh pairing, "Remove all pairings" does the same; after
+    another, "New identity" gives the bridge a new device id and no pairing."""
     if not HAP_PYTHON.exists():
         pytest.skip(f"needs aiohomekit in {HAP_PYTHON.parent.parent}: run scripts/hap-bridge-test.sh once")
     hap_port = free_port()
@@ -1172,6 +1173,16 @@ def test_l_homekit_remove_pairings(driver, house):
         confirm_click(driver, "homekit-remove-all-1")
         wait_until(lambda: not bridge()["paired"], WAIT, "every pairing to be removed")
         wait(driver, lambda d: "None" in text(d, "homekit-controllers-1"), "the view to show no controller after Remove all")
+
+        third = pair()  # "New identity" (confirmed): a new device id, and the pairing is gone with the old one
+        old_id = bridge()["device_id"]
+        driver.refresh()
+        wait(driver, lambda d: present(d, f"homekit-controller-{third}"), "the third controller")
+        confirm_click(driver, "homekit-new-identity-1")
+        wait_until(lambda: bridge()["device_id"] != old_id and not bridge()["paired"], WAIT, "a new identity without pairings")
+        new_id = bridge()["device_id"]
+        wait(driver, lambda d: new_id in text(d, "homekit-bridge-1") and old_id not in text(d, "homekit-bridge-1"),
+             "the view to show the new device id")
     finally:
         driver.get("about:blank")
         stop(process, "homegate-hap-pairing")

@@ -3,14 +3,18 @@
     python3 mdns_bridge_test.py BIN_PATH VENV_PYTHON
 
 The namespaces, private D-Bus and avahi-daemon are Tests/mdns/mdns_test.py's (its Harness). In
-namespace A: mosquitto, the Zigbee2MQTT simulator and homegate with the bridge on 0.0.0.0; in B,
+namespace A: mosquitto, the Zigbee2MQTT simulator and homegate with the bridge on its default
+address (both stacks), avahi-daemon publishing IPv4 and IPv6 addresses; in B,
 Tests/hapbridge/mdns_client.py: python-zeroconf finds the bridge with its TXT record (c#, ff, id,
-md, pv, s#, sf, ci, sh), aiohomekit pairs at the address the advertisement gives, and sf flips to 0
-in place. Needs root; skipped with the reason otherwise (HOMEGATE_MDNS_REQUIRED=1 makes it a failure)."""
+md, pv, s#, sf, ci, sh), every address advertised (IPv4 and IPv6) accepts a TCP
+connection on the bridge's port, aiohomekit pairs at the advertised IPv4 address, sf flips to 0
+in place, and after `homegate hap reset --identity` the bridge is advertised with its new device
+id, unpaired. Needs root; skipped with the reason otherwise (HOMEGATE_MDNS_REQUIRED=1 makes it a failure)."""
 
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -27,6 +31,7 @@ class BridgeHarness(mdns.Harness):
     def __init__(self, bin_path, venv_python):
         super().__init__(None, venv_python)
         self.bin_path = bin_path
+        self.ipv6 = True
 
     def start_house(self):
         conf = os.path.join(self.dir, "mosquitto.conf")
@@ -39,11 +44,12 @@ class BridgeHarness(mdns.Harness):
         env = {k: v for k, v in self.env.items() if not k.startswith("HOMEGATE_")}
         env.update({
             "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:1883", "HOMEGATE_MAPPINGS": os.path.join(ROOT, "demo", "mappings"),
-            "HOMEGATE_DATABASE": os.path.join(self.dir, "data", "homegate.sqlite"), "HOMEGATE_HTTP_LISTEN": "off",
-            "HOMEGATE_HAP_ENABLED": "true", "HOMEGATE_HAP_BIND": "0.0.0.0", "HOMEGATE_HAP_PORT": "51826",
+            "HOMEGATE_DATABASE": os.path.join(self.dir, "data", "homegate.sqlite"), "HOMEGATE_HTTP_LISTEN": "127.0.0.1:8380",
+            "HOMEGATE_HAP_ENABLED": "true", "HOMEGATE_HAP_PORT": "51826",  # hap.bind left out: both stacks
             "HOMEGATE_HAP_NAME": NAME, "HOMEGATE_HAP_SETUP_CODE": CODE,
         })
         os.makedirs(os.path.join(self.dir, "data"), exist_ok=True)
+        self.homegate_env = env
         self.homegate = self.start("homegate", [os.path.join(self.bin_path, "homegate"), "run"], self.ns_a, env=env)
 
     def log(self):
@@ -69,10 +75,24 @@ class BridgeHarness(mdns.Harness):
         self.check("the TXT record has c#, ff, id, md, pv, s#, sf, ci, sh",
                    set(txt) >= {"c#", "ff", "id", "md", "pv", "s#", "sf", "ci", "sh"} and txt["sf"] == "1" and txt["ci"] == "2", txt)
         self.check("the advertised address and port are the bridge's", found["address"] == mdns.ADDRESS_A and found["port"] == 51826, found)
+        reached = client.wait_json("every advertised address tried", lambda v: v.get("step") == "addresses", timeout=60)
+        tried = reached["addresses"]
+        print(f"     advertised: {json.dumps(tried)}", flush=True)
+        self.check("IPv4 and IPv6 addresses are advertised",
+                   mdns.ADDRESS_A in tried and mdns.ADDRESS6_A in tried and any(":" in a for a in tried), reached)
+        self.check("every advertised address accepts a connection on the bridge's port",
+                   all(result == "accepted" for result in tried.values()), reached)
         paired = client.wait_json("pairing", lambda v: v.get("step") == "paired", timeout=90)
         self.check("aiohomekit pairs at the advertised address", paired["ok"] and paired["accessories"] > 1, paired)
         flipped = client.wait_json("sf", lambda v: v.get("step") == "sf", timeout=60)
         self.check("sf flips to 0 in place once paired", flipped["ok"], flipped)
+        reset = subprocess.run(["ip", "netns", "exec", self.ns_a, os.path.join(self.bin_path, "homegate"), "hap", "reset", "--identity"],
+                               env=self.homegate_env, capture_output=True, text=True, timeout=60)
+        self.check("homegate hap reset --identity, through the running homegate's HTTP API", reset.returncode == 0,
+                   reset.stdout + reset.stderr)
+        renewed = client.wait_json("the new id", lambda v: v.get("step") == "new id", timeout=90)
+        self.check("the running bridge is advertised with its new device id, unpaired (sf=1)",
+                   renewed["ok"] and renewed["txt"]["id"] in reset.stdout and renewed["txt"]["c#"] == "1", renewed)
 
 
 def main():

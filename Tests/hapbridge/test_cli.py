@@ -1,4 +1,4 @@
-"""`homegate hap unpair` and `homegate hap reset-code` against real homegate, with aiohomekit as the
+"""`homegate hap unpair`, `hap reset-code` and `hap reset --identity` against real homegate, with aiohomekit as the
 controller (no mDNS), in order, sharing one house:
 
 - homegate stopped: the commands change the database; after a start the old pairing no longer
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from aiohomekit.controller.ip.discovery import IpDiscovery
-from aiohomekit.exceptions import AuthenticationError
+from aiohomekit.exceptions import AccessoryDisconnectedError, AuthenticationError
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
@@ -227,6 +227,71 @@ def test_while_running_unpair_goes_through_the_http_api(house):
     assert status == 1, output
 
 
+def refused_as_another_accessory(house, data) -> str:
+    """How pair-verify with `data` fails against a bridge with a new identity: aiohomekit finds
+    another accessory's pairing id (or signature) in M2. An empty string when it verifies."""
+    async def body():
+        paired = reconnected(house.hap_port, data)
+        try:
+            await paired.list_accessories_and_characteristics()
+            return ""
+        except AuthenticationError as error:
+            return f"AuthenticationError: {error}"
+        except AccessoryDisconnectedError as error:
+            assert "IncorrectPairingIdError" in str(error), error
+            return "IncorrectPairingIdError"
+        finally:
+            try:
+                await paired.close()
+            except (AuthenticationError, AccessoryDisconnectedError):
+                pass
+
+    return asyncio.run(body())
+
+
+def test_hap_reset_needs_to_be_told_what(house):
+    status, output = house.homegate("hap", "reset")
+    assert status == 64 and "--identity" in output, output
+
+
+def test_while_running_reset_identity_makes_a_new_accessory(house):
+    before = homekit_api(house)["bridges"][0]
+    old = pair(house, STATE["code"])
+    assert verifies(house, old)
+    status, output = house.homegate("hap", "reset", "--identity")
+    assert status == 0, output
+    after = homekit_api(house)["bridges"][0]
+    assert after["device_id"] != before["device_id"], after
+    assert f"device id: {before['device_id']} → {after['device_id']}" in output and "pairings removed: 1" in output, output
+    assert after["controllers"] == [] and after["configuration_number"] == 1, after
+    code = printed_code(output)
+    assert code == after["setup_code"] and code != STATE["code"]
+    assert refused_as_another_accessory(house, old), "the pairing with the old identity still verifies"
+    STATE["device_id"] = after["device_id"]
+    refused_code(house, STATE["code"])
+    STATE["pairing"] = pair(house, code)
+    STATE["code"] = code
+    assert verifies(house, STATE["pairing"])
+    assert homekit_api(house)["bridges"][0]["paired"] is True
+
+
+def test_while_stopped_reset_identity_changes_the_database(house):
+    old = STATE["pairing"]
+    before = house.pairing_info()
+    house.stop_gateway()
+    status, output = house.homegate("hap", "reset", "--identity")
+    assert status == 0, output
+    after = house.pairing_info()
+    assert after["device id"] != before["device id"] and after["c#"] == "1", after
+    assert after["paired"].startswith("no"), after
+    house.start_gateway()
+    assert refused_as_another_accessory(house, old), "the pairing with the old identity still verifies"
+    STATE["device_id"] = after["device id"]
+    STATE["code"] = printed_code(output)
+    STATE["pairing"] = pair(house, STATE["code"])
+    assert verifies(house, STATE["pairing"])
+
+
 class FakeHomeKitAPI:
     """The /api/homekit routes with the documented shapes, in this process, to check the command's
     HTTP client (paths, percent-encoding, the token, answers and refusals) before homegate has them."""
@@ -263,6 +328,10 @@ class FakeHomeKitAPI:
                     return self.answer(200, {"enabled": True, "bridges": [bridge]})
                 if (self.command, self.path) == ("POST", "/api/homekit/bridges/1/setup-code"):
                     bridge["setup_code"] = "518-07-263"
+                    return self.answer(200, bridge)
+                if (self.command, self.path) == ("POST", "/api/homekit/bridges/1/identity"):
+                    bridge.update({"device_id": "AA:BB:CC:DD:EE:02", "setup_code": "629-11-480", "controllers": [],
+                                   "configuration_number": 1, "paired": False})
                     return self.answer(200, bridge)
                 if (self.command, self.path) == ("DELETE", "/api/homekit/bridges/1/pairings"):
                     bridge["controllers"] = []
@@ -324,6 +393,11 @@ def test_next_to_a_running_homegate_the_commands_speak_its_http_api(pytestconfig
         status, output = homegate("hap", "unpair", "--all")
         assert status == 0 and "no pairing removed" in output, output
         assert api.requests[-1][:2] == ("DELETE", "/api/homekit/bridges/1/pairings")
+
+        status, output = homegate("hap", "reset", "--identity")
+        assert status == 0, output
+        assert api.requests[-1] == ("POST", "/api/homekit/bridges/1/identity", f"Bearer {token}")
+        assert "device id: AA:BB:CC:DD:EE:01 → AA:BB:CC:DD:EE:02" in output and printed_code(output) == "629-11-480", output
 
         wrong = dict(env, HOMEGATE_HTTP_TOKEN="not-the-token")
         status, output = homegate("hap", "unpair", "--all", environment=wrong)

@@ -31,6 +31,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TYPE = "_hap._tcp"
 ADDRESS_A, ADDRESS_B = "192.0.2.1", "192.0.2.2"  # RFC 5737 TEST-NET-1, only ever inside the namespaces
+ADDRESS6_A, ADDRESS6_B = "2001:db8:4867::1", "2001:db8:4867::2"  # RFC 3849 documentation prefix, the same
 NAME = "homegate mdns test"
 TAKEN = "homegate taken"  # advertised from B first
 PORT, SECOND_PORT, THIRD_PORT, B_PORT = 51826, 51827, 51828, 51900
@@ -131,6 +132,7 @@ class Harness:
         self.avahi = None
         self.bus = None
         self.passed = 0
+        self.ipv6 = False  # IPv6 addresses on the veth pair too, and avahi-daemon using them
 
     def check(self, what, condition, detail=""):
         if not condition:
@@ -154,6 +156,10 @@ class Harness:
             run("ip", "-n", ns, "link", "set", veth, "up")
             # mDNS goes to 224.0.0.251; with no default route in the namespace it needs one of its own.
             run("ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", veth)
+        if self.ipv6:
+            for ns, veth, address in ((self.ns_a, self.veth_a, ADDRESS6_A), (self.ns_b, self.veth_b, ADDRESS6_B)):
+                # nodad: usable at once, not tentative for a second (the link-local ones may still be).
+                run("ip", "-n", ns, "addr", "add", f"{address}/64", "dev", veth, "nodad")
         for ns, veth in ((self.ns_a, self.veth_a), (self.ns_b, self.veth_b)):
             self.wait_until(f"{veth} up in {ns}", lambda: self.link_up(ns, veth))
 
@@ -204,7 +210,7 @@ class Harness:
 host-name={self.host_name}
 domain-name=local
 use-ipv4=yes
-use-ipv6=no
+use-ipv6={"yes" if self.ipv6 else "no"}
 allow-interfaces={self.veth_a}
 enable-dbus=yes
 ratelimit-interval-usec=1000000

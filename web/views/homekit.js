@@ -1,7 +1,7 @@
 // @ts-check
 // HomeKit: each bridge's QR code and setup code for adding it in Apple Home, whether it is
 // advertised, who has paired, and the actions a person needs (remove a controller, remove all,
-// a new setup code). Read from /api/homekit when the view is shown and after each action.
+// a new setup code, a new identity). Read from /api/homekit when the view is shown and after each action.
 
 import { api, apiImage, messageOf } from "../api.js";
 import { $, append, clear, h } from "../dom.js";
@@ -105,6 +105,11 @@ function bridgeCard(bridge) {
         confirmButton("Remove all pairings", `homekit-remove-all-${n}`, () => act(() => api("DELETE", `${base}/pairings`))),
         h("p", { class: "hint" }, "After deleting the home in Apple Home, this lets the bridge be added again."))
       : null,
+    h("div", { class: "card-foot" },
+      confirmButton("New identity", `homekit-new-identity-${n}`, () => act(() => api("POST", `${base}/identity`))),
+      h("p", { class: "hint" },
+        "When Apple Home says the accessory is already added even with no pairing left: a new device id and setup code, every pairing removed. ",
+        "To Apple Home it is a new bridge; rooms, scenes and automations of the old one do not carry over.")),
     error);
 }
 

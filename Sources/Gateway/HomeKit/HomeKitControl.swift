@@ -11,6 +11,9 @@ public protocol HomeKitControl: Sendable {
     func removePairing(bridge: Int, controller: String) async throws(HomeKitControlError) -> HomeKitBridgeStatus
     /// Removes every pairing: the bridge can be added to a home again.
     func removeAllPairings(bridge: Int) async throws(HomeKitControlError) -> HomeKitBridgeStatus
+    /// A new identity (device id, key, setup ID, setup code unless configured) and no pairing:
+    /// HomeKit sees a new accessory, for "accessory already added" that unpairing does not cure.
+    func resetIdentity(bridge: Int) async throws(HomeKitControlError) -> HomeKitBridgeStatus
 }
 
 /// Why a `HomeKitControl` request was refused, for a person; the HTTP API maps each case to a status.

@@ -76,6 +76,7 @@ final class HAPConnectionHandler: ChannelInboundHandler {
         case .end:
             guard let requestHead = head else { return }
             head = nil
+            registry.heardFrom(state.id)
             if bodyTooLarge {
                 respondAndClose(context: context, .status(.outOfResources, http: 413))
                 return
@@ -102,7 +103,7 @@ final class HAPConnectionHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
-            logger.debug("closing an idle connection", metadata: ["connection": "\(state.id)"])
+            logger.debug("closing an idle connection that has not pair-verified", metadata: ["connection": "\(state.id)"])
             context.close(promise: nil)
         } else {
             context.fireUserInboundEventTriggered(event)
@@ -144,6 +145,8 @@ final class HAPConnectionHandler: ChannelInboundHandler {
             // The M4 answer above went out in plaintext; everything after it is encrypted.
             do {
                 try context.pipeline.syncOperations.addHandler(HAPSessionCipherHandler(keys: keys), position: .first)
+                // A verified controller's connection stays open however quiet (HAPServerConfiguration.unverifiedIdleTimeout).
+                context.pipeline.removeHandler(name: HAPServer.idleHandlerName, promise: nil)
                 registry.setController(session.controllerID, for: state.id)
                 logger.debug("session verified", metadata: ["connection": "\(state.id)"])
             } catch {

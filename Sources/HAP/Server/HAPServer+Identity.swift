@@ -26,6 +26,28 @@ extension HAPServer {
         return identity
     }
 
+    /// A new accessory to HomeKit, for "accessory already added" that removing the pairings does
+    /// not cure: a new device id, long-term key and setup ID, every pairing removed and every
+    /// session closed, `c#` back to 1 (HAP-NodeJS starts a new identity's configuration there).
+    /// The setup code is new too, unless the configuration gives one.
+    public func resetIdentity() async throws -> HAPIdentity {
+        let old = try await identity()
+        var fresh = HAPIdentity.generate(setupCode: configuration.setupCode)
+        while fresh.deviceID == old.deviceID || (configuration.setupCode == nil && fresh.setupCode == old.setupCode) {
+            fresh = HAPIdentity.generate(setupCode: configuration.setupCode)
+        }
+        let pairings = try await store.pairings()
+        for pairing in pairings { try await store.removePairing(controllerID: pairing.controllerID) }
+        try await store.saveConfigurationNumber(1)
+        try await store.saveIdentity(fresh)
+        await pairSetup.setupCodeChanged()
+        registry.closeAll()
+        logger.notice(
+            "made a new HAP identity: HomeKit sees a new accessory", metadata: ["device id": "\(fresh.deviceID)", "pairings removed": "\(pairings.count)"])
+        if !pairings.isEmpty { configuration.onPairedChange?(false) }
+        return fresh
+    }
+
     /// The `X-HM://` URI for the QR code.
     public func setupURI() async throws -> String {
         let identity = try await identity()

@@ -5,6 +5,12 @@ import NIOPosix
 public import ServiceLifecycle
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The HAP accessory server (IP transport) as a `Service`: listens, pairs controllers, serves
 /// the provider's accessories and sends their events.
 public final class HAPServer: Service, Sendable {
@@ -27,7 +33,7 @@ public final class HAPServer: Service, Sendable {
         self.provider = provider
         self.store = store
         self.logger = logger
-        let registry = HAPConnectionRegistry()
+        let registry = HAPConnectionRegistry(verifiedLimit: configuration.verifiedConnectionLimit, logger: logger)
         self.registry = registry
         self.pairSetup = PairSetup(store: store, logger: logger) { registry.contains($0) }
         (jobs, jobContinuation) = AsyncStream.makeStream(of: HAPJob.self)
@@ -81,20 +87,43 @@ public final class HAPServer: Service, Sendable {
                     }
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)))
-                    try pipeline.addHandler(IdleStateHandler(allTimeout: configuration.idleTimeout.timeAmount))
+                    // Taken out once the connection pair-verifies (HAPConnectionHandler.finish).
+                    try pipeline.addHandler(
+                        IdleStateHandler(allTimeout: configuration.unverifiedIdleTimeout.timeAmount), name: HAPServer.idleHandlerName)
                     try pipeline.addHandler(handler)
                 }
             }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
-        } catch {
-            throw HAPError.listen("\(configuration.host):\(configuration.port): \(error)")
-        }
+        let channel = try await Self.listen(bootstrap, host: configuration.host, port: configuration.port, logger: logger)
         let port = channel.localAddress?.port
+        logger.info(
+            "HAP server listening", metadata: ["address": "\(channel.localAddress?.ipAddress ?? "?")", "port": "\(port ?? 0)"])
+        // Before the port is known to others (the advertisement waits for it), so that they speak after.
+        if let port { configuration.onListening?(port) }
         boundPort.withLock { $0 = port }
-        logger.info("HAP server listening", metadata: ["host": "\(configuration.host)", "port": "\(port ?? 0)"])
         return channel
+    }
+
+    static let idleHandlerName = "hap-idle"
+
+    /// Binds `host`; without one, `::` (NIO turns IPv6-only off, so IPv4 peers connect too, as
+    /// v4-mapped addresses), and `0.0.0.0` where the host has no IPv6. A port in use is not a
+    /// reason to try IPv4 alone: it is in use there too.
+    static func listen(_ bootstrap: ServerBootstrap, host: String?, port: Int, logger: Logger) async throws -> any Channel {
+        do {
+            return try await bootstrap.bind(host: host ?? "::", port: port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw HAPError.portInUse(port: port)
+        } catch {
+            guard host == nil else { throw HAPError.listen("\(host ?? "::"):\(port): \(error)") }
+            logger.info("no IPv6 on this host, the HAP server listens on IPv4 only", metadata: ["reason": "\(error)"])
+        }
+        do {
+            return try await bootstrap.bind(host: "0.0.0.0", port: port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw HAPError.portInUse(port: port)
+        } catch {
+            throw HAPError.listen("0.0.0.0:\(port): \(error)")
+        }
     }
 
     /// Tells the subscribed controllers about changed values; `excluding` is the connection whose

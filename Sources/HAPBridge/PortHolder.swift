@@ -1,0 +1,47 @@
+import Foundation
+
+/// Who listens on a TCP port, for the message that says why the bridge cannot: on Linux the
+/// listening socket's inode from /proc/net/tcp and tcp6, then the process holding that inode
+/// among /proc/*/fd. Nil where it cannot tell (not Linux, or another user's process).
+public enum PortHolder {
+    /// "homebridge (pid 1234)", or nil.
+    public static func describe(port: Int) -> String? {
+        let inodes = listeningInodes(port: port)
+        guard !inodes.isEmpty, let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for pid in processes where pid.allSatisfy(\.isNumber) {
+            guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
+            for fd in fds {
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
+                    target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast()))
+                else { continue }
+                let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                return "\(name ?? "a process") (pid \(pid))"
+            }
+        }
+        return nil
+    }
+
+    /// The inodes of sockets listening on `port` (state 0A), IPv4 and IPv6.
+    static func listeningInodes(port: Int) -> Set<String> {
+        var inodes: Set<String> = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            inodes.formUnion(listeningInodes(port: port, table: text))
+        }
+        return inodes
+    }
+
+    /// From one table: `sl local_address rem_address st … inode`, the address as HEX:PORTHEX.
+    static func listeningInodes(port: Int, table: String) -> Set<String> {
+        var inodes: Set<String> = []
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[3] == "0A", let local = fields[1].split(separator: ":").last,
+                Int(local, radix: 16) == port, fields[9] != "0"
+            else { continue }
+            inodes.insert(String(fields[9]))
+        }
+        return inodes
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import HAPBridge
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Who holds a port (/proc/net/tcp)")
+struct PortHolderTests {
+    // 0xCA12 = 51730. A listener on it, a connection from it (not listening), a listener elsewhere.
+    static let table = """
+          sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+           0: 00000000:CA12 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 51443 1 0000000000000000 100 0 0 10 0
+           1: 0100007F:CA12 0100007F:91E4 01 00000000:00000000 00:00000000 00000000     0        0 51450 1 0000000000000000 20 4 30 10 -1
+           2: 0100007F:0050 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 61001 1 0000000000000000 100 0 0 10 0
+        """
+
+    @Test("the listening sockets' inodes on the port, and no others")
+    func inodes() {
+        #expect(PortHolder.listeningInodes(port: 51730, table: Self.table) == ["51443"])
+        #expect(PortHolder.listeningInodes(port: 80, table: Self.table) == ["61001"])
+        #expect(PortHolder.listeningInodes(port: 51731, table: Self.table).isEmpty)
+    }
+
+    @Test("a port this process listens on is held by this process, by its pid", .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp")))
+    func thisProcess() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        try #require(listening && listen(fd, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let holder = try #require(PortHolder.describe(port: port))
+        #expect(holder.hasSuffix("(pid \(getpid()))"), "\(holder)")
+    }
+}
