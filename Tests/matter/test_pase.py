@@ -1,0 +1,50 @@
+"""PASE between the Matter SDK's own controller and matter-demo, over ::1 (no mDNS needed)."""
+
+import time
+
+import pytest
+from chip.exceptions import ChipStackError
+from chip.setup_payload import SetupPayload
+
+from conftest import DISCRIMINATOR, PASSCODE
+
+
+def test_the_printed_codes_are_what_the_sdk_reads(demo, fabric_admin):
+    manual = SetupPayload().ParseManualPairingCode(demo.manual).attributes
+    assert int(manual["SetUpPINCode"]) == PASSCODE
+    assert int(manual["Short discriminator"]) == DISCRIMINATOR >> 8
+    qr = SetupPayload().ParseQrCode(demo.qr).attributes
+    assert int(qr["SetUpPINCode"]) == PASSCODE
+    assert int(qr["Long discriminator"]) == DISCRIMINATOR
+    assert int(qr["VendorID"]) == 0xFFF1
+    assert qr["CommissioningFlow"] == "0"
+
+
+def test_the_controller_establishes_pase_with_the_right_passcode(demo, controller, loop):
+    started = time.monotonic()
+    loop.run_until_complete(controller.EstablishPASESessionIP("::1", PASSCODE, 0x1001, demo.port))
+    print(f"\nPASE over ::1: {1000 * (time.monotonic() - started):.0f} ms")
+
+
+def test_a_wrong_passcode_is_refused_and_the_right_one_still_works(demo, fabric_admin, controller, loop):
+    throwaway = fabric_admin.NewController(paaTrustStorePath=controller.paaTrustStorePath if hasattr(controller, "paaTrustStorePath") else "")
+    try:
+        with pytest.raises(ChipStackError):
+            loop.run_until_complete(throwaway.EstablishPASESessionIP("::1", PASSCODE + 1, 0x1002, demo.port))
+    finally:
+        throwaway.Shutdown()
+    loop.run_until_complete(controller.EstablishPASESessionIP("::1", PASSCODE, 0x1003, demo.port))
+
+
+def test_random_setup_is_kept_across_restarts(request, tmp_path):
+    from conftest import start_demo
+    bin_path = request.config.getoption("--bin-path")
+    first = start_demo(bin_path, tmp_path / "state")
+    first.process.terminate()
+    first.process.wait(timeout=10)
+    second = start_demo(bin_path, tmp_path / "state")
+    second.process.terminate()
+    second.process.wait(timeout=10)
+    assert (first.passcode, first.discriminator, first.manual, first.qr) == (second.passcode, second.discriminator, second.manual, second.qr)
+    assert first.passcode not in {0, 11111111, 22222222, 33333333, 44444444, 55555555, 66666666, 77777777, 88888888, 99999999, 12345678, 87654321}
+    assert oct((tmp_path / "state" / "setup").stat().st_mode & 0o777) == "0o600"
