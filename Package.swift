@@ -353,6 +353,6 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets.append(
         .testTarget(
             name: "MatterTests",
-            dependencies: ["Matter", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Matter", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
             swiftSettings: swiftSettings))
 }

@@ -7,10 +7,12 @@ public enum AESCCM {
     public static let nonceLength = 13
     public static let tagLength = 16
 
-    /// The ciphertext followed by its tag.
-    public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], authenticating aad: [UInt8]) throws -> [UInt8] {
-        try check(key: key, nonce: nonce)
-        return try withCipher(encrypt: true, key: key, nonce: nonce, tag: nil, length: plaintext.count, aad: aad) { ctx in
+    /// The ciphertext followed by its tag (16 bytes in Matter; other even lengths from 4 for RFC 3610's vectors).
+    public static func seal(
+        _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], authenticating aad: [UInt8], tagLength: Int = AESCCM.tagLength
+    ) throws -> [UInt8] {
+        try check(key: key, nonce: nonce, tagLength: tagLength)
+        return try withCipher(encrypt: true, key: key, nonce: nonce, tag: nil, tagLength: tagLength, length: plaintext.count, aad: aad) { ctx in
             var out = [UInt8](repeating: 0, count: plaintext.count + tagLength)
             var written: Int32 = 0
             var final = [UInt8](repeating: 0, count: 16)  // CCM writes nothing at the end
@@ -27,12 +29,14 @@ public enum AESCCM {
     }
 
     /// The plaintext of `sealed` (ciphertext and tag), or an error when the tag does not match.
-    public static func open(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8], authenticating aad: [UInt8]) throws -> [UInt8] {
-        try check(key: key, nonce: nonce)
+    public static func open(
+        _ sealed: [UInt8], key: [UInt8], nonce: [UInt8], authenticating aad: [UInt8], tagLength: Int = AESCCM.tagLength
+    ) throws -> [UInt8] {
+        try check(key: key, nonce: nonce, tagLength: tagLength)
         guard sealed.count >= tagLength else { throw MatterError.decryptionFailed("\(sealed.count) bytes are shorter than the tag") }
         let ciphertext = Array(sealed.dropLast(tagLength))
         let tag = Array(sealed.suffix(tagLength))
-        return try withCipher(encrypt: false, key: key, nonce: nonce, tag: tag, length: ciphertext.count, aad: aad) { ctx in
+        return try withCipher(encrypt: false, key: key, nonce: nonce, tag: tag, tagLength: tagLength, length: ciphertext.count, aad: aad) { ctx in
             var out = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
             var written: Int32 = 0
             guard EVP_DecryptUpdate(ctx, &out, &written, nonEmpty(ciphertext), Int32(ciphertext.count)) == 1 else {
@@ -42,9 +46,9 @@ public enum AESCCM {
         }
     }
 
-    private static func check(key: [UInt8], nonce: [UInt8]) throws {
-        guard key.count == keyLength, nonce.count == nonceLength else {
-            throw MatterError.decryptionFailed("AES-CCM needs a \(keyLength)-byte key and a \(nonceLength)-byte nonce")
+    private static func check(key: [UInt8], nonce: [UInt8], tagLength: Int) throws {
+        guard key.count == keyLength, nonce.count == nonceLength, (4...16).contains(tagLength), tagLength % 2 == 0 else {
+            throw MatterError.decryptionFailed("AES-CCM needs a \(keyLength)-byte key, a \(nonceLength)-byte nonce and an even tag length of 4 to 16")
         }
     }
 
@@ -52,7 +56,7 @@ public enum AESCCM {
     private static func nonEmpty(_ bytes: [UInt8]) -> [UInt8] { bytes.isEmpty ? [0] : bytes }
 
     private static func withCipher<T>(
-        encrypt: Bool, key: [UInt8], nonce: [UInt8], tag: [UInt8]?, length: Int, aad: [UInt8],
+        encrypt: Bool, key: [UInt8], nonce: [UInt8], tag: [UInt8]?, tagLength: Int, length: Int, aad: [UInt8],
         _ body: (OpaquePointer) throws -> T
     ) throws -> T {
         guard let ctx = EVP_CIPHER_CTX_new() else { throw MatterError.decryptionFailed("EVP_CIPHER_CTX_new failed") }

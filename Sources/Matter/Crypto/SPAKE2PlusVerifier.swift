@@ -53,7 +53,10 @@ public struct SPAKE2PlusVerifier: Sendable {
 
     /// The verifier's round: from the prover's share X and the context hash, with a random `y`
     /// (passed in by tests to replay a test vector).
-    public init(context: [UInt8], X: [UInt8], verifier: PASEVerifier, y: [UInt8]? = nil) throws {
+    /// The identities are empty in Matter; the draft's test vectors name them.
+    public init(
+        context: [UInt8], X: [UInt8], verifier: PASEVerifier, y: [UInt8]? = nil, proverIdentity: [UInt8] = [], verifierIdentity: [UInt8] = []
+    ) throws {
         guard X.count == P256.pointLength, X.first == 0x04 else {
             throw MatterError.pase("pA must be an uncompressed P-256 point of 65 bytes, got \(X.count) bytes")
         }
@@ -67,7 +70,7 @@ public struct SPAKE2PlusVerifier: Sendable {
         let V = try P256.combination(generatorScalar: nil, point: verifier.L, scalar: y)
 
         var transcript: [UInt8] = []
-        for part in [context, [], [], M, N, X, Y, Z, V, verifier.w0] {
+        for part in [context, proverIdentity, verifierIdentity, M, N, X, Y, Z, V, verifier.w0] {
             transcript += littleEndian(UInt64(part.count)) + part
         }
         let keys = Array(SHA256.hash(data: transcript))
