@@ -28,9 +28,10 @@ struct MatterDemo {
                 passcode: try options["passcode"].map { try number($0, "--passcode", as: UInt32.self) },
                 discriminator: try options["discriminator"].map { try number($0, "--discriminator", as: UInt16.self) })
             payload = try setup.payload()
+            let interactionModel = InteractionModel(model: DemoDevice.model())
             server = MatterServer(
                 port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(),
-                logger: logger)
+                application: { interactionModel.respond(to: $0, payload: $1) }, logger: logger)
         } catch {
             FileHandle.standardError.write(Data("matter-demo: \(error)\n".utf8))
             exit(2)

@@ -48,3 +48,30 @@ def test_random_setup_is_kept_across_restarts(request, tmp_path):
     assert (first.passcode, first.discriminator, first.manual, first.qr) == (second.passcode, second.discriminator, second.manual, second.qr)
     assert first.passcode not in {0, 11111111, 22222222, 33333333, 44444444, 55555555, 66666666, 77777777, 88888888, 99999999, 12345678, 87654321}
     assert oct((tmp_path / "state" / "setup").stat().st_mode & 0o777) == "0o600"
+
+
+def test_the_controller_reads_basic_information_over_the_pase_session(demo, controller, loop):
+    import chip.clusters as Clusters
+    basic = Clusters.BasicInformation
+    loop.run_until_complete(controller.EstablishPASESessionIP("::1", PASSCODE, 0x1004, demo.port))
+    started = time.monotonic()
+    result = loop.run_until_complete(controller.ReadAttribute(0x1004, [
+        (0, basic.Attributes.VendorID), (0, basic.Attributes.ProductID), (0, basic.Attributes.ProductName),
+        (0, basic.Attributes.VendorName), (0, basic.Attributes.DataModelRevision)]))
+    print(f"\nread of five attributes over PASE: {1000 * (time.monotonic() - started):.0f} ms")
+    attributes = result[0][basic]
+    assert attributes[basic.Attributes.VendorID] == 0xFFF1
+    assert attributes[basic.Attributes.ProductID] == 0x8000
+    assert attributes[basic.Attributes.ProductName] == "matter-demo"
+    assert attributes[basic.Attributes.VendorName] == "homegate"
+
+
+def test_the_controller_reads_a_whole_cluster_by_wildcard_and_gets_an_error_for_a_missing_one(demo, controller, loop):
+    import chip.clusters as Clusters
+    loop.run_until_complete(controller.EstablishPASESessionIP("::1", PASSCODE, 0x1005, demo.port))
+    result = loop.run_until_complete(controller.ReadAttribute(0x1005, [(0, Clusters.BasicInformation)]))
+    attributes = result[0][Clusters.BasicInformation]
+    assert attributes[Clusters.BasicInformation.Attributes.SoftwareVersionString] == "0.1"
+    assert attributes[Clusters.BasicInformation.Attributes.ClusterRevision] == 3
+    missing = loop.run_until_complete(controller.ReadAttribute(0x1005, [(0, Clusters.OnOff.Attributes.OnOff)]))
+    assert isinstance(missing[0][Clusters.OnOff][Clusters.OnOff.Attributes.OnOff], Clusters.Attribute.ValueDecodeFailure)
