@@ -151,3 +151,28 @@ struct DispatcherTests {
         }
     }
 }
+
+@Suite("Matter message layer under hostile input")
+struct HostileInputTests {
+    @Test("thousands of random and mutated datagrams are dropped or answered, never crash, and PASE works afterwards")
+    func survivesMutatedDatagrams() throws {
+        var dispatcher = try Commissioner.makeDispatcher()
+        var generator = SystemRandomNumberGenerator()
+        let seed = MessageHeader(sessionID: 0, messageCounter: 1, sourceNodeID: 9).encoded()
+            + ProtocolHeader(isInitiator: true, needsAcknowledgement: true, opcode: 0x20, exchangeID: 1, protocolID: .secureChannel).encoded()
+            + TLVEncoder.encode(.structure([TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32)))]))
+        let start = ContinuousClock.now
+        for round in 0..<5000 {
+            var datagram = seed
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                datagram[Int.random(in: 0..<datagram.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if round % 3 == 0 { datagram = Array(datagram.prefix(Int.random(in: 0...datagram.count, using: &generator))) }
+            _ = dispatcher.receive(datagram, from: "attacker", now: start)
+        }
+        #expect(dispatcher.unsecuredWindows.count <= MessageDispatcher<String>.unsecuredPeerLimit)
+        var commissioner = Commissioner()
+        let (status, _, _) = try commissioner.pase(passcode: 20_202_021, dispatcher: &dispatcher)
+        #expect(status.isSuccess)
+    }
+}

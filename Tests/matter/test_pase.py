@@ -75,3 +75,20 @@ def test_the_controller_reads_a_whole_cluster_by_wildcard_and_gets_an_error_for_
     assert attributes[Clusters.BasicInformation.Attributes.ClusterRevision] == 3
     missing = loop.run_until_complete(controller.ReadAttribute(0x1005, [(0, Clusters.OnOff.Attributes.OnOff)]))
     assert isinstance(missing[0][Clusters.OnOff][Clusters.OnOff.Attributes.OnOff], Clusters.Attribute.ValueDecodeFailure)
+
+
+def test_garbage_datagrams_neither_crash_nor_stall_the_device(demo, controller, loop):
+    import os
+    import socket
+    with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as attacker:
+        for size in [0, 1, 7, 8, 16, 40, 100, 1200]:
+            for _ in range(20):
+                attacker.sendto(os.urandom(size), ("::1", demo.port))
+        # A well-formed unsecured header with a truncated PBKDFParamRequest.
+        attacker.sendto(bytes.fromhex("0400000001000000090000000000000005200100000015"), ("::1", demo.port))
+    loop.run_until_complete(controller.EstablishPASESessionIP("::1", PASSCODE, 0x1006, demo.port))
+    assert demo.process.poll() is None
+
+
+def test_pase_over_ipv4_too(demo, controller, loop):
+    loop.run_until_complete(controller.EstablishPASESessionIP("127.0.0.1", PASSCODE, 0x1007, demo.port))

@@ -18,6 +18,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     struct PendingPASE { var responder: PASEResponder; var initiator: UnsecuredPeer; var exchangeID: UInt16 }
     struct SentKey: Hashable { var sessionID: UInt16; var counter: UInt32 }
 
+    /// How many commissioners' unsecured counters are remembered (each a few bytes).
+    static var unsecuredPeerLimit: Int { 256 }
+
     public var verifier: PASEVerifier
     public var parameters = SessionParameters()
     public var application: MatterApplication?
@@ -64,6 +67,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         let initiator = UnsecuredPeer(peer: peer, ephemeralNodeID: ephemeral)
         let (protocolHeader, payload) = try ProtocolHeader.decode(Array(datagram[length...]))
         if let acknowledged = protocolHeader.acknowledgedCounter { retransmissions.acknowledged(acknowledged) }
+        if unsecuredWindows[initiator] == nil, unsecuredWindows.count >= Self.unsecuredPeerLimit {
+            unsecuredWindows.removeAll()  // a flood of made-up source node ids must not grow memory without end
+        }
         var window = unsecuredWindows[initiator] ?? ReceptionWindow(allowsRollover: true)
         let verdict = window.receive(header.messageCounter)
         unsecuredWindows[initiator] = window
