@@ -87,18 +87,22 @@ struct MessageTests {
     func retransmissionTable() {
         let start = ContinuousClock.now
         var table = RetransmissionTable<String>()
-        table.sent(counter: 1, datagram: [1], to: "peer", baseInterval: .milliseconds(300), now: start, jitter: 0)
-        table.sent(counter: 2, datagram: [2], to: "peer", baseInterval: .milliseconds(300), now: start, jitter: 0)
+        let first = RetransmissionTable<String>.Key(session: 0, counter: 1)
+        let second = RetransmissionTable<String>.Key(session: 0, counter: 2)
+        let otherSession = RetransmissionTable<String>.Key(session: 7, counter: 2)
+        table.sent(first, datagram: [1], to: "peer", baseInterval: .milliseconds(300), now: start, jitter: 0)
+        table.sent(second, datagram: [2], to: "peer", baseInterval: .milliseconds(300), now: start, jitter: 0)
         #expect(table.due(now: start + .milliseconds(329), jitter: 0).resend.isEmpty)
-        let first = table.acknowledged(2)
-        let again = table.acknowledged(2)
-        #expect(first && !again)
+        let elsewhere = table.acknowledged(otherSession)  // the same counter on another session is another message
+        let acknowledged = table.acknowledged(second)
+        let again = table.acknowledged(second)
+        #expect(!elsewhere && acknowledged && !again)
         var now = start + .milliseconds(330)
         var sends = 1
         while true {
             let (resend, expired) = table.due(now: now, jitter: 0)
             if !expired.isEmpty {
-                #expect(expired == [1])
+                #expect(expired == [first])
                 break
             }
             #expect(resend.map(\.datagram) == [[1]])

@@ -23,9 +23,20 @@ public struct MRPParameters: Sendable, Equatable {
     }
 }
 
-/// Messages sent with the R flag and not yet acknowledged, keyed by their counter. Time comes in as
-/// an argument, so tests drive it without sleeping.
+/// Messages sent with the R flag and not yet acknowledged, keyed by session and counter (counters
+/// are per session). Time comes in as an argument, so tests drive it without sleeping.
 public struct RetransmissionTable<Peer: Sendable>: Sendable {
+    /// A sent message: this node's session id (0 for the unsecured session, where the acknowledgement arrives) and its counter.
+    public struct Key: Sendable, Hashable {
+        public var session: UInt16
+        public var counter: UInt32
+
+        public init(session: UInt16, counter: UInt32) {
+            self.session = session
+            self.counter = counter
+        }
+    }
+
     public struct Entry: Sendable {
         public var datagram: [UInt8]
         public var peer: Peer
@@ -34,38 +45,38 @@ public struct RetransmissionTable<Peer: Sendable>: Sendable {
         let baseInterval: Duration
     }
 
-    public private(set) var entries: [UInt32: Entry] = [:]
+    public private(set) var entries: [Key: Entry] = [:]
 
     public init() {}
 
     /// Remembers a message just sent for the first time.
     public mutating func sent(
-        counter: UInt32, datagram: [UInt8], to peer: Peer, baseInterval: Duration, now: ContinuousClock.Instant,
+        _ key: Key, datagram: [UInt8], to peer: Peer, baseInterval: Duration, now: ContinuousClock.Instant,
         jitter: Double = .random(in: 0...1)
     ) {
         let wait = MRPParameters.backoff(base: baseInterval, transmission: 0, jitter: jitter)
-        entries[counter] = Entry(datagram: datagram, peer: peer, transmissions: 1, deadline: now + wait, baseInterval: baseInterval)
+        entries[key] = Entry(datagram: datagram, peer: peer, transmissions: 1, deadline: now + wait, baseInterval: baseInterval)
     }
 
-    /// The peer acknowledged `counter`; true when it was outstanding.
+    /// The peer acknowledged `key`; true when it was outstanding.
     @discardableResult
-    public mutating func acknowledged(_ counter: UInt32) -> Bool {
-        entries.removeValue(forKey: counter) != nil
+    public mutating func acknowledged(_ key: Key) -> Bool {
+        entries.removeValue(forKey: key) != nil
     }
 
-    /// The messages to send again at `now`, and the counters given up on after the last transmission.
-    public mutating func due(now: ContinuousClock.Instant, jitter: Double = .random(in: 0...1)) -> (resend: [Entry], expired: [UInt32]) {
+    /// The messages to send again at `now`, and those given up on after the last transmission.
+    public mutating func due(now: ContinuousClock.Instant, jitter: Double = .random(in: 0...1)) -> (resend: [Entry], expired: [Key]) {
         var resend: [Entry] = []
-        var expired: [UInt32] = []
-        for (counter, var entry) in entries where entry.deadline <= now {
+        var expired: [Key] = []
+        for (key, var entry) in entries where entry.deadline <= now {
             if entry.transmissions >= MRPParameters.maximumTransmissions {
-                entries[counter] = nil
-                expired.append(counter)
+                entries[key] = nil
+                expired.append(key)
                 continue
             }
             entry.deadline = now + MRPParameters.backoff(base: entry.baseInterval, transmission: entry.transmissions, jitter: jitter)
             entry.transmissions += 1
-            entries[counter] = entry
+            entries[key] = entry
             resend.append(entry)
         }
         return (resend, expired)

@@ -16,7 +16,6 @@ public struct Outgoing<Peer: Sendable>: Sendable {
 public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     struct UnsecuredPeer: Hashable { var peer: Peer; var ephemeralNodeID: UInt64 }
     struct PendingPASE { var responder: PASEResponder; var initiator: UnsecuredPeer; var exchangeID: UInt16 }
-    struct SentKey: Hashable { var sessionID: UInt16; var counter: UInt32 }
 
     /// How many commissioners' unsecured counters are remembered (each a few bytes).
     static var unsecuredPeerLimit: Int { 256 }
@@ -29,7 +28,6 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     var unsecuredWindows: [UnsecuredPeer: ReceptionWindow] = [:]
     var pase: PendingPASE?
     var retransmissions = RetransmissionTable<Peer>()
-    var sentSession: [UInt32: UInt16] = [:]
     let logger: Logger
 
     public init(verifier: PASEVerifier, logger: Logger = Logger(label: "matter")) {
@@ -54,7 +52,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     /// The retransmissions due at `now` (MRP).
     public mutating func tick(now: ContinuousClock.Instant) -> [Outgoing<Peer>] {
         let (resend, expired) = retransmissions.due(now: now)
-        for counter in expired { logger.debug("no acknowledgement after the last retransmission", metadata: ["counter": "\(counter)"]) }
+        for key in expired {
+            logger.debug("no acknowledgement after the last retransmission", metadata: ["session": "\(key.session)", "counter": "\(key.counter)"])
+        }
         return resend.map { Outgoing(datagram: $0.datagram, peer: $0.peer) }
     }
 
@@ -66,7 +66,7 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         guard let ephemeral = header.sourceNodeID else { throw MatterError.malformedMessage("an unsecured request without a source node id") }
         let initiator = UnsecuredPeer(peer: peer, ephemeralNodeID: ephemeral)
         let (protocolHeader, payload) = try ProtocolHeader.decode(Array(datagram[length...]))
-        if let acknowledged = protocolHeader.acknowledgedCounter { retransmissions.acknowledged(acknowledged) }
+        if let acknowledged = protocolHeader.acknowledgedCounter { retransmissions.acknowledged(.init(session: 0, counter: acknowledged)) }
         if unsecuredWindows[initiator] == nil, unsecuredWindows.count >= Self.unsecuredPeerLimit {
             unsecuredWindows.removeAll()  // a flood of made-up source node ids must not grow memory without end
         }
@@ -147,7 +147,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         session.peer = peer  // the peer's address may change (spec 4.13.2.1)
         sessions[header.sessionID] = session
         let (protocolHeader, payload) = try ProtocolHeader.decode(message)
-        if let acknowledged = protocolHeader.acknowledgedCounter { retransmissions.acknowledged(acknowledged) }
+        if let acknowledged = protocolHeader.acknowledgedCounter {
+            retransmissions.acknowledged(.init(session: header.sessionID, counter: acknowledged))
+        }
         let ack = protocolHeader.needsAcknowledgement ? header.messageCounter : nil
         guard verdict == .new else {
             return try ack.map { [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)] } ?? []
@@ -182,7 +184,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         let header = MessageHeader(sessionID: 0, messageCounter: unsecuredCounter.next(), destination: .node(initiator.ephemeralNodeID))
         let datagram = header.encoded() + message
         if reliably, let now {
-            retransmissions.sent(counter: header.messageCounter, datagram: datagram, to: initiator.peer, baseInterval: parameters.activeInterval, now: now)
+            retransmissions.sent(
+                .init(session: 0, counter: header.messageCounter), datagram: datagram, to: initiator.peer,
+                baseInterval: parameters.activeInterval, now: now)
         }
         return Outgoing(datagram: datagram, peer: initiator.peer)
     }
@@ -192,7 +196,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         let (datagram, counter) = try session.seal(message)
         sessions[sessionID] = session
         if reliably {
-            retransmissions.sent(counter: counter, datagram: datagram, to: session.peer, baseInterval: session.peerParameters.activeInterval, now: now)
+            retransmissions.sent(
+                .init(session: sessionID, counter: counter), datagram: datagram, to: session.peer,
+                baseInterval: session.peerParameters.activeInterval, now: now)
         }
         return Outgoing(datagram: datagram, peer: session.peer)
     }
