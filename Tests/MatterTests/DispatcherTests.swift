@@ -176,3 +176,25 @@ struct HostileInputTests {
         #expect(status.isSuccess)
     }
 }
+
+@Suite("Matter PASE among several commissioners")
+struct StrangerTests {
+    @Test("a stranger's Pake1 or StatusReport does not end another commissioner's PASE")
+    func strangerCannotEndPASE() throws {
+        var dispatcher = try Commissioner.makeDispatcher()
+        let start = ContinuousClock.now
+        let request = TLVEncoder.encode(.structure([
+            TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32))), TLVElement(.context(2), .unsigned(1)),
+            TLVElement(.context(3), .unsigned(0)), TLVElement(.context(4), .bool(false)),
+        ]))
+        var commissioner = Commissioner()
+        _ = try commissioner.send(.pbkdfParamRequest, request, to: &dispatcher)
+        for opcode in [SecureChannelOpcode.pake1, .statusReport] {
+            let stranger = MessageHeader(sessionID: 0, messageCounter: 1, sourceNodeID: 0xBAD).encoded()
+                + ProtocolHeader(isInitiator: true, needsAcknowledgement: false, opcode: opcode.rawValue, exchangeID: 7, protocolID: .secureChannel).encoded()
+                + TLVEncoder.encode(.structure([TLVElement(.context(1), .bytes([UInt8](repeating: 4, count: 65)))]))
+            _ = dispatcher.receive(stranger, from: "stranger", now: start)
+        }
+        #expect(dispatcher.pase?.initiator.ephemeralNodeID == Commissioner.ephemeral)
+    }
+}

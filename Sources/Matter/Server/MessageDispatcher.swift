@@ -85,12 +85,13 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             reply = try handlePASE(opcode, payload: payload, initiator: initiator, exchangeID: protocolHeader.exchangeID)
         } catch let error as MatterError {
             logger.info("PASE failed", metadata: ["reason": "\(error)"])
-            pase = nil
+            if pase?.initiator == initiator { pase = nil }  // a stranger's bad message does not end another's PASE
             reply = (.statusReport, StatusReport(.failure, code: .invalidParameter).encoded())
         }
-        guard let (replyOpcode, replyPayload) = reply.map({ ($0.0, $0.1) }) else {
+        guard let reply else {
             return ack.map { [standaloneAck(acknowledging: $0, to: protocolHeader, unsecured: initiator)] } ?? []
         }
+        let (replyOpcode, replyPayload) = reply
         let response = ProtocolHeader(
             isInitiator: false, needsAcknowledgement: true, acknowledgedCounter: ack, opcode: replyOpcode.rawValue,
             exchangeID: protocolHeader.exchangeID, protocolID: .secureChannel)
@@ -129,7 +130,7 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             logger.info("PASE session established", metadata: ["session": "\(responder.responderSessionID)"])
             return (.statusReport, StatusReport(.success, code: .sessionEstablishmentSuccess).encoded())
         case .statusReport:
-            pase = nil  // the commissioner gave up
+            if pase?.initiator == initiator { pase = nil }  // the commissioner gave up
             return nil
         default:
             throw MatterError.malformedMessage("secure channel opcode \(opcode) is not served on the unsecured session")
