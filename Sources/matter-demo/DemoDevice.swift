@@ -1,7 +1,7 @@
 import Matter
 
-/// The demo device's data model: endpoint 0 with Basic Information (cluster 0x0028). The bridge
-/// of lights and the commissioning clusters come with the rest of issue 44.
+/// The demo device's data model: endpoint 0 (the root node) with Descriptor (0x001D) and Basic
+/// Information (0x0028). The bridge of lights and the commissioning clusters come with the rest of issue 44.
 enum DemoDevice {
     static func model() -> DataModel {
         let basicInformation: [UInt32: TLVValue] = [
@@ -20,6 +20,16 @@ enum DemoDevice {
             0xFFFC: .unsigned(0),  // FeatureMap
             0xFFFD: .unsigned(3),  // ClusterRevision
         ]
-        return DataModel(endpoints: [0: [0x0028: DataModel.Cluster(attributes: basicInformation)]])
+        let descriptor: [UInt32: TLVValue] = [
+            0x0000: .array([TLVElement(.structure([TLVElement(.context(0), .unsigned(0x0016)), TLVElement(.context(1), .unsigned(3))]))]),  // DeviceTypeList: root node
+            0x0001: .array([TLVElement(.unsigned(0x001D)), TLVElement(.unsigned(0x0028))]),  // ServerList
+            0x0002: .array([]),  // ClientList
+            0x0003: .array([]),  // PartsList
+            0xFFFC: .unsigned(0),  // FeatureMap
+            0xFFFD: .unsigned(2),  // ClusterRevision
+        ]
+        return DataModel(endpoints: [
+            0: [0x001D: DataModel.Cluster(attributes: descriptor), 0x0028: DataModel.Cluster(attributes: basicInformation)]
+        ])
     }
 }

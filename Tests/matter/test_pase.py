@@ -92,3 +92,14 @@ def test_garbage_datagrams_neither_crash_nor_stall_the_device(demo, controller, 
 
 def test_pase_over_ipv4_too(demo, controller, loop):
     loop.run_until_complete(controller.EstablishPASESessionIP("127.0.0.1", PASSCODE, 0x1007, demo.port))
+
+
+def test_the_controller_reads_the_root_nodes_descriptor(demo, controller, loop):
+    import chip.clusters as Clusters
+    descriptor = Clusters.Descriptor
+    loop.run_until_complete(controller.EstablishPASESessionIP("::1", PASSCODE, 0x1008, demo.port))
+    result = loop.run_until_complete(controller.ReadAttribute(0x1008, [(0, descriptor)]))
+    attributes = result[0][descriptor]
+    assert [t.deviceType for t in attributes[descriptor.Attributes.DeviceTypeList]] == [0x0016]
+    assert attributes[descriptor.Attributes.ServerList] == [0x001D, 0x0028]
+    assert attributes[descriptor.Attributes.PartsList] == []
