@@ -58,4 +58,14 @@ struct InteractionModelTests {
             #expect(try TLVDecoder.decode(reply.payload).value[context: 0] == .unsigned(0x80))
         }
     }
+
+    @Test("a report too large for one message is refused with RESOURCE_EXHAUSTED rather than sent oversized")
+    func refusesOversizedReport() throws {
+        let big = DataModel(endpoints: [0: [0x28: DataModel.Cluster(attributes: [1: .utf8(String(repeating: "x", count: 1500))])]])
+        let request = TLVEncoder.encode(.structure([TLVElement(.context(0), .array([TLVElement(.list([]))]))]))
+        let header = ProtocolHeader(isInitiator: true, needsAcknowledgement: true, opcode: 0x02, exchangeID: 1, protocolID: .interactionModel)
+        let reply = try #require(InteractionModel(model: big).respond(to: header, payload: request))
+        #expect(reply.opcode == InteractionOpcode.statusResponse.rawValue)
+        #expect(try TLVDecoder.decode(reply.payload).value[context: 0] == .unsigned(0x89))
+    }
 }

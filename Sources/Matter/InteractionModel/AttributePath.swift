@@ -37,6 +37,7 @@ public enum InteractionStatus: UInt8, Sendable {
     case unsupportedEndpoint = 0x7F
     case unsupportedAttribute = 0x86
     case unsupportedCluster = 0xC3
+    case resourceExhausted = 0x89
 }
 
 /// The Interaction Model's opcodes (Matter specification 10.2.1).

@@ -1,8 +1,12 @@
-/// The Interaction Model's server side, as far as it goes: Read (ReadRequest → ReportData) over a
-/// secure session; every other action is answered with a StatusResponse of INVALID_ACTION.
+/// The Interaction Model's server side, as far as it goes: Read (ReadRequest → ReportData in one
+/// message; a larger report is refused with RESOURCE_EXHAUSTED until chunking exists) over a secure
+/// session; every other action is answered with a StatusResponse of INVALID_ACTION.
 public struct InteractionModel: Sendable {
     /// Matter 1.4's revision, sent in every message.
     static let revision: UInt64 = 12
+    /// The most a report may take until chunking exists: an IPv6 minimum MTU of 1280 bytes less
+    /// the IP and UDP headers (48), the message and protocol headers (up to 34) and the tag (16).
+    static let maximumReportLength = 1280 - 48 - 34 - 16
     public let model: DataModel
 
     public init(model: DataModel) {
@@ -39,7 +43,9 @@ public struct InteractionModel: Sendable {
             TLVElement(.context(4), .bool(true)),
             TLVElement(.context(0xFF), .unsigned(Self.revision)),
         ])
-        return (InteractionOpcode.reportData.rawValue, TLVEncoder.encode(message))
+        let payload = TLVEncoder.encode(message)
+        guard payload.count <= Self.maximumReportLength else { return statusResponse(.resourceExhausted) }  // no chunking yet
+        return (InteractionOpcode.reportData.rawValue, payload)
     }
 
     /// AttributeReportIB: {0: AttributeStatusIB {0: path, 1: StatusIB {0: status}}} or
