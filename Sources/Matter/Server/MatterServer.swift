@@ -70,9 +70,15 @@ public final class MatterServer: Service, Sendable {
         }
     }
 
+    /// Sends each datagram; one that cannot go out (an unreachable peer) is logged, not fatal to the node.
     private func send(_ messages: [Outgoing<SocketAddress>], on outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async throws {
         for message in messages {
-            try await outbound.write(AddressedEnvelope(remoteAddress: message.peer, data: ByteBuffer(bytes: message.datagram)))
+            do {
+                try await outbound.write(AddressedEnvelope(remoteAddress: message.peer, data: ByteBuffer(bytes: message.datagram)))
+            } catch {
+                try Task.checkCancellation()
+                logger.debug("a datagram could not be sent", metadata: ["peer": "\(message.peer)", "reason": "\(error)"])
+            }
         }
     }
 }
