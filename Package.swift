@@ -319,3 +319,42 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON", "Mosquitto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings))
 }
+
+// Matter (issue 44): the device stack, a module that imports no homegate module (like HAP), and a
+// demo device for the tests with the Matter SDK's own controller (scripts/matter-test.sh).
+package.products.append(.executable(name: "matter-demo", targets: ["matter-demo"]))
+package.targets += [
+    // swift-crypto's public API has neither P-256 point arithmetic (SPAKE2+ computes w0·M + X and
+    // y·(X − w0·M)) nor AES-CCM (Matter's message cipher); Debian's OpenSSL libcrypto has both.
+    .systemLibrary(name: "CMatterCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(
+        name: "Matter",
+        dependencies: [
+            "CMatterCrypto",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "matter-demo",
+        dependencies: [
+            "Matter",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: swiftSettings
+    ),
+]
+if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
+    package.targets.append(
+        .testTarget(
+            name: "MatterTests",
+            dependencies: ["Matter", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
+            swiftSettings: swiftSettings))
+}

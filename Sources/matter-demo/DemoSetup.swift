@@ -1,0 +1,52 @@
+import Foundation
+import Matter
+
+/// The demo device's setup kept in `DIR/setup` (owner-only): passcode, discriminator and PBKDF2
+/// salt, chosen at random on first start unless given, so the printed codes stay valid across restarts.
+struct DemoSetup {
+    static let vendorID: UInt16 = 0xFFF1  // the specification's test vendor id
+    static let productID: UInt16 = 0x8000
+    static let iterations = 1000
+
+    var passcode: UInt32
+    var discriminator: UInt16
+    var salt: [UInt8]
+
+    static func load(folder: String, passcode given: UInt32?, discriminator givenDiscriminator: UInt16?) throws -> DemoSetup {
+        let path = folder + "/setup"
+        var stored: [String: String] = [:]
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { stored[parts[0]] = parts[1] }
+            }
+        }
+        let salt = stored["salt"].map(hex) ?? (0..<32).map { _ in UInt8.random(in: 0...255) }
+        guard PASEVerifier.saltLengths.contains(salt.count) else { throw MatterError.storage("\(path): the salt is not 16 to 32 bytes") }
+        let setup = DemoSetup(
+            passcode: given ?? stored["passcode"].flatMap { UInt32($0) } ?? SetupPayload.randomPasscode(),
+            discriminator: givenDiscriminator ?? stored["discriminator"].flatMap { UInt16($0) } ?? UInt16.random(in: 0...0xFFF),
+            salt: salt)
+        try SetupPayload.validate(passcode: setup.passcode)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let text = "passcode=\(setup.passcode)\ndiscriminator=\(setup.discriminator)\nsalt=\(salt.map { String(format: "%02x", $0) }.joined())\n"
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw MatterError.storage("cannot write \(path)")
+            }
+        } catch let error as MatterError {
+            throw error
+        } catch {
+            throw MatterError.storage("\(folder): \(error)")
+        }
+        return setup
+    }
+
+    func payload() throws -> SetupPayload {
+        try SetupPayload(passcode: passcode, discriminator: discriminator, vendorID: Self.vendorID, productID: Self.productID)
+    }
+
+    func verifier() throws -> PASEVerifier {
+        try PASEVerifier(passcode: passcode, salt: salt, iterations: Self.iterations)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import Matter
+import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// matter-demo [--port P] [--passcode N] [--discriminator D] [--state DIR]
+///
+/// A Matter device for the tests with the Matter SDK's controller (scripts/matter-test.sh). Prints
+/// "ready port=P passcode=N discriminator=D manual=CODE qr=MT:…" once listening.
+@main
+struct MatterDemo {
+    static func main() async {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "matter-demo")
+        logger.logLevel = ProcessInfo.processInfo.environment["MATTER_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+
+        let server: MatterServer
+        let payload: SetupPayload
+        do {
+            let options = try parse(Array(CommandLine.arguments.dropFirst()))
+            let setup = try DemoSetup.load(
+                folder: options["state"] ?? "matter-demo-state",
+                passcode: try options["passcode"].map { try number($0, "--passcode", as: UInt32.self) },
+                discriminator: try options["discriminator"].map { try number($0, "--discriminator", as: UInt16.self) })
+            payload = try setup.payload()
+            let interactionModel = InteractionModel(model: DemoDevice.model())
+            server = MatterServer(
+                port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(),
+                application: { interactionModel.respond(to: $0, payload: $1) }, logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("matter-demo: \(error)\n".utf8))
+            exit(2)
+        }
+        let log = logger
+        let serviceGroup = ServiceGroup(
+            configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await serviceGroup.run()
+                    exit(0)
+                } catch {
+                    log.error("matter-demo: \(error)")
+                    exit(1)
+                }
+            }
+            group.addTask {
+                while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
+                let ready =
+                    "ready port=\(server.listeningPort() ?? 0) passcode=\(payload.passcode) discriminator=\(payload.discriminator)"
+                    + " manual=\(payload.manualPairingCode) qr=\(payload.qrCodePayload)\n"
+                FileHandle.standardOutput.write(Data(ready.utf8))
+            }
+        }
+    }
+
+    static func parse(_ arguments: [String]) throws -> [String: String] {
+        var options: [String: String] = [:]
+        var iterator = arguments.makeIterator()
+        while let name = iterator.next() {
+            guard ["--port", "--passcode", "--discriminator", "--state"].contains(name), let value = iterator.next() else {
+                throw MatterError.invalidSetup("usage: matter-demo [--port P] [--passcode N] [--discriminator D] [--state DIR]; got '\(name)'")
+            }
+            options[String(name.dropFirst(2))] = value
+        }
+        return options
+    }
+
+    static func number<T: FixedWidthInteger>(_ text: String, _ option: String, as: T.Type) throws -> T {
+        guard let value = T(text) else { throw MatterError.invalidSetup("\(option) '\(text)' is not a number in \(T.min)…\(T.max)") }
+        return value
+    }
+}
+
+extension UInt16 {
+    var asInt: Int { Int(self) }
+}

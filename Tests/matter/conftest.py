@@ -1,0 +1,91 @@
+"""Fixtures for the Matter tests: matter-demo on a free UDP port, and the Matter SDK's own Python
+controller (home-assistant-chip-core) with one event loop for the whole run."""
+
+import asyncio
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import tempfile
+
+import pytest
+
+PASSCODE = 20202021
+DISCRIMINATOR = 3840
+
+
+def pytest_addoption(parser):
+    parser.addoption("--bin-path", default=".build/debug", help="folder with a built matter-demo")
+
+
+def free_udp_port() -> int:
+    with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as probe:
+        probe.bind(("::", 0))
+        return probe.getsockname()[1]
+
+
+class Demo:
+    """A running matter-demo and what it printed when ready."""
+
+    def __init__(self, process: subprocess.Popen, ready: dict):
+        self.process = process
+        self.port = int(ready["port"])
+        self.passcode = int(ready["passcode"])
+        self.discriminator = int(ready["discriminator"])
+        self.manual = ready["manual"]
+        self.qr = ready["qr"]
+
+
+def start_demo(bin_path: str, state: pathlib.Path, *arguments: str) -> Demo:
+    process = subprocess.Popen(
+        [os.path.join(bin_path, "matter-demo"), "--port", str(free_udp_port()), "--state", str(state), *arguments],
+        stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if not line.startswith("ready "):
+        process.kill()
+        raise RuntimeError(f"matter-demo did not start: {line!r}")
+    return Demo(process, dict(field.split("=", 1) for field in line.split()[1:]))
+
+
+@pytest.fixture
+def demo(request, tmp_path):
+    """matter-demo with the SDK's example passcode and discriminator."""
+    running = start_demo(request.config.getoption("--bin-path"), tmp_path / "state",
+                         "--passcode", str(PASSCODE), "--discriminator", str(DISCRIMINATOR))
+    yield running
+    running.process.send_signal(signal.SIGTERM)
+    assert running.process.wait(timeout=10) == 0
+
+
+@pytest.fixture(scope="session")
+def loop():
+    loop = asyncio.new_event_loop()
+    yield loop
+    loop.close()
+
+
+@pytest.fixture(scope="session")
+def fabric_admin(tmp_path_factory):
+    """The controller stack (one per process: it keeps /data/chip_*.ini and /tmp/chip_kvs) and a fabric admin."""
+    import chip.CertificateAuthority
+    import chip.native
+    from chip.ChipStack import ChipStack
+
+    chip.native.Init()
+    storage = tmp_path_factory.mktemp("controller") / "storage.json"
+    stack = ChipStack(persistentStoragePath=str(storage), enableServerInteractions=False)
+    authorities = chip.CertificateAuthority.CertificateAuthorityManager(chipStack=stack)
+    authority = authorities.NewCertificateAuthority()
+    admin = authority.NewFabricAdmin(vendorId=0xFFF1, fabricId=1)
+    yield admin
+    authorities.Shutdown()
+    stack.Shutdown()
+
+
+@pytest.fixture
+def controller(fabric_admin):
+    """A fresh controller per test: a failed PASE leaves a stray callback that breaks the next attempt on the same one."""
+    controller = fabric_admin.NewController(paaTrustStorePath=tempfile.mkdtemp())
+    yield controller
+    controller.Shutdown()

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The Matter stack's tests with the Matter SDK's own controller (Tests/matter): the Python controller
+# of connectedhomeip, as Home Assistant's Matter server uses it, establishes PASE with matter-demo on
+# ::1 (no mDNS needed for PASE; see docs/matter.md).
+#
+#   scripts/matter-test.sh [BIN_PATH] [pytest arguments…]
+#
+# BIN_PATH is the folder with a built matter-demo; default $MATTER_BIN_PATH, else .build/debug.
+# Build it first: swift build --product matter-demo
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin_path="${MATTER_BIN_PATH:-.build/debug}"
+if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
+  bin_path="$1"
+  shift
+fi
+if [ ! -x "$bin_path/matter-demo" ]; then
+  echo "matter-test.sh: $bin_path/matter-demo is missing; build it first (swift build --product matter-demo)" >&2
+  exit 2
+fi
+
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+# The controller's minimal mDNS lists interfaces over netlink: without libnl-route its import fails.
+if ! dpkg-query -W -f='${Status}' libnl-route-3-200 2>/dev/null | grep -q "install ok installed"; then
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libnl-route-3-200 >/dev/null
+fi
+# It hard-codes /data/chip_{factory,config,counters}.ini.
+[ -d /data ] || $sudo mkdir -p /data
+
+# A Python 3.11 virtual environment with the pinned controller (an abi3 wheel built for 3.11), made once.
+venv=.build/matter-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3.11 -m venv "$venv"
+fi
+if ! cmp -s Tests/matter/requirements.txt "$venv/.requirements"; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/matter/requirements.txt
+  cp Tests/matter/requirements.txt "$venv/.requirements"
+fi
+
+# The tests (no __pycache__ or .pytest_cache left in the source tree); -s shows the timings.
+export PYTHONDONTWRITEBYTECODE=1
+exec "$venv/bin/python" -m pytest Tests/matter --bin-path "$bin_path" -p no:cacheprovider -s "$@"
