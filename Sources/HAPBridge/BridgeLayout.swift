@@ -7,6 +7,8 @@ struct BridgeLayout: Sendable {
     var accessories: [HAPAccessory] = []
     var targets: [HAPCharacteristicID: BridgeTarget] = [:]
     var ids: [CharacteristicPath: HAPCharacteristicID] = [:]
+    /// Each named service's ConfiguredName, by accessory and service id: a rename is sent to controllers as its event.
+    var configuredNames: [ServiceReference: HAPCharacteristicID] = [:]
     /// A digest of every aid, iid, type, format, permission and range: it changes when `c#` must.
     var fingerprint = ""
 
@@ -44,6 +46,7 @@ struct BridgeLayout: Sendable {
             serial: accessory.id, firmware: accessory.firmware ?? "")
         register(aid: aid, information, identify: accessory.id)
         var services = [information]
+        let names = ServiceNames.names(of: accessory)
         for service in accessory.services where service.type != .accessory_information {
             let serviceIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.serviceKey(service.id))
             var characteristics: [HAPCharacteristic] = []
@@ -57,6 +60,18 @@ struct BridgeLayout: Sendable {
                 characteristics.append(HAPConversion.characteristic(characteristic, iid: iid, value: value))
                 targets[id] = .home(path, characteristic)
                 ids[path] = id
+            }
+            if let name = names[service.id] {
+                // After the service's own characteristics: their iids came first and stay as they were.
+                let nameIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.nameKey(service.id))
+                let configuredIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.configuredNameKey(service.id))
+                characteristics += ServiceNames.characteristics(name: name, nameIID: nameIID, configuredIID: configuredIID)
+                targets[HAPCharacteristicID(aid: aid, iid: nameIID)] = .serviceName(
+                    accessory: accessory.id, service: service.id, configured: false)
+                targets[HAPCharacteristicID(aid: aid, iid: configuredIID)] = .serviceName(
+                    accessory: accessory.id, service: service.id, configured: true)
+                configuredNames[ServiceReference(accessory: accessory.id, service: service.id)] = HAPCharacteristicID(
+                    aid: aid, iid: configuredIID)
             }
             services.append(
                 HAPService(

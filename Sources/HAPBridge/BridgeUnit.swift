@@ -68,6 +68,10 @@ final class BridgeUnit: Sendable {
                 switch event.event {
                 case .characteristic(let change):
                     if let (hap, excluding) = await bridge.change(for: change) { server.notify([hap], excluding: excluding) }
+                case .accessory(let id, .serviceRenamed, let state):
+                    if let service = state?.service?.id, let (hap, excluding) = await bridge.serviceRenamed(accessory: id, service: service) {
+                        server.notify([hap], excluding: excluding)
+                    }
                 case .accessory(_, .added, _), .accessory(_, .removed, _), .mappingFile:
                     // At once, so that the accessory can be read and written; `c#` is `watchShape`'s.
                     await bridge.refresh()

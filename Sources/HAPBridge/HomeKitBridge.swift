@@ -18,6 +18,8 @@ actor HomeKitBridge: HAPAccessoryProvider {
     /// The connection that last wrote each characteristic: the change the write brings (credited to
     /// `hap`) is not sent back to it.
     private var writers: [CharacteristicPath: HAPConnectionID] = [:]
+    /// The connection that last wrote each service's ConfiguredName, left out of that rename's event.
+    private var nameWriters: [ServiceReference: HAPConnectionID] = [:]
 
     init(access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
         self.access = access
@@ -67,6 +69,9 @@ actor HomeKitBridge: HAPAccessoryProvider {
             case nil: results[id] = .failure(.resourceDoesNotExist)
             case .fixed(let value): results[id] = .success(value)
             case .identify: results[id] = .failure(.writeOnly)
+            case .serviceName(let accessory, let service, _):
+                let name = accessories[accessory].flatMap { ServiceNames.names(of: $0)[service] }
+                results[id] = name.map { .success(.string($0)) } ?? .failure(.resourceDoesNotExist)
             case .home(let path, _):
                 guard let accessory = accessories[path.accessory],
                     let characteristic = accessory[path.service]?[path.characteristic]
@@ -96,6 +101,9 @@ actor HomeKitBridge: HAPAccessoryProvider {
             case .identify(let accessory):
                 await identify(accessory: accessory)
                 statuses[write.id] = .success
+            case .serviceName(_, _, configured: false): statuses[write.id] = .readOnly
+            case .serviceName(let accessory, let service, configured: true):
+                statuses[write.id] = await renameService(accessory, service, to: write.value, from: connection)
             case .home(let path, _):
                 writers[path] = connection
                 requests.append(
@@ -121,6 +129,24 @@ actor HomeKitBridge: HAPAccessoryProvider {
         return statuses
     }
 
+    /// A tile renamed in the Home app: the service is renamed in homegate (kept, announced, shown by
+    /// the API), as `accessory/rename_service` does; an empty name gives it its mapping's back.
+    private func renameService(_ accessory: String, _ service: String, to value: HAPValue, from connection: HAPConnectionID) async
+        -> HAPStatus
+    {
+        guard case .string(let text) = value else { return .invalidValue }
+        let name = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text
+        let reference = ServiceReference(accessory: accessory, service: service)
+        nameWriters[reference] = connection
+        let answer = await access.perform(.accessories(.renameService(accessory, service: service, to: name)))
+        if let error = answer.error {
+            nameWriters[reference] = nil
+            logger.info("a HomeKit controller's rename of a service was refused: \(error.message)", metadata: ["accessory": "\(accessory)"])
+            return HAPStatusMapping.status(for: error)
+        }
+        return .success
+    }
+
     /// `/identify` of an unpaired bridge: the bridge itself has nothing to blink, so it is logged.
     func identify(_ aid: Int?) async {
         logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "the bridge"])
@@ -143,6 +169,19 @@ actor HomeKitBridge: HAPAccessoryProvider {
     }
 
     // MARK: Events
+
+    /// The ConfiguredName event of a service renamed in homegate, laid out anew first (Name and
+    /// `/accessories` carry the new name), and the connection to leave out (the Home app's that wrote it).
+    func serviceRenamed(accessory: String, service: String) async -> (HAPCharacteristicChange, excluding: HAPConnectionID?)? {
+        let reference = ServiceReference(accessory: accessory, service: service)
+        let excluding = nameWriters.removeValue(forKey: reference)
+        let layout = await refresh()
+        guard let id = layout.configuredNames[reference],
+            let accessory = await access.snapshot().accessories.first(where: { $0.id == accessory }),
+            let name = ServiceNames.names(of: accessory)[service]
+        else { return nil }
+        return (HAPCharacteristicChange(id: id, value: .string(name)), excluding)
+    }
 
     /// The HAP form of a change in the home, and the connection to leave out (the writer's).
     func change(for change: CharacteristicChange) -> (HAPCharacteristicChange, excluding: HAPConnectionID?)? {

@@ -50,6 +50,8 @@ public enum AccessoryChange: String, Sendable {
     /// Moved to another room.
     case room
     case reachability
+    /// One of its services was named (a tile renamed in the Home app, `accessory/rename_service`).
+    case serviceRenamed = "service_renamed"
 }
 
 /// An accessory's name, place and reachability as an event tells them.
@@ -58,6 +60,8 @@ public struct AccessoryPlacementState: Sendable {
     public var home: String?
     public var room: String?
     public var reachable: Bool
+    /// For `serviceRenamed`: the service's id and the name it has now (nil: none).
+    public var service: (id: String, name: String?)?
 }
 
 public struct ActionSetEvent: Sendable {

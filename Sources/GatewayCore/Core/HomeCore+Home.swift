@@ -67,8 +67,26 @@ extension HomeCore {
         accessory.name = name
         accessory.home = room.home
         accessory.room = room.id
+        for s in accessory.services.indices {
+            let service = accessory.services[s].id
+            accessory.services[s].name = placement.serviceNames[service] ?? mappingServiceName(id, service, accessoryName: name)
+        }
         accessoryNames[room.home, default: [:]][name.lowercased()] = id
         entries[id]!.accessory = accessory
+    }
+
+    /// The name the accessory's mapping gives a service. A name made of the accessory's name and
+    /// an endpoint (`Relay l1`) follows the accessory's name in the home (`Kitchen relay l1`).
+    func mappingServiceName(_ id: String, _ service: String, accessoryName: String) -> String? {
+        let mapped: Accessory? =
+            switch entries[id]?.source {
+            case .zigbee2mqtt(_, let mapping): mapping.accessory
+            case .explicit(let mapping): mapping.accessory
+            case nil: nil
+            }
+        guard let mapped, let name = mapped[service]?.name else { return nil }
+        guard name.hasPrefix(mapped.name + " "), accessoryName != mapped.name else { return name }
+        return accessoryName + name.dropFirst(mapped.name.count)
     }
 
     /// Accessories called otherwise than they want to be (their name was held by another) take it
@@ -124,11 +142,11 @@ extension HomeCore {
             case .accessory:
                 store.placements[change.id] = structure.placements[change.id]  // also of an accessory not here now (an import)
                 step.scenesStale = true
-                if change.what == .room || change.what == .renamed {
+                if change.what == .room || change.what == .renamed || change.what == .serviceRenamed {
                     placeAndName(change.id); step.dirtyStates.insert(change.id); step.treeChanged = true
                 }
                 if change.what == .removed || entries[change.id] != nil, let what = AccessoryChange(rawValue: change.what.rawValue) {
-                    events.append(accessoryEvent(change.id, what))
+                    events.append(accessoryEvent(change.id, what, service: change.service))
                 }
             }
         }
@@ -140,11 +158,11 @@ extension HomeCore {
         if what == .reachability { out.append(.event(event)) } else { held.append(.event(event)) }
     }
 
-    func accessoryEvent(_ id: String, _ what: AccessoryChange) -> HomeEvent {
-        let state = entries[id].map {
+    func accessoryEvent(_ id: String, _ what: AccessoryChange, service: String? = nil) -> HomeEvent {
+        let state = entries[id].map { entry in
             AccessoryPlacementState(
-                name: $0.accessory.name, home: $0.accessory.home, room: $0.accessory.room,
-                reachable: $0.accessory.reachable)
+                name: entry.accessory.name, home: entry.accessory.home, room: entry.accessory.room,
+                reachable: entry.accessory.reachable, service: service.map { ($0, entry.accessory[$0]?.name) })
         }
         return .accessory(id, what, now: state)
     }
