@@ -78,15 +78,9 @@ extension HomeCore {
     /// The name the accessory's mapping gives a service. A name made of the accessory's name and
     /// an endpoint (`Relay l1`) follows the accessory's name in the home (`Kitchen relay l1`).
     func mappingServiceName(_ id: String, _ service: String, accessoryName: String) -> String? {
-        let mapped: Accessory? =
-            switch entries[id]?.source {
-            case .zigbee2mqtt(_, let mapping): mapping.accessory
-            case .explicit(let mapping): mapping.accessory
-            case nil: nil
-            }
-        guard let mapped, let name = mapped[service]?.name else { return nil }
-        guard name.hasPrefix(mapped.name + " "), accessoryName != mapped.name else { return name }
-        return accessoryName + name.dropFirst(mapped.name.count)
+        guard let name = entries[id]?.mappingServiceNames[service] else { return nil }
+        guard let mapped = mappingName(id), name.hasPrefix(mapped + " "), accessoryName != mapped else { return name }
+        return accessoryName + name.dropFirst(mapped.count)
     }
 
     /// Accessories called otherwise than they want to be (their name was held by another) take it
