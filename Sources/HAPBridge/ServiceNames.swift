@@ -8,11 +8,13 @@ enum ServiceNames {
     static let name = HAPType(0x23)
     static let configuredName = HAPType(0xE3)
 
-    /// Whether a service gets a name: every service but AccessoryInformation (which has the
-    /// accessory's), the service label of a remote (no tile of its own), and one that carries
-    /// Name or ConfiguredName from its mapping already.
+    /// Whether a service gets a name: every service of Apple's but AccessoryInformation (which has
+    /// the accessory's), a hidden one and a remote's service label (no tile of their own), and one
+    /// that carries Name or ConfiguredName from its mapping already. homegate's own services
+    /// (`settings`) have no tile in the Home app either.
     static func isNamed(_ service: Service) -> Bool {
-        service.type != .accessory_information && service.type != .service_label
+        service.type != .accessory_information && service.type != .service_label && !service.isHidden
+            && service.type.uuid.uppercased().hasSuffix("-0000-1000-8000-0026BB765291")
             && !service.characteristics.contains { $0.type == .name || $0.type == .configured_name }
     }
 

@@ -77,12 +77,13 @@ struct ServiceNameTests {
         #expect(map.accessories["kitchen_relay"]!.iids == after)
     }
 
-    @Test("a remote's service label gets no name, nor a service whose mapping gives it a Name already")
+    @Test("a remote's service label and a hidden service get no name, nor a service whose mapping gives it a Name already")
     func notNamed() {
         let remote = Accessory(
             id: "remote", name: "Remote",
             services: [
                 Service(id: "service_label", type: .service_label, characteristics: [Characteristic(.service_label_namespace, value: .int(1))]),
+                Service(id: "battery", type: .battery_service, isHidden: true, characteristics: [Characteristic(.battery_level)]),
                 Service(id: "switch", type: .switch, characteristics: [Characteristic(.on), Characteristic(.name, value: .string("Mine"))]),
             ])
         #expect(ServiceNames.names(of: remote).isEmpty)
