@@ -397,6 +397,7 @@ def test_each_tile_has_a_name_of_its_own(house):
             if len(same_type) > 1:
                 repeated += 1
                 assert len(set(same_type)) == len(same_type), (accessory_id, kind, same_type)
+                print(f"\n  {accessory_id}: {kind} tiles {same_type}", end="")
     assert repeated >= 2, "the demo house has accessories with repeated service types"
 
 
