@@ -91,10 +91,11 @@ final class BridgeEventFeed: EventSink {
         state.withLock { ($0.wake == nil ? 0 : 1, $0.dropped, $0.delivered) }
     }
 
-    /// Value changes and reachability: the rest of the tree comes with `TreeChanges` and a snapshot.
+    /// Value changes, reachability and services renamed (their ConfiguredName is evented): the rest
+    /// of the tree comes with `TreeChanges` and a snapshot.
     private static func wanted(_ event: HomeEvent) -> Bool {
         switch event {
-        case .characteristic, .accessory(_, .reachability, _): true
+        case .characteristic, .accessory(_, .reachability, _), .accessory(_, .serviceRenamed, _): true
         default: false
         }
     }

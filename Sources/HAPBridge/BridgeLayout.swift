@@ -10,6 +10,10 @@ struct BridgeLayout: Sendable {
     /// Whether each accessory's device answers, by accessory id: kept up to date from the events
     /// (`take`), as the characteristics' values in `targets` are.
     var reachable: [String: Bool] = [:]
+    /// Each named service's ConfiguredName, by accessory and service id: a rename is sent to controllers as its event.
+    var configuredNames: [ServiceReference: HAPCharacteristicID] = [:]
+    /// Each named service's name (Name and ConfiguredName answer it), kept with the layout so a read needs no snapshot.
+    var serviceNames: [ServiceReference: String] = [:]
     /// A digest of every aid, iid, type, format, permission and range: it changes when `c#` must.
     var fingerprint = ""
 
@@ -48,6 +52,7 @@ struct BridgeLayout: Sendable {
         register(aid: aid, information, identify: accessory.id)
         reachable[accessory.id] = accessory.reachable
         var services = [information]
+        let names = ServiceNames.names(of: accessory)
         for service in accessory.services where service.type != .accessory_information {
             let serviceIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.serviceKey(service.id))
             var characteristics: [HAPCharacteristic] = []
@@ -61,6 +66,19 @@ struct BridgeLayout: Sendable {
                 characteristics.append(HAPConversion.characteristic(characteristic, iid: iid, value: value))
                 targets[id] = .home(path, characteristic)
                 ids[path] = id
+            }
+            if let name = names[service.id] {
+                // After the service's own characteristics: their iids came first and stay as they were.
+                let nameIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.nameKey(service.id))
+                let configuredIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.configuredNameKey(service.id))
+                characteristics += ServiceNames.characteristics(name: name, nameIID: nameIID, configuredIID: configuredIID)
+                targets[HAPCharacteristicID(aid: aid, iid: nameIID)] = .serviceName(
+                    accessory: accessory.id, service: service.id, configured: false)
+                targets[HAPCharacteristicID(aid: aid, iid: configuredIID)] = .serviceName(
+                    accessory: accessory.id, service: service.id, configured: true)
+                configuredNames[ServiceReference(accessory: accessory.id, service: service.id)] = HAPCharacteristicID(
+                    aid: aid, iid: configuredIID)
+                serviceNames[ServiceReference(accessory: accessory.id, service: service.id)] = name
             }
             services.append(
                 HAPService(

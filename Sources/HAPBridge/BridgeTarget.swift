@@ -9,4 +9,12 @@ enum BridgeTarget: Sendable, Hashable {
     case fixed(HAPValue)
     /// AccessoryInformation's Identify of an accessory (nil: the bridge).
     case identify(accessory: String?)
+    /// A service's Name, or its ConfiguredName (`configured`), which a controller may write.
+    case serviceName(accessory: String, service: String, configured: Bool)
+}
+
+/// A service of an accessory, by their ids.
+struct ServiceReference: Sendable, Hashable {
+    var accessory: String
+    var service: String
 }

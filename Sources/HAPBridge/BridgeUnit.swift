@@ -86,6 +86,12 @@ final class BridgeUnit: Sendable {
             if overflowed { await bridge.refresh() }
             guard !events.isEmpty else { continue }
             for run in await bridge.take(events) { server.notify(run.changes, excluding: run.excluding) }
+            // A service renamed in homegate: its ConfiguredName, to every controller but the one that wrote it.
+            for case .accessory(let id, .serviceRenamed, let state) in events {
+                if let service = state?.service?.id, let (hap, excluding) = await bridge.serviceRenamed(accessory: id, service: service) {
+                    server.notify([hap], excluding: excluding)
+                }
+            }
         }
     }
 

@@ -12,7 +12,8 @@ struct HAPIdentifierMap: Codable, Sendable, Equatable {
         /// Index of the bridge (0: the first).
         var bridge: Int
         var aid: Int
-        /// Services by `s:<service id>`, characteristics by `c:<service id>/<characteristic>`.
+        /// Services by `s:<service id>`, characteristics by `c:<service id>/<characteristic>`, the
+        /// bridge's Name and ConfiguredName of a service by `n:<service id>` and `cn:<service id>`.
         var iids: [String: Int] = [:]
         var nextIID = HAPIdentifierMap.firstFreeIID
         /// In the house at the last `assign`: those keep their place before one that returns.
@@ -111,4 +112,6 @@ struct HAPIdentifierMap: Codable, Sendable, Equatable {
 
     static func serviceKey(_ service: String) -> String { "s:" + service }
     static func characteristicKey(_ service: String, _ characteristic: String) -> String { "c:\(service)/\(characteristic)" }
+    static func nameKey(_ service: String) -> String { "n:" + service }
+    static func configuredNameKey(_ service: String) -> String { "cn:" + service }
 }

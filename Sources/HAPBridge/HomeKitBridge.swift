@@ -34,6 +34,8 @@ actor HomeKitBridge: HAPAccessoryProvider {
     /// Which refresh made the layout: an older one that finishes later does not replace it.
     private var refreshes = 0
     private var laidOutBy = 0
+    /// The connection that last wrote each service's ConfiguredName, left out of that rename's event.
+    private var nameWriters: [ServiceReference: HAPConnectionID] = [:]
 
     init(access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
         self.access = access
@@ -97,6 +99,9 @@ actor HomeKitBridge: HAPAccessoryProvider {
             case nil: results[id] = .failure(.resourceDoesNotExist)
             case .fixed(let value): results[id] = .success(value)
             case .identify: results[id] = .failure(.writeOnly)
+            case .serviceName(let accessory, let service, _):
+                let name = layout.serviceNames[ServiceReference(accessory: accessory, service: service)]
+                results[id] = name.map { .success(.string($0)) } ?? .failure(.resourceDoesNotExist)
             case .home(let path, let characteristic):
                 // "No Response" in Apple Home: HAP has no other way to say a device is offline.
                 guard layout.reachable[path.accessory] == true else {
@@ -120,6 +125,9 @@ actor HomeKitBridge: HAPAccessoryProvider {
             case .identify(let accessory):
                 await identify(accessory: accessory)
                 statuses[write.id] = .success
+            case .serviceName(_, _, configured: false): statuses[write.id] = .readOnly
+            case .serviceName(let accessory, let service, configured: true):
+                statuses[write.id] = await renameService(accessory, service, to: write.value, from: connection)
             case .home(let path, _):
                 writers[path] = connection
                 requests.append(
@@ -143,6 +151,24 @@ actor HomeKitBridge: HAPAccessoryProvider {
             for id in requested { statuses[id] = status }
         }
         return statuses
+    }
+
+    /// A tile renamed in the Home app: the service is renamed in homegate (kept, announced, shown by
+    /// the API), as `accessory/rename_service` does; an empty name gives it its mapping's back.
+    private func renameService(_ accessory: String, _ service: String, to value: HAPValue, from connection: HAPConnectionID) async
+        -> HAPStatus
+    {
+        guard case .string(let text) = value else { return .invalidValue }
+        let name = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text
+        let reference = ServiceReference(accessory: accessory, service: service)
+        nameWriters[reference] = connection
+        let answer = await access.perform(.accessories(.renameService(accessory, service: service, to: name)))
+        if let error = answer.error {
+            nameWriters[reference] = nil
+            logger.info("a HomeKit controller's rename of a service was refused: \(error.message)", metadata: ["accessory": "\(accessory)"])
+            return HAPStatusMapping.status(for: error)
+        }
+        return .success
     }
 
     /// `/identify` of an unpaired bridge: the bridge itself has nothing to blink, so it is logged.
@@ -183,5 +209,15 @@ actor HomeKitBridge: HAPAccessoryProvider {
             }
         }
         return runs
+    }
+
+    /// The ConfiguredName event of a service renamed in homegate, laid out anew first (Name and
+    /// `/accessories` carry the new name), and the connection to leave out (the Home app's that wrote it).
+    func serviceRenamed(accessory: String, service: String) async -> (HAPCharacteristicChange, excluding: HAPConnectionID?)? {
+        let reference = ServiceReference(accessory: accessory, service: service)
+        let excluding = nameWriters.removeValue(forKey: reference)
+        let layout = await refresh()
+        guard let id = layout.configuredNames[reference], let name = layout.serviceNames[reference] else { return nil }
+        return (HAPCharacteristicChange(id: id, value: .string(name)), excluding)
     }
 }

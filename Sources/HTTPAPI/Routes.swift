@@ -69,6 +69,7 @@ struct Route: Sendable {
         Route(.post, "/api/characteristics/write", "characteristic/write"),
         Route(.put, "/api/accessories/{accessory}/room", "accessory/assign_room"),
         Route(.put, "/api/accessories/{accessory}/name", "accessory/rename"),
+        Route(.put, "/api/accessories/{accessory}/services/{service}/name", "accessory/rename_service"),
         Route(.post, "/api/accessories/{accessory}/identify", "accessory/identify"),
         Route(.get, "/api/homes", "home/list"),
         Route(.post, "/api/homes", "home/add", creates: true),

@@ -74,8 +74,10 @@ public struct Accessory: Sendable, Hashable {
         return .success((s, c))
     }
 
-    /// Checks a write from the API: the characteristic must exist, be writable and accept the value.
-    /// Returns the value in its canonical form; nothing is changed.
+    /// Checks a write from any front end: the characteristic must exist, be writable and accept the
+    /// value. Returns the value in its canonical form, a number in range but between steps put on
+    /// the nearest step (as HomeKit's controllers expect: iOS converts a Fahrenheit user's setpoint
+    /// and sends it unrounded); nothing is changed.
     public func validateWrite(
         service: String, characteristic: String, value: CharacteristicValue
     ) throws(HomeModelError) -> CharacteristicValue {
@@ -83,7 +85,7 @@ public struct Accessory: Sendable, Hashable {
         let target = services[s].characteristics[c]
         guard target.type.isWritable else { throw .readOnly(accessory: id, service: service, characteristic: characteristic) }
         guard target.isWritable else { throw .notWritableHere(accessory: id, service: service, characteristic: characteristic) }
-        switch target.check(value) {
+        switch target.check(value, rounding: true) {
         case .success(let canonical): return canonical
         case .failure(let problem): throw .invalidValue(accessory: id, service: service, characteristic: characteristic, problem)
         }

@@ -33,8 +33,10 @@ public struct Characteristic: Sendable, Hashable {
     public var name: String { type.name }
 
     /// Checks `value` against the metadata and returns it in the format's own case (an integral
-    /// `80.0` becomes `80` for an int; `21` becomes `21.0` for a float). With `rounding`, a float is
-    /// first rounded to the step grid: devices report more digits than HAP carries.
+    /// `80.0` becomes `80` for an int; `21` becomes `21.0` for a float). With `rounding`, a number
+    /// in range is put on the nearest step of the grid from `minValue`: devices report more digits
+    /// than HAP carries, and a write made in other units (a Fahrenheit user's 70 °F is 21.1 °C)
+    /// falls between steps.
     public func check(_ value: CharacteristicValue, rounding: Bool = false) -> Result<CharacteristicValue, ValueProblem> {
         switch type.format {
         case .bool:
@@ -50,9 +52,7 @@ public struct Characteristic: Sendable, Hashable {
         case .float:
             guard var number = value.doubleValue, number.isFinite else { return .failure(.wrongType(value, expected: "a number")) }
             if rounding, let step = minStep, step > 0 {
-                let base = minValue ?? 0
-                number = base + ((number - base) / step).rounded() * step
-                number = (number * 1e6).rounded() / 1e6  // no 21.200000000000003
+                number = (onNearestStep(number, step: step) * 1e6).rounded() / 1e6  // no 21.200000000000003
             }
             if let problem = rangeProblem(number) { return .failure(problem) }
             if let step = minStep, step > 0, !onGrid(number, step: step) {
@@ -60,7 +60,7 @@ public struct Characteristic: Sendable, Hashable {
             }
             return .success(.float(number))
         case .uint8, .uint16, .uint32, .uint64, .int:
-            guard let integer = value.intValue else {
+            guard var integer = value.intValue else {
                 if case .float = value { return .failure(.notWhole(value)) }
                 return .failure(.wrongType(value, expected: "a whole number"))
             }
@@ -69,6 +69,9 @@ public struct Characteristic: Sendable, Hashable {
             }
             if let valid = validValues, !valid.contains(integer) {
                 return .failure(.notValid(integer, allowed: valid, names: type.validValues))
+            }
+            if rounding, let step = minStep, step > 1, validValues == nil {
+                integer = Int(onNearestStep(Double(integer), step: step).rounded())
             }
             if let problem = rangeProblem(Double(integer)) { return .failure(problem) }
             if let step = minStep, step > 1, !onGrid(Double(integer), step: step) {
@@ -82,6 +85,18 @@ public struct Characteristic: Sendable, Hashable {
         if let min = minValue, number < min - 1e-9 { return .belowMinimum(number, min) }
         if let max = maxValue, number > max + 1e-9 { return .aboveMaximum(number, max) }
         return nil
+    }
+
+    /// The step of the grid from `minValue` nearest to `number`. A number in range stays in range
+    /// (with a maximum off the grid, the nearest step can lie beyond it); one out of range stays
+    /// out, to be refused.
+    private func onNearestStep(_ number: Double, step: Double) -> Double {
+        let base = minValue ?? 0
+        var steps = ((number - base) / step).rounded()
+        guard rangeProblem(number) == nil else { return base + steps * step }
+        if let max = maxValue, base + steps * step > max + 1e-9 { steps -= 1 }
+        if let min = minValue, base + steps * step < min - 1e-9 { steps += 1 }
+        return base + steps * step
     }
 
     private func onGrid(_ number: Double, step: Double) -> Bool {

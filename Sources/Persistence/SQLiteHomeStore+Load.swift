@@ -22,10 +22,15 @@ extension SQLiteHomeStore {
                 let zones = try Row.fetchAll(db, sql: "SELECT * FROM zones ORDER BY position").map {
                     Zone(id: $0["id"], name: $0["name"], home: $0["home_id"], rooms: zoneRooms[$0["id"]] ?? [])
                 }
+                var serviceNames: [String: [String: String]] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM service_names") {
+                    serviceNames[row["accessory"], default: [:]][row["service"]] = row["name"]
+                }
                 var placements: [String: Placement] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM accessories") {
                     placements[row["id"]] = Placement(
-                        room: row["room_id"], name: row["name"], pinned: row["pinned"], requested: row["requested_room"])
+                        room: row["room_id"], name: row["name"], pinned: row["pinned"], requested: row["requested_room"],
+                        serviceNames: serviceNames[row["id"]] ?? [:])
                 }
                 var stored = StoredHome(
                     structure: HomeStructure(homes: homes, primaryHome: primary, rooms: rooms, zones: zones, placements: placements))

@@ -15,7 +15,7 @@ extension SQLiteHomeStore {
         if batch.replacesAll {
             for table in [
                 "characteristic_values", "held_deadlines", "trigger_states", "trigger_action_sets", "triggers", "actions",
-                "action_sets", "accessories", "zone_rooms", "zones", "rooms", "homes",
+                "action_sets", "service_names", "accessories", "zone_rooms", "zones", "rooms", "homes",
             ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
@@ -60,6 +60,11 @@ extension SQLiteHomeStore {
                     ON CONFLICT(id) DO UPDATE SET room_id = excluded.room_id, name = excluded.name, pinned = excluded.pinned,
                         requested_room = excluded.requested_room
                     """, arguments: [id, placement.room, placement.name, placement.pinned, placement.requested])
+            try db.cachedStatement(sql: "DELETE FROM service_names WHERE accessory = ?").execute(arguments: [id])
+            for (service, name) in placement.serviceNames.sorted(by: { $0.key < $1.key }) {
+                try db.cachedStatement(sql: "INSERT INTO service_names (accessory, service, name) VALUES (?, ?, ?)")
+                    .execute(arguments: [id, service, name])
+            }
         }
         for (id, set) in batch.actionSets {
             guard let set else { try db.execute(sql: "DELETE FROM action_sets WHERE id = ?", arguments: [id]); continue }

@@ -67,6 +67,14 @@ enum Schema {
                     ) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("5: the user's names for accessories' services (a tile renamed in the Home app)") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE service_names (
+                        accessory TEXT NOT NULL REFERENCES accessories(id) ON DELETE CASCADE, service TEXT NOT NULL,
+                        name TEXT NOT NULL, PRIMARY KEY (accessory, service)) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

@@ -10,6 +10,8 @@ actor DemoBridge: HAPAccessoryProvider {
     private let report: @Sendable (String) -> Void
     /// How changes reach the server's `notify` (set once the server exists).
     private var changed: (@Sendable ([HAPCharacteristicChange], HAPConnectionID?) -> Void)?
+    private var holding = false
+    private var held: [CheckedContinuation<Void, Never>] = []
 
     init(report: @escaping @Sendable (String) -> Void) {
         self.report = report
@@ -113,7 +115,12 @@ actor DemoBridge: HAPAccessoryProvider {
         }
     }
 
-    func read(_ ids: [HAPCharacteristicID]) -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] {
+    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] {
+        if holding {
+            // The request stays in flight until `release`: events meanwhile must queue behind its response.
+            report("held")
+            await withCheckedContinuation { held.append($0) }
+        }
         var results: [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] = [:]
         for id in ids {
             if id.aid == DemoBridge.unreachableAID && id.iid >= 8 {
@@ -152,6 +159,15 @@ actor DemoBridge: HAPAccessoryProvider {
     func set(_ id: HAPCharacteristicID, _ value: HAPValue) {
         values[id] = value
         changed?([HAPCharacteristicChange(id: id, value: value)], nil)
+    }
+
+    /// From the test's `hold` command: the next reads wait for `release`.
+    func hold() { holding = true }
+
+    func release() {
+        holding = false
+        for waiting in held { waiting.resume() }
+        held = []
     }
 
     func onChange(_ changed: @escaping @Sendable ([HAPCharacteristicChange], HAPConnectionID?) -> Void) {

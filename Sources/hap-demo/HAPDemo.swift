@@ -11,7 +11,7 @@ import Glibc
 /// hap-demo [--host H] [--port P] [--store FILE] [--setup-code XXX-XX-XXX] [--coalescing-ms N] [--idle-seconds N] | --bench-srp N
 ///
 /// Prints "ready port=P id=ID uri=X-HM://…" once listening, then "write AID.IID VALUE CONNECTION"
-/// for each write; stdin takes `set AID.IID VALUE` and `press AID.IID VALUE` (DemoCommands).
+/// for each write; stdin takes `set AID.IID VALUE`, `press AID.IID VALUE`, `hold` and `release` (DemoCommands).
 @main
 struct HAPDemo {
     static func main() async {

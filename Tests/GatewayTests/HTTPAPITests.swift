@@ -71,6 +71,28 @@ struct HTTPAPITests {
         #expect(batch.status == 404 && batch.json["data"]?["results"]?[0]?["status"] == "ok", "\(batch.text)")
     }
 
+    @Test("a service renamed over HTTP: the answer, the tree and the MQTT event say the name; an unknown service is 404 naming it")
+    func serviceRename() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let tree = try await http.get("/api/accessories")
+        let services = tree.json["accessories"]?.arrayValue?.first { $0["id"] == "kitchen_wall_switch" }?["services"]?.arrayValue ?? []
+        let gang = try #require(services.first?["id"]?.stringValue, "\(tree.text)")
+        let mark = house.recorder.mark
+        let renamed = try await http.send("PUT", "/api/accessories/kitchen_wall_switch/services/\(gang)/name", ["name": "Counter lights"])
+        #expect(
+            renamed.status == 200 && renamed.json == ["accessory": "kitchen_wall_switch", "service": .string(gang), "name": "Counter lights"],
+            "\(renamed.text)")
+        let event = try await house.recorder.wait(for: "homegate/event/accessory/kitchen_wall_switch", after: mark)
+        #expect(event["change"] == "service_renamed" && event["service_name"] == "Counter lights", "\(event)")
+        let after = try await http.get("/api/accessories")
+        let service = after.json["accessories"]?.arrayValue?.first { $0["id"] == "kitchen_wall_switch" }?["services"]?.arrayValue?.first
+        #expect(service?["name"] == "Counter lights", "\(after.text)")
+        let unknown = try await http.send("PUT", "/api/accessories/kitchen_wall_switch/services/nope/name", ["name": "X"])
+        #expect(unknown.status == 404 && unknown.json["field"] == "service", "\(unknown.text)")
+    }
+
     @Test("bad requests get JSON errors: unknown route 404, wrong method 405, too large 413, not JSON 415 or 400")
     func badRequests() async throws {
         let house = try await House(environment: ["HOMEGATE_HTTP_MAX_BODY_BYTES": "2048"])

@@ -218,14 +218,18 @@ struct SceneTests {
         #expect(new.scenes == [Zigbee2MQTTScene(id: 1, name: "Up"), Zigbee2MQTTScene(id: 2, name: "Scene 2", endpoint: "11")])
     }
 
-    @Test("export and import keep a scene's action set, and refuse one with actions of its own")
+    @Test("export and import keep a scene's action set and the names given to services, and refuse an action set with actions of its own")
     func archive() throws {
         let set = ActionSet(
             id: "desk_lights_scene_1", name: "Reading", home: "home", recall: SceneRecall(accessory: "desk_lights", scene: 1))
-        let text = HomeArchive.export(StoredHome(structure: .initial(), actionSets: [set]))
+        var structure = HomeStructure.initial()
+        structure.place(accessory: "kitchen_wall_switch", requestedRoom: nil)
+        structure.rename(service: "switch_l1", ofAccessory: "kitchen_wall_switch", to: "Counter lights")
+        let text = HomeArchive.export(StoredHome(structure: structure, actionSets: [set]))
         #expect(text.contains("  zigbee2mqtt_scene: {accessory: desk_lights, scene: 1}\n"), "\(text)")
         let back = try HomeArchive.read(text, file: "home.yaml", timeZone: .gmt)
         #expect(back.actionSets == [set])
+        #expect(back.structure.placements["kitchen_wall_switch"]?.serviceNames == ["switch_l1": "Counter lights"], "\(text)")
 
         let mixed = text.replacingOccurrences(of: "actions: []", with: "actions: [{characteristic: bulb/lightbulb/on, value: true}]")
         #expect(throws: ArchiveError.self) { try HomeArchive.read(mixed, file: "home.yaml", timeZone: .gmt) }

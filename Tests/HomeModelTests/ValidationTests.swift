@@ -63,19 +63,40 @@ struct ValidationTests {
         #expect(change?.value == .float(21.5) && change?.previous == nil)
     }
 
-    @Test("steps and valid values: off-grid writes and values outside the device's list are refused")
+    @Test("steps and valid values: in-range writes between steps go to the nearest step, values outside the device's list are refused")
     func stepsAndValidValues() throws {
         let weather = sensor()
-        #expect(try weather.validateWrite(service: "thermostat", characteristic: "target_temperature", value: .float(21.5)) == .float(21.5))
-        #expect(try weather.validateWrite(service: "thermostat", characteristic: "target_temperature", value: .int(21)) == .float(21))
-        #expect { try weather.validateWrite(service: "thermostat", characteristic: "target_temperature", value: .float(21.3)) } throws: {
-            "\($0)" == "weather/thermostat/target_temperature: 21.3 is not a multiple of the step 0.5 from 5"
+        func write(_ value: CharacteristicValue) throws -> CharacteristicValue {
+            try weather.validateWrite(service: "thermostat", characteristic: "target_temperature", value: value)
         }
+        #expect(try write(.float(21.5)) == .float(21.5))
+        #expect(try write(.int(21)) == .float(21))
+        // 70 °F as iOS converts it for a Fahrenheit user: 21.1 °C, between the 0.5 steps.
+        #expect(try write(.float(21.11111)) == .float(21))
+        #expect(try write(.float(21.3)) == .float(21.5))
+        #expect(try write(.float(29.9)) == .float(30))
+        #expect { try write(.float(30.4)) } throws: { "\($0)" == "weather/thermostat/target_temperature: 30.5 is above the maximum 30" }
         #expect {
             try weather.validateWrite(service: "thermostat", characteristic: "target_heating_cooling_state", value: .int(2))
         } throws: {
             "\($0)" == "weather/thermostat/target_heating_cooling_state: 2 is not one of the valid values 0 (off), 1 (heat)"
         }
+    }
+
+    @Test("an in-range write stays in range when the maximum is off the grid")
+    func maximumOffTheGrid() throws {
+        let valve = Accessory(
+            id: "valve", name: "Valve",
+            services: [
+                Service(
+                    id: "thermostat", type: .thermostat,
+                    characteristics: [
+                        Characteristic(.target_temperature, minValue: 4, maxValue: 35.2, minStep: 0.5),
+                        Characteristic(.target_relative_humidity, minValue: 0, maxValue: 99, minStep: 5),
+                    ])
+            ])
+        #expect(try valve.validateWrite(service: "thermostat", characteristic: "target_temperature", value: .float(35.2)) == .float(35))
+        #expect(try valve.validateWrite(service: "thermostat", characteristic: "target_relative_humidity", value: .float(98)) == .float(95))
     }
 
     @Test("devices report more digits than HAP carries: rounded to the step, then compared")

@@ -316,28 +316,46 @@ def test_pairings_can_be_added_and_listed(demo):
     STATE["second"] = {**STATE["pairing"], "iOSPairingId": second_id, "iOSDeviceLTSK": private, "iOSDeviceLTPK": public}
 
 
-def test_events_are_coalesced_and_buttons_are_immediate(demo):
+def capture_raw_events(paired: IpPairing) -> list:
+    """Every EVENT body as the server sent it (aiohomekit's listeners see a dict per EVENT, which
+    keeps one value per characteristic)."""
+    raw = []
+    original = paired.event_received
+
+    def capture(event):
+        raw.append((time.perf_counter(), event["characteristics"]))
+        original(event)
+
+    paired.event_received = capture
+    return raw
+
+
+def test_events_first_change_at_once_then_gathered_and_buttons_immediate(demo):
     async def body():
         admin = pairing(demo)
         second = pairing(demo, STATE["second"])
         admin_events, second_events = [], []
         admin.dispatcher_connect(lambda event: admin_events.append((time.perf_counter(), event)))
         second.dispatcher_connect(lambda event: second_events.append((time.perf_counter(), event)))
+        raw = capture_raw_events(admin)
         await admin.subscribe([(2, 9), (2, 10), (3, 9)])
         await second.subscribe([(2, 9)])
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # past any window the subscriptions' own echoes opened
         admin_events.clear()
+        raw.clear()
 
-        # Two device-side changes in quick succession arrive as one event with the last value.
+        # The first change after a quiet window goes at once; the one right after it waits for the
+        # window's end (240 ms), and the two are two EVENTs.
         sent = time.perf_counter()
         demo.send("set 2.10 55")
         demo.send("set 2.10 56")
-        await wait_for(admin_events, lambda event: (2, 10) in event, 2)
-        value_latency = admin_events[0][0] - sent
-        await asyncio.sleep(0.3)
-        values = [event[(2, 10)]["value"] for _, event in admin_events if (2, 10) in event]
+        await wait_for(raw, lambda event: any(item["value"] == 56 for item in event), 2)
+        first_latency = raw[0][0] - sent
+        gathered_latency = raw[1][0] - sent
+        values = [[item["value"] for item in event] for _, event in raw]
 
         # A button press goes out at once.
+        await asyncio.sleep(0.3)
         admin_events.clear()
         sent = time.perf_counter()
         demo.send("press 3.9 0")
@@ -353,16 +371,73 @@ def test_events_are_coalesced_and_buttons_are_immediate(demo):
         await asyncio.sleep(0.4)
         await admin.close()
         await second.close()
-        return value_latency, values, button_latency, admin_events, second_events
+        return first_latency, gathered_latency, values, button_latency, admin_events, second_events
 
-    value_latency, values, button_latency, admin_after_write, second_events = run(body())
-    TIMINGS["event (coalesced)"] = value_latency
+    first_latency, gathered_latency, values, button_latency, admin_after_write, second_events = run(body())
+    TIMINGS["event (first change)"] = first_latency
+    TIMINGS["event (gathered)"] = gathered_latency
     TIMINGS["event (button)"] = button_latency
-    assert values == [56]
-    assert value_latency < 0.25 + 0.1
+    assert values == [[55], [56]]
+    assert first_latency < 0.1
+    assert 0.2 < gathered_latency < 0.25 + 0.1
     assert button_latency < 0.1
     assert not [event for _, event in admin_after_write if (2, 9) in event]
     assert second_events[0][1][(2, 9)]["value"] is False
+
+
+def test_intermediate_values_are_kept_newest_first(demo):
+    async def body():
+        admin = pairing(demo)
+        raw = capture_raw_events(admin)
+        await admin.subscribe([(2, 10)])
+        await asyncio.sleep(0.5)
+        raw.clear()
+        # 10 goes at once; 20, 30, 20 gather (the second 20 in a row is the same value, sent once).
+        for value in (10, 20, 30, 20, 20):
+            demo.send(f"set 2.10 {value}")
+        await wait_for(raw, lambda event: len(event) > 1, 2)
+        await asyncio.sleep(0.4)
+        await admin.close()
+        return [[item["value"] for item in event] for _, event in raw]
+
+    assert run(body()) == [[10], [20, 30, 20]]
+
+
+def test_presses_during_a_request_queue_behind_its_response(demo):
+    async def body():
+        admin = pairing(demo)
+        events = []
+        admin.dispatcher_connect(lambda event: events.append(event))
+        await admin.subscribe([(3, 9)])
+        await asyncio.sleep(0.1)
+        events.clear()
+        demo.send("hold")
+        demo.expect("ok hold")
+        read = asyncio.create_task(admin.get_characteristics([(2, 10)]))
+        await asyncio.to_thread(demo.expect, "held")
+        # Three presses while the read is answered, two of them the same.
+        for value in (0, 0, 1):
+            demo.send(f"press 3.9 {value}")
+            await asyncio.to_thread(demo.expect, "ok press")
+        demo.send("release")
+        answer = await read
+        presses = await wait_for_presses(events, 3, 2)
+        await admin.close()
+        return answer, presses
+
+    answer, presses = run(body())
+    assert answer[(2, 10)]["value"] is not None
+    assert presses == [0, 0, 1]
+
+
+async def wait_for_presses(events: list, count: int, timeout: float) -> list:
+    """The button's values in the order the EVENTs came, once there are `count` of them."""
+    deadline = time.perf_counter() + timeout
+    while True:
+        presses = [event[(3, 9)]["value"] for event in events if (3, 9) in event]
+        if len(presses) >= count or time.perf_counter() > deadline:
+            return presses
+        await asyncio.sleep(0.005)
 
 
 async def wait_for(events: list, predicate, timeout: float) -> None:

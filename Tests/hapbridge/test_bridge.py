@@ -38,6 +38,8 @@ STATE: dict = {}
 TIMINGS: dict = {}
 APPLE = "-0000-1000-8000-0026BB765291"
 SERIAL = "00000030" + APPLE
+NAME = "00000023" + APPLE
+CONFIGURED_NAME = "000000E3" + APPLE
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +170,13 @@ def test_accessories_match_homegates_own_listing(house):
         assert len(hap["services"]) - 1 == len(accessory["services"]), accessory_id
         for service, hap_service in zip(accessory["services"], hap["services"][1:]):
             assert hap_service["type"].upper() == service["uuid"].upper(), (accessory_id, service["id"])
-            assert len(hap_service["characteristics"]) == len(service["characteristics"]), (accessory_id, service["id"])
+            # homegate's characteristics, then the bridge's Name and ConfiguredName (not on a hidden
+            # service, a remote's service label or one not Apple's, like homegate's settings: no tile).
+            names = [c["type"].upper() for c in hap_service["characteristics"][len(service["characteristics"]):]]
+            assert names in ([], [NAME, CONFIGURED_NAME]), (accessory_id, service["id"], names)
+            untiled = service["type"] == "service_label" or service.get("hidden", False) or \
+                not service["uuid"].upper().endswith(APPLE)
+            assert (names == []) == untiled, (accessory_id, service["id"])
             for c, mine in zip(service["characteristics"], hap_service["characteristics"]):
                 assert mine["type"].upper() == c["uuid"].upper(), (accessory_id, service["id"], c["type"])
                 assert mine["format"] == c["format"], (accessory_id, c["type"])
@@ -354,6 +362,101 @@ def test_the_writers_own_connection_gets_no_event(house):
     assert not [e for e in writer_events if brightness_id in e]
 
 
+def tile_names(accessories, accessory_id) -> dict:
+    """{service id: (Name, ConfiguredName, ConfiguredName's iid)} of one accessory as the bridge lists it."""
+    hap = next(a for a in accessories if a["aid"] == STATE["aids"][accessory_id])
+    services = homegate_services(accessory_id)
+    names = {}
+    for service_id, hap_service in zip(services, hap["services"][1:]):
+        by_type = {c["type"].upper(): c for c in hap_service["characteristics"]}
+        if NAME in by_type:
+            names[service_id] = (by_type[NAME]["value"], by_type[CONFIGURED_NAME]["value"], by_type[CONFIGURED_NAME]["iid"])
+    return names
+
+
+def homegate_services(accessory_id) -> list:
+    return [s["id"] for s in STATE["house"].accessories()[accessory_id]["services"]]
+
+
+def test_each_tile_has_a_name_of_its_own(house):
+    """A two-gang switch's gangs, a remote's buttons: each service has Name and ConfiguredName, and
+    services of one type on one accessory are called differently, so their tiles differ."""
+    STATE["house"] = house
+    accessories = run(listed(house))
+    # The demo's mapping makes its gangs lights: lightbulb_l1 and lightbulb_l2.
+    switch = tile_names(accessories, "kitchen_wall_switch")
+    assert [names[:2] for names in switch.values()] == [("kitchen wall switch l1",) * 2, ("kitchen wall switch l2",) * 2]
+    repeated = 0
+    for accessory_id, accessory in house.accessories().items():
+        names = tile_names(accessories, accessory_id)
+        by_type = {}
+        for service in accessory["services"]:
+            if service["id"] in names:
+                by_type.setdefault(service["type"], []).append(names[service["id"]][0])
+        for kind, same_type in by_type.items():
+            if len(same_type) > 1:
+                repeated += 1
+                assert len(set(same_type)) == len(same_type), (accessory_id, kind, same_type)
+                print(f"\n  {accessory_id}: {kind} tiles {same_type}", end="")
+    assert repeated >= 2, "the demo house has accessories with repeated service types"
+
+
+def test_a_tile_renamed_in_the_home_app_renames_the_service(house):
+    """The Home app writes ConfiguredName: homegate keeps the name (the API shows it, MQTT announces
+    it), another controller gets it as an EVENT, a read gives it back; the restart test below
+    checks it is kept."""
+    accessories = run(listed(house))
+    aid = STATE["aids"]["kitchen_wall_switch"]
+    gang, (_, _, iid) = next(iter(tile_names(accessories, "kitchen_wall_switch").items()))
+    configured_id = (aid, iid)
+    subscription = house.subscribe("homegate/event/accessory/kitchen_wall_switch")
+
+    async def body():
+        writer = pairing(house)
+        watcher = pairing(house)
+        events = []
+        watcher.dispatcher_connect(lambda event: events.append(event))
+        await watcher.subscribe([configured_id])
+        result = await writer.put_characteristics([(*configured_id, "Counter lights")])
+        deadline = time.perf_counter() + 3
+        while time.perf_counter() < deadline and not any(configured_id in e for e in events):
+            await asyncio.sleep(0.01)
+        read = await writer.get_characteristics([configured_id])
+        refused = await writer.put_characteristics([(*configured_id, "x" * 65)])
+        await writer.close()
+        await watcher.close()
+        return result, events, read, refused
+
+    result, events, read, refused = run(body())
+    assert result == {}
+    line = subscription.wait(lambda line: '"service_renamed"' in line, "the service_renamed event")
+    subscription.close()
+    event = json.loads(line.split(" ", 1)[1])
+    assert event["service"] == gang and event["service_name"] == "Counter lights"
+    service = next(s for s in house.accessories()["kitchen_wall_switch"]["services"] if s["id"] == gang)
+    assert service["name"] == "Counter lights"
+    assert [e[configured_id]["value"] for e in events if configured_id in e] == ["Counter lights"]
+    assert read[configured_id]["value"] == "Counter lights"
+    assert refused[configured_id]["status"] == -70410
+    STATE["renamed tile"] = configured_id
+
+
+def test_a_setpoint_between_steps_is_rounded_and_carried_out(house):
+    """iOS writes a Fahrenheit user's 70 °F as 21.1111 °C: with steps of 0.5 it is carried out as 21."""
+    setpoint_id = path_id(house, "bosch_radiator/thermostat/target_temperature")
+    subscription = house.subscribe("zigbee2mqtt/bosch_radiator/set")
+
+    async def body():
+        paired = pairing(house)
+        result = await paired.put_characteristics([(*setpoint_id, 21.11111)])
+        await paired.close()
+        return result
+
+    assert run(body()) == {}
+    assert subscription.message("zigbee2mqtt/bosch_radiator/set")["occupied_heating_setpoint"] == 21
+    subscription.close()
+
+
 def test_an_unreachable_device_reads_no_response(house):
     plug_id = path_id(house, "power_plug/outlet/on")
     bulb_id = path_id(house, "bulb/lightbulb/on")
@@ -388,6 +491,10 @@ def test_after_a_restart_the_pairing_and_the_numbers_hold(house):
     assert shape(after) == shape(before)
     assert aids_by_accessory(after) == STATE["aids"]
     assert int(house.pairing_info()["c#"]) == c_before
+    # The tile renamed in the Home app keeps its name.
+    aid, iid = STATE["renamed tile"]
+    assert next(c["value"] for a in after if a["aid"] == aid for s in a["services"] for c in s["characteristics"]
+                if c["iid"] == iid) == "Counter lights"
 
 
 def homekit_bridge(house) -> dict:

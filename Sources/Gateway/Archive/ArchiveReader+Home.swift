@@ -73,7 +73,8 @@ extension ArchiveReader {
         var accessoryNames: [String: [String: String]] = [:]  // home → lower-cased name → accessory
         for (id, item) in (root["accessories"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             let path = "accessories.\(id)"
-            guard let f = fields(item, path, allowed: ["room", "name", "pinned", "requested_room"], required: ["room"]) else { continue }
+            guard let f = fields(item, path, allowed: ["room", "name", "pinned", "requested_room", "service_names"], required: ["room"])
+            else { continue }
             let room = f["room"]?.stringValue ?? ""
             guard rooms.contains(where: { $0.id == room }) else {
                 problem("\(path).room", "'\(room)' is not a room in this file")
@@ -88,9 +89,17 @@ extension ArchiveReader {
                 }
                 accessoryNames[home, default: [:]][name.lowercased()] = id
             }
+            var serviceNames: [String: String] = [:]
+            for (service, name) in f["service_names"]?.objectValue ?? [:] {
+                guard let text = name.stringValue, case .success(let checked) = Naming.check(text, for: "service") else {
+                    problem("\(path).service_names.\(service)", "expected a service's name: text of 1 to \(Naming.maximumLength) characters")
+                    continue
+                }
+                serviceNames[service] = checked
+            }
             placements[id] = Placement(
                 room: room, name: f["name"]?.stringValue, pinned: f["pinned"]?.boolValue ?? false,
-                requested: f["requested_room"]?.stringValue)
+                requested: f["requested_room"]?.stringValue, serviceNames: serviceNames)
         }
         let structure = HomeStructure(homes: homes, primaryHome: primary, rooms: rooms, zones: zones, placements: placements)
         var stored = StoredHome(structure: structure)

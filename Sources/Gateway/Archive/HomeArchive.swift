@@ -34,6 +34,7 @@ public enum HomeArchive {
             if let name = placement.name { fields["name"] = .string(name) }
             if placement.pinned { fields["pinned"] = true }
             if let requested = placement.requested { fields["requested_room"] = .string(requested) }
+            if !placement.serviceNames.isEmpty { fields["service_names"] = .object(placement.serviceNames.mapValues { .string($0) }) }
             accessories[id] = .object(fields)
         }
         let sets: [JSONValue] = home.actionSets.map { set in

@@ -4,6 +4,9 @@ public enum AccessoryCommand: Sendable {
     case assignRoom(accessory: String, room: String, home: String?)
     /// nil gives the accessory its mapping's name back.
     case rename(String, to: String?)
+    /// Names one of the accessory's services (a tile of a multi-gang switch); nil gives it its
+    /// mapping's name back.
+    case renameService(String, service: String, to: String?)
     /// Makes the device show itself (a light blinks, a sensor flashes its LED), so that a person can
     /// tell which one it is: Zigbee2MQTT's `identify`, or else a light's `blink` effect.
     case identify(String)
@@ -11,7 +14,7 @@ public enum AccessoryCommand: Sendable {
     /// Whether it changes what is stored: its reply is given only once that is committed.
     public var changesHome: Bool {
         switch self {
-        case .assignRoom, .rename: true
+        case .assignRoom, .rename, .renameService: true
         case .identify: false
         }
     }

@@ -10,7 +10,7 @@ extension HomeCommand {
         "home/list", "home/add", "home/rename", "home/set_primary", "home/remove",
         "room/list", "room/add", "room/rename", "room/remove",
         "zone/list", "zone/add", "zone/rename", "zone/remove", "zone/add_room", "zone/remove_room",
-        "accessory/assign_room", "accessory/rename", "accessory/identify",
+        "accessory/assign_room", "accessory/rename", "accessory/rename_service", "accessory/identify",
         "action_set/list", "action_set/add", "action_set/update", "action_set/remove", "action_set/execute",
         "trigger/list", "trigger/add", "trigger/update", "trigger/enable", "trigger/remove",
     ]
@@ -110,6 +110,9 @@ extension HomeCommand {
         case "accessory/rename":
             try r.only(["accessory", "name"])
             return .accessories(.rename(try r.string("accessory"), to: try r.optionalString("name")))
+        case "accessory/rename_service":
+            try r.only(["accessory", "service", "name"])
+            return .accessories(.renameService(try r.string("accessory"), service: try r.string("service"), to: try r.optionalString("name")))
         case "accessory/identify":
             try r.only(["accessory"])
             return .accessories(.identify(try r.string("accessory")))

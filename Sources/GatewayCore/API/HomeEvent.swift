@@ -50,6 +50,8 @@ public enum AccessoryChange: String, Sendable {
     /// Moved to another room.
     case room
     case reachability
+    /// One of its services was named (a tile renamed in the Home app, `accessory/rename_service`).
+    case serviceRenamed = "service_renamed"
 }
 
 /// An accessory's name, place and reachability as an event tells them.
@@ -60,6 +62,8 @@ public struct AccessoryPlacementState: Sendable {
     public var reachable: Bool
     /// Why it is not reachable; nil while it is.
     public var unreachableReason: String? = nil
+    /// For `serviceRenamed`: the service's id and the name it has now (nil: none).
+    public var service: (id: String, name: String?)?
 }
 
 public struct ActionSetEvent: Sendable {

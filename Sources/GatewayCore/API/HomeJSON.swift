@@ -82,6 +82,8 @@ public enum HomeJSON {
                 "id": .string(placement.id), "name": .string(placement.name), "room": placement.room.map { .string($0) } ?? .null,
                 "home": placement.home.map { .string($0) } ?? .null,
             ]
+        case .serviceName(let accessory, let service, let name):
+            ["accessory": .string(accessory), "service": .string(service), "name": name.map { .string($0) } ?? .null]
         case .actionSets(let home, let total, let sets):
             ["home": .string(home), "total": .integer(total), "action_sets": .array(sets.map(\.json))]
         case .actionSet(let set): set.json
@@ -181,6 +183,10 @@ public enum HomeJSON {
                 if let reason = state.unreachableReason { fields["unreachable_reason"] = .string(reason) }
                 if let home = state.home { fields["home"] = .string(home) }
                 if let room = state.room { fields["room"] = .string(room) }
+                if let service = state.service {
+                    fields["service"] = .string(service.id)
+                    fields["service_name"] = service.name.map { .string($0) } ?? .null
+                }
             }
         case .home(let id, let change, let home, let primary):
             fields = ["type": "home", "id": .string(id), "change": .string(change.rawValue)]

@@ -17,6 +17,8 @@ public enum HomeResult: Sendable {
     case zones(home: String, [Zone])
     case zone(Zone)
     case placement(AccessoryPlacement)
+    /// A service's name after `accessory/rename_service` (nil: it has none).
+    case serviceName(accessory: String, service: String, name: String?)
     case actionSets(home: String, total: Int, [ActionSet])
     case actionSet(ActionSet)
     case execution(ActionSetRun)

@@ -64,6 +64,7 @@ extension HomeCore {
     mutating func insert(_ entry: Entry) {
         var entry = entry
         markUnwritable(&entry)
+        for service in entry.accessory.services { if let name = service.name { entry.mappingServiceNames[service.id] = name } }
         let id = entry.accessory.id
         let old = entries[id]
         if old == nil {

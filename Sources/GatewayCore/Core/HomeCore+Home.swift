@@ -67,8 +67,20 @@ extension HomeCore {
         accessory.name = name
         accessory.home = room.home
         accessory.room = room.id
+        for s in accessory.services.indices {
+            let service = accessory.services[s].id
+            accessory.services[s].name = placement.serviceNames[service] ?? mappingServiceName(id, service, accessoryName: name)
+        }
         accessoryNames[room.home, default: [:]][name.lowercased()] = id
         entries[id]!.accessory = accessory
+    }
+
+    /// The name the accessory's mapping gives a service. A name made of the accessory's name and
+    /// an endpoint (`Relay l1`) follows the accessory's name in the home (`Kitchen relay l1`).
+    func mappingServiceName(_ id: String, _ service: String, accessoryName: String) -> String? {
+        guard let name = entries[id]?.mappingServiceNames[service] else { return nil }
+        guard let mapped = mappingName(id), name.hasPrefix(mapped + " "), accessoryName != mapped else { return name }
+        return accessoryName + name.dropFirst(mapped.count)
     }
 
     /// Accessories called otherwise than they want to be (their name was held by another) take it
@@ -124,11 +136,11 @@ extension HomeCore {
             case .accessory:
                 store.placements[change.id] = structure.placements[change.id]  // also of an accessory not here now (an import)
                 step.scenesStale = true
-                if change.what == .room || change.what == .renamed {
+                if change.what == .room || change.what == .renamed || change.what == .serviceRenamed {
                     placeAndName(change.id); step.dirtyStates.insert(change.id); step.treeChanged = true
                 }
                 if change.what == .removed || entries[change.id] != nil, let what = AccessoryChange(rawValue: change.what.rawValue) {
-                    events.append(accessoryEvent(change.id, what))
+                    events.append(accessoryEvent(change.id, what, service: change.service))
                 }
             }
         }
@@ -140,11 +152,12 @@ extension HomeCore {
         if what == .reachability { out.append(.event(event)) } else { held.append(.event(event)) }
     }
 
-    func accessoryEvent(_ id: String, _ what: AccessoryChange) -> HomeEvent {
-        let state = entries[id].map {
+    func accessoryEvent(_ id: String, _ what: AccessoryChange, service: String? = nil) -> HomeEvent {
+        let state = entries[id].map { entry in
             AccessoryPlacementState(
-                name: $0.accessory.name, home: $0.accessory.home, room: $0.accessory.room,
-                reachable: $0.accessory.reachable, unreachableReason: $0.accessory.unreachableReason)
+                name: entry.accessory.name, home: entry.accessory.home, room: entry.accessory.room,
+                reachable: entry.accessory.reachable, unreachableReason: entry.accessory.unreachableReason,
+                service: service.map { ($0, entry.accessory[$0]?.name) })
         }
         return .accessory(id, what, now: state)
     }

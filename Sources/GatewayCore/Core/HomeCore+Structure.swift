@@ -85,6 +85,18 @@ extension HomeCore {
             }
             structure.rename(accessory: id, to: name)
             return .placement(placement(id))
+        case .renameService(let reference, let service, let raw):
+            let id = try knownAccessory(reference)
+            guard let accessory = entries[id]?.accessory else {
+                throw HomeError.notFound("\(id): is not here now, so its services are not known; rename its services once it is back")
+            }
+            guard accessory[service] != nil else {
+                throw HomeError(.notFound, "\(id): no service '\(service)'\(didYouMean(service, accessory.services.map(\.id)))", field: "service")
+            }
+            let name = try raw.map { try Naming.check($0, for: "service").get() }
+            structure.rename(service: service, ofAccessory: id, to: name)
+            let now = name ?? mappingServiceName(id, service, accessoryName: accessory.name)
+            return .serviceName(accessory: id, service: service, name: now)
         case .identify(let reference):
             return try identify(try knownAccessory(reference))
         }

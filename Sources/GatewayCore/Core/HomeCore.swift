@@ -25,6 +25,9 @@ public struct HomeCore: Sendable {
         /// When the device last sent its state (any report, even one that changed nothing or could
         /// not be read), since the gateway started; a retained message the broker replays does not count.
         var lastSeen: Date?
+        /// The names the mapping gives services (by id), as built: the accessory's own carry the
+        /// user's names over them, and a Zigbee2MQTT mapping keeps no services of its own.
+        var mappingServiceNames: [String: String] = [:]
     }
 
     /// A write sent to a device, so the value it reports back is credited to whoever wrote it.

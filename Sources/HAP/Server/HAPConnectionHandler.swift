@@ -3,7 +3,8 @@ import NIOCore
 import NIOHTTP1
 
 /// One controller connection: assembles requests, answers them one at a time in order, slides
-/// the session cipher in after pair-verify, and writes coalesced events between responses.
+/// the session cipher in after pair-verify, and writes events between responses, when
+/// `HAPEventGathering` says.
 final class HAPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = ByteBuffer
@@ -25,10 +26,9 @@ final class HAPConnectionHandler: ChannelInboundHandler {
 
     static let maxQueuedRequests = 32
 
-    private var pendingEvents: [HAPCharacteristicID: HAPValue] = [:]
-    private var pendingOrder: [HAPCharacteristicID] = []
+    private var events: HAPEventGathering
     private var flushTimer: Scheduled<Void>?
-    private var flushDue = false
+    private var flushTimerDeadline: ContinuousClock.Instant?
 
     init(
         id: HAPConnectionID, registry: HAPConnectionRegistry, configuration: HAPServerConfiguration, logger: Logger,
@@ -39,6 +39,7 @@ final class HAPConnectionHandler: ChannelInboundHandler {
         self.configuration = configuration
         self.logger = logger
         self.submit = submit
+        events = HAPEventGathering(window: configuration.eventCoalescingDelay)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -163,51 +164,51 @@ final class HAPConnectionHandler: ChannelInboundHandler {
         processNext()
     }
 
-    /// Takes the changes this connection subscribed to; button events flush at once, others
-    /// after the coalescing delay.
+    /// Takes the changes this connection subscribed to; `immediate` are the button events among them.
     func enqueueEvents(_ changes: [HAPCharacteristicChange], immediate: Set<HAPCharacteristicID>) {
         guard state.session != nil, !closing else { return }
-        var urgent = false
-        for change in changes where state.subscriptions.contains(change.id) {
-            if pendingEvents.updateValue(change.value, forKey: change.id) == nil { pendingOrder.append(change.id) }
-            if immediate.contains(change.id) { urgent = true }
-        }
-        guard !pendingEvents.isEmpty else { return }
-        if urgent {
-            flushDue = true
-            flushEventsIfDue()
-        } else if flushTimer == nil, let loopBound {
-            flushTimer = loopBound.eventLoop.scheduleTask(in: configuration.eventCoalescingDelay.timeAmount) {
-                loopBound.value.flushTimerFired()
-            }
-        }
+        events.add(changes.filter { state.subscriptions.contains($0.id) }, presses: immediate)
+        flushEventsIfDue()
     }
 
     private func flushTimerFired() {
         flushTimer = nil
-        flushDue = true
+        flushTimerDeadline = nil
         flushEventsIfDue()
     }
 
-    /// Events wait while a request is answered, so that they never come between a request and its response.
+    /// Writes what is due, unless a request is being answered: events never come between a request
+    /// and its response, they wait for it (`finish` calls this again). What is not due yet gets a
+    /// timer for the end of its window.
     private func flushEventsIfDue() {
-        guard flushDue, !inFlight, !closing, let context, !pendingEvents.isEmpty else { return }
-        flushDue = false
+        guard !closing, let context else { return }
+        let now = ContinuousClock.now
+        if !inFlight, events.isDue(at: now) {
+            let subscriptions = state.subscriptions
+            for message in events.take(at: now, subscribed: subscriptions.contains) where !message.isEmpty {
+                var json = HAPJSONWriter()
+                json.raw("{\"characteristics\":[")
+                for (index, entry) in message.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    json.raw("{\"aid\":\(entry.id.aid),\"iid\":\(entry.id.iid),\"value\":")
+                    json.value(entry.value)
+                    json.raw("}")
+                }
+                json.raw("]}")
+                let bytes = HAPResponse.json(json.text).serialized(protocolName: "EVENT/1.0")
+                context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+            }
+            context.flush()
+        }
+        let deadline = events.deadline(at: now)
+        guard deadline != flushTimerDeadline else { return }
         flushTimer?.cancel()
         flushTimer = nil
-        var json = HAPJSONWriter()
-        json.raw("{\"characteristics\":[")
-        for (index, id) in pendingOrder.enumerated() {
-            guard let value = pendingEvents[id] else { continue }
-            if index > 0 { json.raw(",") }
-            json.raw("{\"aid\":\(id.aid),\"iid\":\(id.iid),\"value\":")
-            json.value(value)
-            json.raw("}")
+        flushTimerDeadline = deadline
+        if let deadline, let loopBound {
+            flushTimer = loopBound.eventLoop.scheduleTask(in: max(.zero, deadline - now).timeAmount) {
+                loopBound.value.flushTimerFired()
+            }
         }
-        json.raw("]}")
-        pendingEvents = [:]
-        pendingOrder = []
-        let bytes = HAPResponse.json(json.text).serialized(protocolName: "EVENT/1.0")
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
 }

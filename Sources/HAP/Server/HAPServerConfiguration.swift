@@ -11,7 +11,8 @@ public struct HAPServerConfiguration: Sendable {
     public var category: HAPCategory
     /// The code to pair with; nil keeps the stored one, or makes a random one on the first start.
     public var setupCode: HAPSetupCode?
-    /// How long value changes gather before one EVENT goes out (button events go at once). 240 ms:
+    /// The events' gathering window (`HAPEventGathering`): a change after a quiet window goes at
+    /// once, the ones within the window after it go out together at its end (button events at once). 240 ms:
     /// HAP's quarter second less what the path from the device's message to this server takes
     /// (broker, gateway, scheduling: a few ms, 10 on a busy host), so that an event reaches the
     /// controller within 255 ms of the device's message at p99.

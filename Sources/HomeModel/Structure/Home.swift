@@ -51,12 +51,17 @@ public struct Placement: Sendable, Hashable {
     /// The room name the mapping asked for when it was last placed: an edit of it moves the
     /// accessory, a room renamed or removed by the user does not bring the old one back.
     public var requested: String?
+    /// The user's names for its services by service id (a tile renamed in the Home app), over the mapping's.
+    public var serviceNames: [String: String]
 
-    public init(room: String, name: String? = nil, pinned: Bool = false, requested: String? = nil) {
+    public init(
+        room: String, name: String? = nil, pinned: Bool = false, requested: String? = nil, serviceNames: [String: String] = [:]
+    ) {
         self.room = room
         self.name = name
         self.pinned = pinned
         self.requested = requested
+        self.serviceNames = serviceNames
     }
 }
 
@@ -71,15 +76,20 @@ public struct StructureChange: Sendable, Hashable {
         case rooms
         /// An accessory moved to another room.
         case room
+        /// One of an accessory's services was given a name, or its mapping's back (`service` says which).
+        case serviceRenamed = "service_renamed"
     }
 
     public var kind: Kind
     public var id: String
     public var what: What
+    /// For `serviceRenamed`: the service's id.
+    public var service: String?
 
-    public init(_ kind: Kind, _ id: String, _ what: What) {
+    public init(_ kind: Kind, _ id: String, _ what: What, service: String? = nil) {
         self.kind = kind
         self.id = id
         self.what = what
+        self.service = service
     }
 }

@@ -19,7 +19,9 @@ extension HomeStructure {
         }
         let known = placements[id] != nil
         let target = requestedRoom.flatMap { roomForRequest($0, home: nil) } ?? primary.defaultRoom
-        placements[id] = Placement(room: target, name: placements[id]?.name, pinned: false, requested: requestedRoom)
+        placements[id] = Placement(
+            room: target, name: placements[id]?.name, pinned: false, requested: requestedRoom,
+            serviceNames: placements[id]?.serviceNames ?? [:])
         record(.accessory, id, known ? .room : .added)
         return !known
     }
@@ -36,7 +38,8 @@ extension HomeStructure {
     public mutating func assign(accessory id: String, toRoom roomID: String) throws(StructureError) {
         guard room(id: roomID) != nil else { throw .notFound(kind: "room", roomID, suggestion: "") }
         let old = placements[id]
-        placements[id] = Placement(room: roomID, name: old?.name, pinned: true, requested: old?.requested)
+        placements[id] = Placement(
+            room: roomID, name: old?.name, pinned: true, requested: old?.requested, serviceNames: old?.serviceNames ?? [:])
         if old?.room != roomID { record(.accessory, id, .room) }
     }
 
@@ -46,6 +49,14 @@ extension HomeStructure {
         guard placements[id] != nil, placements[id]?.name != name else { return }
         placements[id]?.name = name
         record(.accessory, id, .renamed)
+    }
+
+    /// The user's name for one of an accessory's services; nil goes back to the mapping's. Whether
+    /// the accessory has that service is the caller's to check: only it knows the mappings.
+    public mutating func rename(service: String, ofAccessory id: String, to name: String?) {
+        guard placements[id] != nil, placements[id]?.serviceNames[service] != name else { return }
+        placements[id]?.serviceNames[service] = name
+        changes.append(StructureChange(.accessory, id, .serviceRenamed, service: service))
     }
 
     /// The name the accessory was given to keep it unique in its home (`Lamp 2`), kept as the
