@@ -13,6 +13,8 @@ final class House: @unchecked Sendable {
     /// Every device's friendly name and model, in inventory order.
     let devices: [(name: String, model: String)]
     let inventoryBytes: Int
+    /// The retained `bridge/devices`, for a rename to publish it again changed.
+    let inventory: [UInt8]
     let directory: URL
     var gateway: pid_t = 0
     var accessoryCount = 0
@@ -35,6 +37,7 @@ final class House: @unchecked Sendable {
         sensors = devices.filter { $0.model == "WSDCGQ11LM" }.map(\.name)
         let payload = JSONValue.array(entries).serializedBytes()
         inventoryBytes = payload.count
+        self.inventory = payload
         directory = broker.directory
         let mappings = directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
@@ -80,12 +83,19 @@ final class House: @unchecked Sendable {
     var database: URL { directory.appendingPathComponent("homegate.sqlite") }
     var log: URL { directory.appendingPathComponent("homegate.log") }
 
+    /// The `homegate` next to this benchmark, or HOMEGATE_BENCH_GATEWAY's: another build (an earlier
+    /// commit's, say) measured in the same run.
+    static var gatewayExecutable: String {
+        ProcessInfo.processInfo.environment["HOMEGATE_BENCH_GATEWAY"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
+    }
+
     /// Seconds from spawning `homegate run` to its retained tree with every accessory. `http` is
     /// `http.listen` ("off", or an address such as 127.0.0.1:0, then `httpPort` says where).
     func startGateway(logLevel: String = "warning", http: String = "off") async throws -> Double {
         let watcher = try await Self.client(broker, "bench-startup")
         try await watcher.subscribe("homegate/accessories")
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
+        let executable = Self.gatewayExecutable
         let start = ContinuousClock.now
         gateway = try spawn(
             [executable, "run"], output: log.path,
@@ -171,12 +181,14 @@ final class House: @unchecked Sendable {
 
     /// Paced readings; the time from publish to arrival for each, in milliseconds. `onSend` hears
     /// each reading's key ("<sensor>|<tenths>") and its send time, for other listeners to time.
+    /// Without the gateway, the readings go to `bench/<sensor>` and are heard on `<heardOn>/<sensor>`
+    /// (the broker alone, or a reference client that republishes them).
     func latency(
-        rate: Int, seconds: Double, gateway: Bool, onSend: (@Sendable (String, UInt64) -> Void)? = nil
+        rate: Int, seconds: Double, gateway: Bool, heardOn: String = "bench", onSend: (@Sendable (String, UInt64) -> Void)? = nil
     ) async throws -> Latencies {
-        let listener = try await Self.client(broker, "bench-latency-listener")
-        try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "bench/#", qos: .atMostOnce)
-        let publisher = try await Self.client(broker, "bench-latency-publisher")
+        let listener = try await Self.client(broker, "bench-latency-listener-\(heardOn)-\(gateway)")
+        try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "\(heardOn)/#", qos: .atMostOnce)
+        let publisher = try await Self.client(broker, "bench-latency-publisher-\(heardOn)-\(gateway)")
         let sent = Mutex<[String: UInt64]>([:])
         let samples = Mutex<[Double]>([])
         let reader = Task {
@@ -189,7 +201,7 @@ final class House: @unchecked Sendable {
                     key = "\(id)|\(Int((value * 10).rounded()))"
                 } else {
                     guard let value = json["temperature"]?.doubleValue else { continue }
-                    key = "\(message.topic.dropFirst("bench/".count))|\(Int((value * 10).rounded()))"
+                    key = "\(message.topic.dropFirst(heardOn.count + 1))|\(Int((value * 10).rounded()))"
                 }
                 if let start = sent.withLock({ $0.removeValue(forKey: key) }) {
                     samples.withLock { $0.append(Double(arrived - start) / 1e6) }
