@@ -182,9 +182,12 @@ final class House: @unchecked Sendable {
     /// Paced readings; the time from publish to arrival for each, in milliseconds. `onSend` hears
     /// each reading's key ("<sensor>|<tenths>") and its send time, for other listeners to time.
     /// Without the gateway, the readings go to `bench/<sensor>` and are heard on `<heardOn>/<sensor>`
-    /// (the broker alone, or a reference client that republishes them).
+    /// (the broker alone, or a reference client that republishes them). Each sensor's readings
+    /// count from `first`: runs that follow one another need their own, or the gateway hears a
+    /// sensor's reading again unchanged and says nothing.
     func latency(
-        rate: Int, seconds: Double, gateway: Bool, heardOn: String = "bench", onSend: (@Sendable (String, UInt64) -> Void)? = nil
+        rate: Int, seconds: Double, gateway: Bool, heardOn: String = "bench", first: Int = 5000,
+        onSend: (@Sendable (String, UInt64) -> Void)? = nil
     ) async throws -> Latencies {
         let listener = try await Self.client(broker, "bench-latency-listener-\(heardOn)-\(gateway)")
         try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "\(heardOn)/#", qos: .atMostOnce)
@@ -208,7 +211,7 @@ final class House: @unchecked Sendable {
                 }
             }
         }
-        var counters = [Int](repeating: 5000, count: sensors.count)
+        var counters = [Int](repeating: first, count: sensors.count)
         let total = Int(Double(rate) * seconds)
         let clock = ContinuousClock()
         let start = clock.now

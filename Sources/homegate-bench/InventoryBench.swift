@@ -38,9 +38,12 @@ struct InventoryBench: AsyncParsableCommand {
 
         // Readings timed through homegate and through the reference, which also receives every
         // list: with no rename, then with one device (not a timed sensor) renamed and back.
+        var runs = 0
         func timed() async throws -> (homegate: Latencies, reference: Latencies) {
-            async let reference = house.latency(rate: rate, seconds: seconds, gateway: false, heardOn: "bench-echo")
-            let homegate = try await house.latency(rate: rate, seconds: seconds, gateway: true)
+            runs += 1
+            let first = 5000 + runs * 100
+            async let reference = house.latency(rate: rate, seconds: seconds, gateway: false, heardOn: "bench-echo", first: first)
+            let homegate = try await house.latency(rate: rate, seconds: seconds, gateway: true, first: first)
             return (homegate, try await reference)
         }
         let calm = try await timed()
