@@ -18,6 +18,8 @@ final class House: @unchecked Sendable {
     let directory: URL
     var gateway: pid_t = 0
     var accessoryCount = 0
+    /// The size of the retained tree (`homegate/accessories`) when every accessory was in it.
+    var treeBytes = 0
     private let deviceCount: Int
 
     init(broker: TestBroker, devices count: Int) async throws {
@@ -107,6 +109,7 @@ final class House: @unchecked Sendable {
         for await message in watcher.messages {
             let tree = try? JSONValue(parsing: message.payload)
             accessoryCount = tree?["accessories"]?.arrayValue?.count ?? 0
+            treeBytes = message.payload.count
             if accessoryCount >= deviceCount { break }
         }
         let elapsed = ContinuousClock.now - start

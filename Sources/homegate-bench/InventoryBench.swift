@@ -33,6 +33,7 @@ struct InventoryBench: AsyncParsableCommand {
         let startup = try await house.startGateway()
         try await Task.sleep(for: .seconds(3))
         let rest = ProcessStats(pid: house.gateway)
+        say("tree: \(format(Double(house.treeBytes) / 1_048_576, 1)) MiB, \(house.treeBytes / max(1, house.accessoryCount)) bytes an accessory")
         say("gateway: \(house.accessoryCount) accessories placed \(format(startup * 1000, 0)) ms after start; "
             + "RSS \(mb(rest?.rssKiB)) MB 3 s later, peak \(mb(rest?.peakRSSKiB)) MB")
 
