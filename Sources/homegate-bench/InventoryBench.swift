@@ -28,14 +28,19 @@ struct InventoryBench: AsyncParsableCommand {
 
         let reference = try await holdList(house)
         defer { kill(reference.pid, SIGTERM); var status: Int32 = 0; waitpid(reference.pid, &status, 0) }
-        say("reference (bare libmosquitto client, receives the list, keeps nothing): RSS \(mb(reference.rest)) MB, peak \(mb(reference.peak)) MB")
+        say(
+            "reference (bare libmosquitto client, receives the list, keeps nothing): RSS \(mb(reference.rest)) MB, peak \(mb(reference.peak)) MB"
+        )
 
         let startup = try await house.startGateway()
         try await Task.sleep(for: .seconds(3))
         let rest = ProcessStats(pid: house.gateway)
-        say("tree: \(format(Double(house.treeBytes) / 1_048_576, 1)) MiB, \(house.treeBytes / max(1, house.accessoryCount)) bytes an accessory")
-        say("gateway: \(house.accessoryCount) accessories placed \(format(startup * 1000, 0)) ms after start; "
-            + "RSS \(mb(rest?.rssKiB)) MB 3 s later, peak \(mb(rest?.peakRSSKiB)) MB")
+        say(
+            "tree: \(format(Double(house.treeBytes) / 1_048_576, 1)) MiB, \(house.treeBytes / max(1, house.accessoryCount)) bytes an accessory"
+        )
+        say(
+            "gateway: \(house.accessoryCount) accessories placed \(format(startup * 1000, 0)) ms after start; "
+                + "RSS \(mb(rest?.rssKiB)) MB 3 s later, peak \(mb(rest?.peakRSSKiB)) MB")
 
         // Readings timed through homegate and through the reference, which also receives every
         // list: with no rename, then with one device (not a timed sensor) renamed and back.
@@ -55,9 +60,11 @@ struct InventoryBench: AsyncParsableCommand {
             let publisher = try await House.client(broker, "bench-renamer")
             let renaming = Task {
                 try await Task.sleep(for: .seconds(seconds / 4))
-                try await publisher.publishAndWait("zigbee2mqtt/bridge/devices", renamedList, qos: .atLeastOnce, retain: true, timeout: .seconds(20))
+                try await publisher.publishAndWait(
+                    "zigbee2mqtt/bridge/devices", renamedList, qos: .atLeastOnce, retain: true, timeout: .seconds(20))
                 try await Task.sleep(for: .seconds(seconds / 4))
-                try await publisher.publishAndWait("zigbee2mqtt/bridge/devices", house.inventory, qos: .atLeastOnce, retain: true, timeout: .seconds(20))
+                try await publisher.publishAndWait(
+                    "zigbee2mqtt/bridge/devices", house.inventory, qos: .atLeastOnce, retain: true, timeout: .seconds(20))
             }
             renamed.append(try await timed())
             try await renaming.value
@@ -76,7 +83,9 @@ struct InventoryBench: AsyncParsableCommand {
         say("| peak RSS after \(renames * 2) renames, MB | \(mb(referenceAfter?.peakRSSKiB)) | \(mb(after?.peakRSSKiB)) |")
         say("| RSS at the end, MB | \(mb(referenceAfter?.rssKiB)) | \(mb(after?.rssKiB)) |")
         say("| start to every accessory placed, ms | — | \(format(startup * 1000, 0)) |")
-        say("| reading at \(rate)/s heard, no rename: p50 / max ms (readings) | \(latencies(calm.reference)) | \(latencies(calm.homegate)) |")
+        say(
+            "| reading at \(rate)/s heard, no rename: p50 / max ms (readings) | \(latencies(calm.reference)) | \(latencies(calm.homegate)) |"
+        )
         for (run, timing) in renamed.enumerated() {
             say("| the same, renamed and back (run \(run + 1)) | \(latencies(timing.reference)) | \(latencies(timing.homegate)) |")
         }
@@ -109,7 +118,8 @@ struct InventoryBench: AsyncParsableCommand {
 /// libmosquitto's callback and says so on bench/held; republishes `<from>/<name>` on `<to>/<name>`.
 struct HoldList: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hold-list", abstract: "Receive zigbee2mqtt/bridge/devices and keep nothing; echo --from to --to (the reference of `inventory`).")
+        commandName: "hold-list",
+        abstract: "Receive zigbee2mqtt/bridge/devices and keep nothing; echo --from to --to (the reference of `inventory`).")
 
     @Option(help: "The broker's port on 127.0.0.1.") var port: Int32
     @Option var from: String
@@ -137,7 +147,9 @@ extension House {
     /// The device list with `name`'s friendly name changed to `new`, as Zigbee2MQTT publishes it after a rename.
     func renaming(_ name: String, to new: String) throws -> [UInt8] {
         let old = Array(#""friendly_name":"\#(name)""#.utf8)
-        guard let at = inventory.firstRange(of: old) else { throw BenchError("no \(String(decoding: old, as: UTF8.self)) in the device list") }
+        guard let at = inventory.firstRange(of: old) else {
+            throw BenchError("no \(String(decoding: old, as: UTF8.self)) in the device list")
+        }
         var bytes = inventory
         bytes.replaceSubrange(at, with: Array(#""friendly_name":"\#(new)""#.utf8))
         return bytes

@@ -31,7 +31,9 @@ struct TailBench: AsyncParsableCommand {
             return rate
         }
         say("machine load average at start (other work on the machine skews tails): \(loadAverage())")
-        say("broker: \(brokerNagle ? "stock, Nagle's algorithm on its sockets" : "set_tcp_nodelay true"); gateway: \(House.gatewayExecutable)")
+        say(
+            "broker: \(brokerNagle ? "stock, Nagle's algorithm on its sockets" : "set_tcp_nodelay true"); gateway: \(House.gatewayExecutable)"
+        )
         let broker = try TestBroker(
             .init(
                 extraConfiguration: ["max_queued_messages 0", "max_queued_bytes 0"] + (brokerNagle ? [] : ["set_tcp_nodelay true"]),
