@@ -2,15 +2,19 @@ import ArgumentParser
 import CMosquitto
 
 /// The benchmark's reference processes (`echo`, `relay`, `fanout`) as one bare libmosquitto
-/// client: it subscribes to `filter` once connected and hands every message to `receive` on
+/// client: it subscribes to its filters once connected and hands every message to `receive` on
 /// libmosquitto's own thread, with nothing between them, until the process is signalled.
 final class BareClient {
-    let filter: String
+    let filters: [String]
     let receive: (OpaquePointer?, UnsafePointer<mosquitto_message>) -> Void
 
-    init(filter: String, receive: @escaping (OpaquePointer?, UnsafePointer<mosquitto_message>) -> Void) {
-        self.filter = filter
+    init(filters: [String], receive: @escaping (OpaquePointer?, UnsafePointer<mosquitto_message>) -> Void) {
+        self.filters = filters
         self.receive = receive
+    }
+
+    convenience init(filter: String, receive: @escaping (OpaquePointer?, UnsafePointer<mosquitto_message>) -> Void) {
+        self.init(filters: [filter], receive: receive)
     }
 
     /// Connects to 127.0.0.1:`port` as `id` and runs libmosquitto's loop on this thread; returns
@@ -23,7 +27,7 @@ final class BareClient {
         mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1)
         mosquitto_connect_v5_callback_set(raw) { mosq, context, _, _, _ in
             let client = Unmanaged<BareClient>.fromOpaque(context!).takeUnretainedValue()
-            mosquitto_subscribe_v5(mosq, nil, client.filter, 0, 0, nil)
+            for filter in client.filters { mosquitto_subscribe_v5(mosq, nil, filter, 0, 0, nil) }
         }
         mosquitto_message_v5_callback_set(raw) { mosq, context, message, _ in
             guard let message else { return }

@@ -7,7 +7,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Benchmarks that print figures. Build with -c release.",
         subcommands: [
             MQTTReceive.self, GatewayBench.self, AutomationBench.self, TailBench.self, StreamBench.self, Echo.self, Relay.self, FanOut.self,
-            Flood.self,
+            Flood.self, InventoryBench.self, HoldList.self,
         ]
     )
 }

@@ -13,9 +13,13 @@ final class House: @unchecked Sendable {
     /// Every device's friendly name and model, in inventory order.
     let devices: [(name: String, model: String)]
     let inventoryBytes: Int
+    /// The retained `bridge/devices`, for a rename to publish it again changed.
+    let inventory: [UInt8]
     let directory: URL
     var gateway: pid_t = 0
     var accessoryCount = 0
+    /// The size of the retained tree (`homegate/accessories`) when every accessory was in it.
+    var treeBytes = 0
     private let deviceCount: Int
 
     init(broker: TestBroker, devices count: Int) async throws {
@@ -35,6 +39,7 @@ final class House: @unchecked Sendable {
         sensors = devices.filter { $0.model == "WSDCGQ11LM" }.map(\.name)
         let payload = JSONValue.array(entries).serializedBytes()
         inventoryBytes = payload.count
+        self.inventory = payload
         directory = broker.directory
         let mappings = directory.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
@@ -80,12 +85,19 @@ final class House: @unchecked Sendable {
     var database: URL { directory.appendingPathComponent("homegate.sqlite") }
     var log: URL { directory.appendingPathComponent("homegate.log") }
 
+    /// The `homegate` next to this benchmark, or HOMEGATE_BENCH_GATEWAY's: another build (an earlier
+    /// commit's, say) measured in the same run.
+    static var gatewayExecutable: String {
+        ProcessInfo.processInfo.environment["HOMEGATE_BENCH_GATEWAY"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
+    }
+
     /// Seconds from spawning `homegate run` to its retained tree with every accessory. `http` is
     /// `http.listen` ("off", or an address such as 127.0.0.1:0, then `httpPort` says where).
     func startGateway(logLevel: String = "warning", http: String = "off") async throws -> Double {
         let watcher = try await Self.client(broker, "bench-startup")
         try await watcher.subscribe("homegate/accessories")
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("homegate").path
+        let executable = Self.gatewayExecutable
         let start = ContinuousClock.now
         gateway = try spawn(
             [executable, "run"], output: log.path,
@@ -97,6 +109,7 @@ final class House: @unchecked Sendable {
         for await message in watcher.messages {
             let tree = try? JSONValue(parsing: message.payload)
             accessoryCount = tree?["accessories"]?.arrayValue?.count ?? 0
+            treeBytes = message.payload.count
             if accessoryCount >= deviceCount { break }
         }
         let elapsed = ContinuousClock.now - start
@@ -171,12 +184,17 @@ final class House: @unchecked Sendable {
 
     /// Paced readings; the time from publish to arrival for each, in milliseconds. `onSend` hears
     /// each reading's key ("<sensor>|<tenths>") and its send time, for other listeners to time.
+    /// Without the gateway, the readings go to `bench/<sensor>` and are heard on `<heardOn>/<sensor>`
+    /// (the broker alone, or a reference client that republishes them). Each sensor's readings
+    /// count from `first`: runs that follow one another need their own, or the gateway hears a
+    /// sensor's reading again unchanged and says nothing.
     func latency(
-        rate: Int, seconds: Double, gateway: Bool, onSend: (@Sendable (String, UInt64) -> Void)? = nil
+        rate: Int, seconds: Double, gateway: Bool, heardOn: String = "bench", first: Int = 5000,
+        onSend: (@Sendable (String, UInt64) -> Void)? = nil
     ) async throws -> Latencies {
-        let listener = try await Self.client(broker, "bench-latency-listener")
-        try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "bench/#", qos: .atMostOnce)
-        let publisher = try await Self.client(broker, "bench-latency-publisher")
+        let listener = try await Self.client(broker, "bench-latency-listener-\(heardOn)-\(gateway)")
+        try await listener.subscribe(gateway ? "homegate/event/+/temperature_sensor/current_temperature" : "\(heardOn)/#", qos: .atMostOnce)
+        let publisher = try await Self.client(broker, "bench-latency-publisher-\(heardOn)-\(gateway)")
         let sent = Mutex<[String: UInt64]>([:])
         let samples = Mutex<[Double]>([])
         let reader = Task {
@@ -189,14 +207,14 @@ final class House: @unchecked Sendable {
                     key = "\(id)|\(Int((value * 10).rounded()))"
                 } else {
                     guard let value = json["temperature"]?.doubleValue else { continue }
-                    key = "\(message.topic.dropFirst("bench/".count))|\(Int((value * 10).rounded()))"
+                    key = "\(message.topic.dropFirst(heardOn.count + 1))|\(Int((value * 10).rounded()))"
                 }
                 if let start = sent.withLock({ $0.removeValue(forKey: key) }) {
                     samples.withLock { $0.append(Double(arrived - start) / 1e6) }
                 }
             }
         }
-        var counters = [Int](repeating: 5000, count: sensors.count)
+        var counters = [Int](repeating: first, count: sensors.count)
         let total = Int(Double(rate) * seconds)
         let clock = ContinuousClock()
         let start = clock.now

@@ -21,6 +21,7 @@ struct TailBench: AsyncParsableCommand {
     @Option(name: .customLong("step-seconds"), help: "Seconds per step of the ingest ceiling; 0 skips it.") var stepSeconds = 3.0
     @Option(name: .customLong("max-rate"), help: "The ingest ceiling's highest step.") var maxRate = 512_000
     @Option(name: .customLong("max-behind"), help: "Seconds a step may end behind and still count as kept.") var maxDrain = 0.25
+    @Flag(help: "A stock broker: leave mosquitto's sockets with Nagle's algorithm on (no set_tcp_nodelay).") var brokerNagle = false
 
     func run() async throws {
         let rateList = try rates.split(separator: ",").map { part -> Int in
@@ -30,8 +31,13 @@ struct TailBench: AsyncParsableCommand {
             return rate
         }
         say("machine load average at start (other work on the machine skews tails): \(loadAverage())")
+        say(
+            "broker: \(brokerNagle ? "stock, Nagle's algorithm on its sockets" : "set_tcp_nodelay true"); gateway: \(House.gatewayExecutable)"
+        )
         let broker = try TestBroker(
-            .init(extraConfiguration: ["max_queued_messages 0", "max_queued_bytes 0", "set_tcp_nodelay true"], verboseLog: false))
+            .init(
+                extraConfiguration: ["max_queued_messages 0", "max_queued_bytes 0"] + (brokerNagle ? [] : ["set_tcp_nodelay true"]),
+                verboseLog: false))
         defer { withExtendedLifetime(broker) {} }
         let house = try await House(broker: broker, devices: devices)
         let automations = try BenchAutomations(devices: house.devices, triggers: triggers, actionSets: 100, timers: 10)
