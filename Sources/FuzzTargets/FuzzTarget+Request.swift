@@ -14,7 +14,7 @@ extension FuzzTarget {
         "accessory/assign_room", "accessory/rename",
         "action_set/list", "action_set/add", "action_set/update", "action_set/remove", "action_set/execute",
         "trigger/list", "trigger/add", "trigger/update", "trigger/enable", "trigger/remove",
-        "accessory/identify",
+        "accessory/identify", "accessory/rename_service",
     ]
 
     /// The byte that selects `command` in a `request` input.
