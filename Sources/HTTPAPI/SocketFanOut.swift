@@ -54,15 +54,22 @@ final class SocketFanOut: Sendable {
         }
         let (stopped, stop) = AsyncStream.makeStream(of: Never.self)
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let added = try? await loop.submit {
-            guard channel.isActive else { return false }
-            let encoder = try channel.pipeline.syncOperations.handler(type: WebSocketFrameEncoder.self)
-            let client = EventSocketHandler(id: id, filter: filter, stop: stop) { [weak self] id in self?.remove(id, in: group) }
-            try channel.pipeline.syncOperations.addHandler(client, position: .before(encoder))
-            group.insert(client)
-            return true
-        }.get()
-        guard added == true else { return nil }
+        let added: Bool
+        do {
+            added = try await loop.submit {
+                guard channel.isActive else { return false }
+                let encoder = try channel.pipeline.syncOperations.handler(type: WebSocketFrameEncoder.self)
+                let client = EventSocketHandler(id: id, filter: filter, stop: stop) { [weak self] id in self?.remove(id, in: group) }
+                try channel.pipeline.syncOperations.addHandler(client, position: .before(encoder))
+                group.insert(client)
+                return true
+            }.get()
+        } catch {
+            // Not a client leaving: the pipeline is not as hummingbird-websocket made it until now.
+            logger.error("a WebSocket client of /api/events gets no events: its connection has no frame encoder to write below (\(error))")
+            return nil
+        }
+        guard added else { return nil }
         clientCount.add(1, ordering: .relaxed)
         // Closed while it was being added: `close` may have run before the client was in its group.
         if closed.load(ordering: .relaxed) { stop.finish() }

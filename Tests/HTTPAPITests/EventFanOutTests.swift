@@ -134,6 +134,14 @@ struct EventFanOutTests {
         #expect(await fanOut.add(late.channel, filter: EventFilter()) == nil)
     }
 
+    @Test("a connection without hummingbird-websocket's frame encoder is refused, not written to below something else")
+    func socketWithoutEncoder() async throws {
+        let fanOut = SocketFanOut(capacity: 5, logger: Logger(label: "test"))
+        let bare = try await Self.connection()
+        #expect(await fanOut.add(bare, filter: EventFilter()) == nil)
+        #expect(fanOut.isIdle)
+    }
+
     @Test("Server-Sent Events: one stream per client; one that reads nothing is cut off after `capacity` with what waited, alone")
     func serverSentCutOff() async throws {
         let clients = ServerSentEventClients(capacity: 3, logger: Logger(label: "test"))
