@@ -43,13 +43,14 @@ final class EventSocketHandler: ChannelOutboundHandler, RemovableChannelHandler 
         var held: ByteBuffer?
         var written = 0
         var fitted = true
-        for event in events where filter.matches(event.event) {
+        // By index: each event is read in place, not copied (and retained) once per client.
+        for index in events.indices where filter.matches(events[index].event) {
             guard unsent + written < capacity else {
                 fitted = false
                 break
             }
             if let held { context.write(wrapOutboundOut(held), promise: nil) }
-            held = event.socket
+            held = events[index].socket
             written += 1
         }
         guard let held else { return (0, fitted) }

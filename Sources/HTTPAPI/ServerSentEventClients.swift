@@ -90,8 +90,8 @@ final class ServerSentEventClients: Sendable {
         var delivered = 0
         var behind: [UInt64] = []
         for (id, client) in clients {
-            for frame in frames where client.filter.matches(frame.event) {
-                guard case .dropped = client.continuation.yield(frame.serverSent) else {
+            for index in frames.indices where client.filter.matches(frames[index].event) {
+                guard case .dropped = client.continuation.yield(frames[index].serverSent) else {
                     delivered += 1
                     continue
                 }
