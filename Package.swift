@@ -282,6 +282,9 @@ let testTargets: [Target] = [
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
+            // The event stream's fan-out on test channels (EventFanOutTests).
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
         ],
         swiftSettings: swiftSettings),
     .testTarget(

@@ -1,7 +1,8 @@
-/// Clients that take events in bulk, on the publishing thread: the WebSocket clients, which hand
-/// each publish's events to their connections' event loops at once. `receive` must never wait.
+/// A front end's clients of the live streams (HTTP's, a HomeKit bridge's), handed each publish's
+/// events on the publishing thread. `receive` must never wait: it hands the events on (to event
+/// loops, to streams) and returns.
 public protocol EventSink: AnyObject, Sendable {
-    /// No client now: the hub reads no topic for an idle sink.
+    /// No client now: the hub writes no JSON for an idle sink.
     var isIdle: Bool { get }
     /// Every event of one publish, in order; each client keeps what its filter lets through.
     func receive(_ events: [StreamEvent])

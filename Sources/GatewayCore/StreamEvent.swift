@@ -19,10 +19,16 @@ public struct StreamEvent: Sendable {
     /// The event's JSON.
     public var payload: [UInt8]
 
-    init(_ event: HomeEvent, time: Date, formatted: String) {
+    /// The event with its JSON written here; `formatted` is `time` as the payload gives it.
+    public init(_ event: HomeEvent, time: Date, formatted: String) {
+        self.init(event, time: time, payload: HomeJSON.eventPayload(event, time: formatted))
+    }
+
+    /// The event with the JSON already written for it (by the MQTT renderer, say): the same bytes go everywhere.
+    public init(_ event: HomeEvent, time: Date, payload: [UInt8]) {
         self.event = event
         self.time = time
-        payload = HomeJSON.eventPayload(event, time: formatted)
+        self.payload = payload
         switch event {
         case .characteristic(let change):
             (type, accessory, service, characteristic) = ("characteristic", change.accessory, change.service, change.characteristic)

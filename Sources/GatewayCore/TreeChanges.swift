@@ -43,7 +43,8 @@ public final class TreeChanges: Sendable {
     }
 
     /// A step changed the tree. Yields outside the lock: a stream whose reader is cancelled runs
-    /// `onTermination`, which takes the lock (see `EventHub.publish`).
+    /// `onTermination` under its own lock, and that takes this one (two threads, each holding the
+    /// lock the other wants, would deadlock).
     public func raise() {
         raising.withLock { _ in
             let (generation, subscribers) = state.withLock { state in

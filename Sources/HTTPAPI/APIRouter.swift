@@ -11,7 +11,8 @@ import Logging
 enum APIRouter {
     static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
 
-    static func make(_ api: APIResponder) -> Router<APIRequestContext> {
+    /// `events`: HTTP's clients of the live event stream, attached to the hub.
+    static func make(_ api: APIResponder, events: EventFanOut) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: api.logger))
         router.add(middleware: OtherMethodsMiddleware())
@@ -26,7 +27,7 @@ enum APIRouter {
         guarded.on("/readyz", method: .get) { _, _ in await api.ready() }
         guarded.on("/metrics", method: .get) { _, _ in await api.scrape() }
         guarded.on("/api/events", method: .get) { request, context in
-            EventStream.response(request, hub: api.access.events, connection: context.connection, logger: api.logger)
+            EventStream.response(request, clients: events.serverSent, connection: context.connection)
         }
         refuseOtherMethods(guarded, ["/readyz": [.get], "/metrics": [.get], "/api/events": [.get]])
 

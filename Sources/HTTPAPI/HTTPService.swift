@@ -45,12 +45,12 @@ public struct HTTPService: Service {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own lines; ours say what happened
         let token = configuration.token?.reveal
-        let sockets = SocketFanOut(capacity: access.events.capacity, logger: logger)
-        access.events.attach(sockets)
+        let events = EventFanOut(capacity: access.events.capacity, logger: logger)
+        access.events.attach(events)
         application = Application(
-            router: APIRouter.make(responder),
+            router: APIRouter.make(responder, events: events),
             server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 * 1024))) { request, channel, _ in
-                EventSocket.upgrade(request, channel: channel, clients: sockets, token: token)
+                EventSocket.upgrade(request, channel: channel, clients: events.sockets, token: token)
             },
             configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { [logger, address] channel in

@@ -1,20 +1,20 @@
-import Gateway
+import GatewayCore
 import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
 
-/// The WebSocket clients of the event stream, fed straight from the hub: for each event loop with
-/// clients, one task on that loop makes each event's frame once and writes it to every client there
-/// whose filter wants it, then flushes each client once. No task, stream or copy per client and
-/// event: 200 clients cost a fraction of what 200 readers of their own would. Events published
+/// The WebSocket clients of the event stream: for each event loop with clients, one task on that
+/// loop writes each event's frame (made once for all clients, see `EventFrames`) to every client
+/// there whose filter wants it, then flushes each client once. No task, stream or copy per client
+/// and event: 200 clients cost a fraction of what 200 readers of their own would. Events published
 /// while a loop's task waits to run join it, so a busy loop writes more per call, not more calls.
 ///
-/// Frames are written below the connection's frame encoder, whole (header and text), so every
-/// client shares one buffer per event. A client with `capacity` events written but not yet taken
-/// by its connection when another comes has fallen behind: it gets no more events, a close frame
-/// (1008) after those it has, and its connection ends once they are sent or 15 s have passed.
-final class SocketFanOut: EventSink {
+/// Each client is an `EventSocketHandler` in its connection's pipeline, below the frame encoder.
+/// A client with `capacity` events written but not yet taken by its connection when another comes
+/// has fallen behind: it gets no more events, a close frame (1008) after those it has, and its
+/// connection ends once they are sent or 15 s have passed.
+final class SocketFanOut: Sendable {
     let capacity: Int
     let logger: Logger
     private let groups = Mutex<[ObjectIdentifier: Group]>([:])
@@ -33,7 +33,7 @@ final class SocketFanOut: EventSink {
     /// that reads (at 50 ms round trip it carries thousands of events a second).
     static let sendBuffer: ChannelOptions.Types.SocketOption.Value = 64 * 1024
 
-    /// A client, as the handler of its connection holds it.
+    /// A client, as the task of its connection holds it.
     struct Member: Sendable {
         let id: UInt64
         let loop: any EventLoop
@@ -41,8 +41,8 @@ final class SocketFanOut: EventSink {
         let stopped: AsyncStream<Never>
     }
 
-    /// Registers a connection that has just become a WebSocket; nil when the gateway is stopping or
-    /// the client has already gone.
+    /// Registers a connection that has just become a WebSocket (its pipeline has hummingbird's
+    /// `WebSocketFrameEncoder`); nil when the gateway is stopping or the client has already gone.
     func add(_ channel: any Channel, filter: EventFilter) async -> Member? {
         guard !closed.load(ordering: .relaxed) else { return nil }
         let loop = channel.eventLoop
@@ -54,28 +54,37 @@ final class SocketFanOut: EventSink {
         }
         let (stopped, stop) = AsyncStream.makeStream(of: Never.self)
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let added = try? await loop.submit {
-            guard channel.isActive else { return false }
-            // The kernel's share of the backlog stays small (Linux doubles this): a client that
-            // stops reading is seen as behind after about 1,500 events, not after megabytes.
-            try channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.sendBuffer)
-            let encoder = try channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
-            group.insert(Client(id: id, filter: filter, encoder: encoder, stop: stop))
-            return true
-        }.get()
-        guard added == true else { return nil }
+        let added: Bool
+        do {
+            added = try await loop.submit {
+                guard channel.isActive else { return false }
+                let encoder = try channel.pipeline.syncOperations.handler(type: WebSocketFrameEncoder.self)
+                let client = EventSocketHandler(id: id, filter: filter, stop: stop) { [weak self] id in self?.remove(id, in: group) }
+                try channel.pipeline.syncOperations.addHandler(client, position: .before(encoder))
+                group.insert(client)
+                return true
+            }.get()
+        } catch {
+            // Not a client leaving: the pipeline is not as hummingbird-websocket made it until now.
+            logger.error("a WebSocket client of /api/events gets no events: its connection has no frame encoder to write below (\(error))")
+            return nil
+        }
+        guard added else { return nil }
         clientCount.add(1, ordering: .relaxed)
         // Closed while it was being added: `close` may have run before the client was in its group.
         if closed.load(ordering: .relaxed) { stop.finish() }
         return Member(id: id, loop: loop, stopped: stopped)
     }
 
-    /// The connection has ended (the client left, was cut off, or the gateway stopped).
+    /// The connection is ending (the client left, was cut off, or the gateway stopped).
     func remove(_ member: Member) {
         guard let group = groups.withLock({ $0[ObjectIdentifier(member.loop)] }) else { return }
-        member.loop.execute {
-            if group.remove(member.id) != nil { self.clientCount.add(-1, ordering: .relaxed) }
-        }
+        member.loop.execute { self.remove(member.id, in: group) }
+    }
+
+    /// On the group's loop; once per client, whichever of its task and its handler comes first.
+    private func remove(_ id: UInt64, in group: Group) {
+        if group.remove(id) != nil { clientCount.add(-1, ordering: .relaxed) }
     }
 
     var isIdle: Bool { clientCount.load(ordering: .relaxed) == 0 }
@@ -84,7 +93,8 @@ final class SocketFanOut: EventSink {
         (clientCount.load(ordering: .relaxed), dropped.load(ordering: .relaxed), delivered.load(ordering: .relaxed))
     }
 
-    func receive(_ events: [StreamEvent]) {
+    /// One publish's events, handed to each loop with clients; never waits.
+    func deliver(_ events: [EventFrames]) {
         for group in groups.withLock({ Array($0.values) }) where !group.isEmpty {
             group.enqueue(events)
         }
@@ -97,70 +107,52 @@ final class SocketFanOut: EventSink {
         }
     }
 
-    fileprivate func cutOff(_ channel: any Channel) {
+    fileprivate func cutOff(_ peer: String) {
         dropped.add(1, ordering: .relaxed)
         clientCount.add(-1, ordering: .relaxed)
-        logger.notice(
-            "closed a WebSocket client of /api/events that fell \(capacity) events behind", metadata: ["client": "\(channel.peer)"])
+        logger.notice("closed a WebSocket client of /api/events that fell \(capacity) events behind", metadata: ["client": "\(peer)"])
     }
 
     fileprivate func count(_ events: Int) { delivered.add(events, ordering: .relaxed) }
 }
 
-/// One client, as its event loop knows it: touched on that loop only.
-private final class Client: @unchecked Sendable {
-    let id: UInt64
-    let filter: EventFilter
-    /// Where a whole frame goes straight to the socket.
-    let encoder: ChannelHandlerContext
-    let stop: AsyncStream<Never>.Continuation
-    /// Events written and not yet taken by the connection.
-    var unsent = 0
-
-    init(id: UInt64, filter: EventFilter, encoder: ChannelHandlerContext, stop: AsyncStream<Never>.Continuation) {
-        self.id = id
-        self.filter = filter
-        self.encoder = encoder
-        self.stop = stop
-    }
-}
-
-/// The clients on one event loop. Everything but `count` is touched on that loop only.
-private final class Group: @unchecked Sendable {
+/// The clients on one event loop: their handlers are reached on that loop only (`NIOLoopBoundBox`);
+/// what other threads touch is the count and the events waiting for the loop.
+private final class Group: Sendable {
     let loop: any EventLoop
     unowned let fanOut: SocketFanOut
-    private var clients: [Client] = []
+    private let clients: NIOLoopBoundBox<[EventSocketHandler]>
     private let count = Atomic<Int>(0)
     /// Events handed over and not yet delivered, and whether a task on the loop will take them.
-    private let pending = Mutex<(events: [StreamEvent], scheduled: Bool)>(([], false))
+    private let pending = Mutex<(events: [EventFrames], scheduled: Bool)>(([], false))
 
     init(loop: any EventLoop, fanOut: SocketFanOut) {
         self.loop = loop
         self.fanOut = fanOut
+        clients = .makeBoxSendingValue([], eventLoop: loop)
     }
 
     var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
 
-    func insert(_ client: Client) {
-        loop.preconditionInEventLoop()
-        clients.append(client)
-        count.store(clients.count, ordering: .relaxed)
+    func insert(_ client: EventSocketHandler) {
+        clients.value.append(client)
+        count.store(clients.value.count, ordering: .relaxed)
     }
 
-    @discardableResult
-    func remove(_ id: UInt64) -> Client? {
-        loop.preconditionInEventLoop()
-        guard let index = clients.firstIndex(where: { $0.id == id }) else { return nil }
-        defer { count.store(clients.count, ordering: .relaxed) }
-        return clients.remove(at: index)
+    func remove(_ id: UInt64) -> EventSocketHandler? {
+        clients.withValue { clients in
+            guard let index = clients.firstIndex(where: { $0.id == id }) else { return nil }
+            defer { count.store(clients.count, ordering: .relaxed) }
+            return clients.remove(at: index)
+        }
     }
 
     func stopAll() {
-        for client in clients { client.stop.finish() }
+        for client in clients.value { client.stop.finish() }
     }
 
     /// From the publishing thread: the events join those waiting, or a task on the loop takes them.
-    func enqueue(_ events: [StreamEvent]) {
+    func enqueue(_ events: [EventFrames]) {
         let schedule = pending.withLock { pending in
             pending.events += events
             defer { pending.scheduled = true }
@@ -176,79 +168,21 @@ private final class Group: @unchecked Sendable {
         }
     }
 
-    /// Each client's events written in order, the last with a promise that stands for them all
-    /// (writes complete in order), then one flush; each event's frame made once, when a client
-    /// first wants it. A client that would go past `capacity` unsent gets what fits, then is cut.
-    private func deliver(_ events: [StreamEvent]) {
-        loop.preconditionInEventLoop()
+    /// Each client's events written and flushed; a client that would go past `capacity` unsent
+    /// gets what fits, then is cut off.
+    private func deliver(_ events: [EventFrames]) {
         let capacity = fanOut.capacity
-        var frames = [ByteBuffer?](repeating: nil, count: events.count)
-        var behind: [Client] = []
+        var behind: [EventSocketHandler] = []
         var total = 0
-        for client in clients {
-            var held: ByteBuffer?
-            var written = 0
-            for index in events.indices where client.filter.matches(events[index]) {
-                guard client.unsent + written < capacity else {
-                    behind.append(client)
-                    break
-                }
-                if let held { client.encoder.write(NIOAny(held), promise: nil) }
-                if frames[index] == nil { frames[index] = Self.frame(events[index], allocator: client.encoder.channel.allocator) }
-                held = frames[index]
-                written += 1
-            }
-            guard let held else { continue }
-            let batch = written
-            client.unsent += batch
-            let done = loop.makePromise(of: Void.self)
-            done.futureResult.whenComplete { _ in client.unsent -= batch }
-            client.encoder.write(NIOAny(held), promise: done)
-            client.encoder.flush()
-            total += batch
+        for client in clients.value {
+            let (written, fitted) = client.send(events, capacity: capacity)
+            total += written
+            if !fitted { behind.append(client) }
         }
         fanOut.count(total)
-        for client in behind { cut(client) }
-    }
-
-    /// No more events for a client that has fallen behind; the reason after what it has.
-    private func cut(_ client: Client) {
-        guard remove(client.id) != nil else { return }
-        let channel = client.encoder.channel
-        fanOut.cutOff(channel)
-        let reason = "fell \(fanOut.capacity) events behind"
-        var close = channel.allocator.buffer(capacity: 4 + reason.utf8.count)
-        close.writeBytes([0x88, UInt8(2 + reason.utf8.count)])
-        close.writeInteger(UInt16(1008))  // policy violation
-        close.writeString(reason)
-        let sent = loop.makePromise(of: Void.self)
-        client.encoder.writeAndFlush(NIOAny(close), promise: sent)
-        let deadline = loop.scheduleTask(in: .seconds(15)) { channel.close(promise: nil) }
-        sent.futureResult.whenComplete { _ in
-            deadline.cancel()
-            channel.close(promise: nil)
+        for client in behind where remove(client.id) != nil {
+            fanOut.cutOff(client.peer)
+            client.cutOff(reason: "fell \(capacity) events behind")
         }
-    }
-
-    /// A whole unmasked text frame: `{"event":"<type>","data":<the MQTT event's JSON>}`.
-    static func frame(_ event: StreamEvent, allocator: ByteBufferAllocator) -> ByteBuffer {
-        let length = 20 + event.type.utf8.count + event.payload.count
-        var buffer = allocator.buffer(capacity: length + 10)
-        buffer.writeInteger(UInt8(0x81))
-        if length < 126 {
-            buffer.writeInteger(UInt8(length))
-        } else if length <= Int(UInt16.max) {
-            buffer.writeInteger(UInt8(126))
-            buffer.writeInteger(UInt16(length))
-        } else {
-            buffer.writeInteger(UInt8(127))
-            buffer.writeInteger(UInt64(length))
-        }
-        buffer.writeString(#"{"event":""#)
-        buffer.writeString(event.type)
-        buffer.writeString(#"","data":"#)
-        buffer.writeBytes(event.payload)
-        buffer.writeString("}")
-        return buffer
     }
 }

@@ -139,6 +139,39 @@ struct HTTPAPITests {
         #expect(rooms.events.first?.type == "room" && rooms.events.first?.json["id"] == "loft", "\(rooms.text)")
     }
 
+    @Test("one change, the same JSON byte for byte on MQTT, Server-Sent Events and WebSocket; a client that leaves is no longer counted")
+    func sameBytesEverywhere() async throws {
+        let house = try await House()
+        defer { house.stop() }
+        let http = try await house.http()
+        let stream = try EventStreamReader("\(http.base)/api/events?accessory=bulb")
+        try await stream.waitOpen()
+        let socket = try WebSocketClient(base: http.base, path: "/api/events?accessory=bulb")
+        defer { socket.disconnect() }
+        try await streamClients(http, 2)
+        let mark = house.recorder.mark
+        _ = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 61])
+        try await house.recorder.wait(for: "homegate/event/bulb/lightbulb/brightness", after: mark) { $0["value"] == 61 }
+        let mqtt = try #require(house.recorder.since(mark).last { $0.topic == "homegate/event/bulb/lightbulb/brightness" }).payloadString
+        try await stream.waitFor("the event") { $0.text.contains("event: characteristic\n") }
+        try await socket.waitFor("the event") { !$0.messages.isEmpty }
+        #expect(stream.text.contains("event: characteristic\ndata: \(mqtt)\n\n"), "\(stream.text) against \(mqtt)")
+        #expect(socket.messages.first == #"{"event":"characteristic","data":"# + mqtt + "}", "\(socket.messages) against \(mqtt)")
+
+        socket.disconnect()
+        try await streamClients(http, 1)
+        stream.leave()
+        // The gateway learns an SSE client has gone when a write to it fails (see `serverSentEventsSlowClient`).
+        let deadline = ContinuousClock.now + .seconds(10)
+        var value = 1
+        while try await metric(http, "homegate_stream_clients") != 0 {
+            guard ContinuousClock.now < deadline else { throw HarnessError("the gateway still counts the reader 10 s after it left") }
+            value += 1
+            _ = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": .integer(value)])
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     @Test("a mapping file that breaks and is mended is told on the event stream as on MQTT: every event reaches /api/events")
     func mappingFileEvents() async throws {
         let house = try await House()

@@ -85,7 +85,7 @@ struct HomeKitRoutesTests {
         let api = APIResponder(
             access: gateway.access, settings: HTTPSettings(token: "secret", corsOrigin: nil, maxBodyBytes: 64 * 1024),
             files: StaticFiles(configured: folder.path), metrics: MetricsExporter(), logger: Logger(label: "test"), homeKit: homeKit)
-        return (Application(router: APIRouter.make(api)), folder)
+        return (Application(router: APIRouter.make(api, events: EventFanOut(capacity: 1_000, logger: Logger(label: "test")))), folder)
     }
 
     static let token: HTTPFields = [.authorization: "Bearer secret"]

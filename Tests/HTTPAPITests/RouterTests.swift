@@ -27,7 +27,7 @@ struct RouterTests {
         let api = APIResponder(
             access: gateway.access, settings: HTTPSettings(token: token, corsOrigin: nil, maxBodyBytes: 64 * 1024),
             files: StaticFiles(configured: web.path), metrics: MetricsExporter(), logger: Logger(label: "test"))
-        return (Application(router: APIRouter.make(api)), folder)
+        return (Application(router: APIRouter.make(api, events: EventFanOut(capacity: 1_000, logger: Logger(label: "test")))), folder)
     }
 
     static func json(_ response: TestResponse) throws -> JSONValue { try JSONValue(parsing: Array(response.body.readableBytesView)) }
