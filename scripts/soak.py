@@ -13,25 +13,11 @@ gateway died, a request went unanswered, or RSS grew by 1 MB per 10 minutes or m
 
 Usage: scripts/soak.py [--minutes 30] [--devices 1000] [--rate 1000] [--bin .build/release]
 """
-import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, json, os, shutil, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port, deadline):
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
-    return False
+sys.path.insert(0, os.path.join(ROOT, "Tests"))
+from pyhouse.house import House  # noqa: E402
 
 
 def proc_status(pid):
@@ -92,32 +78,10 @@ def main():
     args = parser.parse_args()
 
     run = tempfile.mkdtemp(prefix="homegate-soak-")
-    port = free_port()
-    user = subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
-    with open(os.path.join(run, "mosquitto.conf"), "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\nlog_type error\nuser {user}\n"
-                "max_queued_messages 100000\nset_tcp_nodelay true\n")
+    house = House(args.bin, run)  # Tests/pyhouse: processes logging to RUN/NAME.log, ended by PID
     os.makedirs(os.path.join(run, "mappings"))
     shutil.copy(os.path.join(ROOT, "mappings/zigbee2mqtt.yaml"), os.path.join(run, "mappings"))
     database = os.path.join(run, "homegate.sqlite")
-    processes = []
-
-    def start(name, argv, env=None):
-        log = open(os.path.join(run, name + ".log"), "w")
-        p = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-        processes.append(p)
-        return p
-
-    def stop_all():
-        for p in reversed(processes):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in reversed(processes):
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
 
     def mqtt(*extra):
         return ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), *extra]
@@ -128,14 +92,11 @@ def main():
 
     status = 0
     try:
-        start("mosquitto", ["mosquitto", "-c", os.path.join(run, "mosquitto.conf")])
-        if not wait_port(port, time.time() + 10):
-            sys.exit(f"soak: mosquitto did not listen on {port}")
-        start("simulator", [os.path.join(args.bin, "homegate-simulator"), "--url", f"mqtt://127.0.0.1:{port}",
-                            "--devices", "demo/devices.json", "--generate", str(args.devices), "--rate", str(args.rate)])
-        env = dict(os.environ, HOMEGATE_MQTT_URL=f"mqtt://127.0.0.1:{port}", HOMEGATE_HTTP_LISTEN="127.0.0.1:0", HOMEGATE_MAPPINGS=os.path.join(run, "mappings"),
-                   HOMEGATE_DATABASE=database, HOMEGATE_LOG_LEVEL="info")
-        gateway = start("homegate", [os.path.join(args.bin, "homegate"), "run"], env)
+        port = house.start_mosquitto(conf="log_type error\nmax_queued_messages 100000\nset_tcp_nodelay true")
+        house.start("simulator", [os.path.join(args.bin, "homegate-simulator"), "--url", f"mqtt://127.0.0.1:{port}",
+                                  "--devices", "demo/devices.json", "--generate", str(args.devices), "--rate", str(args.rate)], cwd=ROOT)
+        gateway = house.start_gateway(env={"HOMEGATE_MAPPINGS": os.path.join(run, "mappings"), "HOMEGATE_DATABASE": database,
+                                           "HOMEGATE_LOG_LEVEL": "info"}, cwd=ROOT).process
 
         # The house as published: pick the motion sensors and lights the automations use.
         tree = subprocess.run(mqtt("-t", "homegate/accessories", "-C", "1", "-W", "60"), capture_output=True, text=True)
@@ -250,7 +211,7 @@ def main():
     finally:
         for counter in [c for c in [locals().get("responses"), locals().get("events")] if c]:
             counter.process.terminate()
-        stop_all()
+        house.stop_all()
         if not args.keep and status == 0:
             shutil.rmtree(run, ignore_errors=True)
     sys.exit(status)

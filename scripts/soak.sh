@@ -7,4 +7,5 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product homegate --static-swift-stdlib >&2
 swift build -c release --product homegate-simulator --static-swift-stdlib >&2
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in Tests/pyhouse
 exec python3 scripts/soak.py --bin "$(swift build -c release --show-bin-path)" "$@"

@@ -1,21 +1,8 @@
-"""Options for the browser tests: where the built binaries are (scripts/browser-test.sh passes them)."""
+"""The browser tests' share of Tests/pyhouse: --bin-path (scripts/browser-test.sh passes it), the
+`bin_path` fixture, each phase's report on the test, and the house's logs on a failure."""
 
-import os
+import sys
+from pathlib import Path
 
-import pytest
-
-
-def pytest_addoption(parser):
-    parser.addoption(
-        "--bin-path",
-        default=os.environ.get("HOMEGATE_BIN_PATH", ""),
-        help="the folder with homegate and homegate-simulator (swift build --show-bin-path); default .build/debug",
-    )
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    """Keeps each phase's report on the test, so a fixture can tell that the test failed."""
-    outcome = yield
-    report = outcome.get_result()
-    setattr(item, f"rep_{report.when}", report)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pyhouse.plugin import bin_path, pytest_addoption, pytest_runtest_makereport  # noqa: E402, F401

@@ -8,22 +8,16 @@ Run with scripts/browser-test.sh, or: pytest Tests/browser --bin-path "$(swift b
 Screenshots go to .build/browser-artifacts/.
 """
 
-import json
 import os
-import queue
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import tempfile
-import threading
-import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from pyhouse.house import START, House, free_port, stop as stop_process, wait_until
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
@@ -34,245 +28,49 @@ from selenium.webdriver.support.ui import WebDriverWait
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / ".build" / "browser-artifacts"
 WAIT = 15  # seconds for anything the page or the house should do
-START = 45  # seconds for processes to start
 
 DESKTOP = (1280, 900)
 PHONE = (360, 780)
 
 
-# MARK: processes
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until(condition, timeout, what):
-    """Polls `condition` until it returns something truthy; fails with `what` at the deadline."""
-    deadline = time.monotonic() + timeout
-    last_error = None
-    while time.monotonic() < deadline:
-        try:
-            result = condition()
-            if result:
-                return result
-        except Exception as error:  # noqa: BLE001 - kept for the failure message
-            last_error = error
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}" + (f" (last error: {last_error})" if last_error else ""))
+# MARK: the house (Tests/pyhouse)
 
 
 def stop(process, name):
-    """Ends a process this fixture started, by its PID: SIGTERM, then SIGKILL after 10 s."""
-    if process is None or process.poll() is not None:
-        return
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        print(f"{name} (pid {process.pid}) did not stop on SIGTERM; killing it")
-        keep_backtrace(process.pid, name)
-        process.kill()
-        process.wait(timeout=5)
+    """Ends a gateway a test started, by its PID; one that will not stop leaves its stacks beside the screenshots."""
+    stop_process(process, name, timeout=10, backtraces=ARTIFACTS)
 
 
-def keep_backtrace(pid, name):
-    """Where a process that will not stop is stuck: every thread's stack, beside the screenshots."""
-    if not shutil.which("gdb"):
-        return
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with open(ARTIFACTS / f"{name}-{pid}-stuck.txt", "w") as out:
-        subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 30"],
-                       stdout=out, stderr=subprocess.STDOUT, timeout=60, check=False)
+class PageHouse(House):
+    """The shared house, with the names these tests use."""
 
-
-def tail(path, lines=40):
-    try:
-        return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
-
-
-class House:
-    """mosquitto + simulator + homegate, and ways to poke them."""
-
-    def __init__(self, bin_path, workdir):
-        self.bin_path = bin_path
-        self.workdir = workdir
-        self.processes = []  # (name, Popen), stopped in reverse order
-        self.mqtt_port = None
-        self.http_port = None
-
-    # -- starting
-
-    def start_mosquitto(self):
-        for attempt in range(3):
-            port = free_port()
-            conf = self.workdir / "mosquitto.conf"
-            conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-            log = open(self.workdir / "mosquitto.log", "ab")
-            process = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and process.poll() is None:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                        self.processes.append(("mosquitto", process))
-                        self.mqtt_port = port
-                        return
-                except OSError:
-                    time.sleep(0.05)
-            stop(process, "mosquitto")  # the port was taken meanwhile, or it did not start: try another
-        raise AssertionError(f"mosquitto did not start:\n{tail(self.workdir / 'mosquitto.log')}")
-
-    def start_simulator(self):
-        log = open(self.workdir / "simulator.log", "ab")
-        process = subprocess.Popen(
-            [
-                str(self.bin_path / "homegate-simulator"),
-                "--url", f"mqtt://127.0.0.1:{self.mqtt_port}",
-                "--devices", str(ROOT / "demo" / "devices.json"),
-                "--groups", str(ROOT / "demo" / "groups.json"),
-                # No readings of its own by default: the tests make every change they look for.
-                # BROWSER_TEST_SENSOR_INTERVAL=5 adds the demo's background readings (a stress run).
-                "--sensor-interval", os.environ.get("BROWSER_TEST_SENSOR_INTERVAL", "0"),
-            ],
-            cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
-        self.processes.append(("simulator", process))
+    api = House.request
 
     def start_gateway(self, name="homegate", extra_env=None):
-        """Starts `homegate run` on HTTP port 0 and reads the port it got from its log."""
-        data = self.workdir / name
-        data.mkdir(exist_ok=True)
-        log_path = self.workdir / f"{name}.log"
-        env = dict(os.environ)
-        for key in [k for k in env if k.startswith("HOMEGATE_")]:
-            del env[key]
-        env.update({
-            "HOMEGATE_MQTT_URL": f"mqtt://127.0.0.1:{self.mqtt_port}",
-            "HOMEGATE_MAPPINGS": str(ROOT / "demo" / "mappings"),
-            "HOMEGATE_DATABASE": str(data / "homegate.sqlite"),
-            "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0",
-            "HOMEGATE_HTTP_WEB_ROOT": str(ROOT / "web"),
-        })
+        """`homegate run` on HTTP port 0: (process, port)."""
+        env = dict(extra_env or {})
         if os.environ.get("BROWSER_TEST_LOG_LEVEL"):  # debug: every HTTP request in the copied log
-            env["HOMEGATE_LOG_LEVEL"] = os.environ["BROWSER_TEST_LOG_LEVEL"]
-        env.update(extra_env or {})
-        log = open(log_path, "ab")
-        process = subprocess.Popen([str(self.bin_path / "homegate"), "run"], cwd=data, env=env, stdout=log, stderr=subprocess.STDOUT)
-        self.processes.append((name, process))
-
-        def port():
-            if process.poll() is not None:
-                raise AssertionError(f"{name} exited with {process.returncode}:\n{tail(log_path)}")
-            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", log_path.read_text(errors="replace"))
-            return int(match.group(1)) if match else None
-
-        return process, wait_until(port, START, f"{name} to log 'listening on http://127.0.0.1:<port>/'")
-
-    def stop_all(self):
-        for name, process in reversed(self.processes):
-            stop(process, name)
-        self.processes.clear()
-
-    # -- talking to it
+            env.setdefault("HOMEGATE_LOG_LEVEL", os.environ["BROWSER_TEST_LOG_LEVEL"])
+        gateway = super().start_gateway(name, env)
+        return gateway.process, gateway.http_port
 
     @property
     def url(self):
         return f"http://127.0.0.1:{self.http_port}/"
 
-    def api(self, method, path, body=None, port=None, token=None):
-        """(status, JSON body) of one API call."""
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{port or self.http_port}{path}", data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
-
     def accessory(self, accessory_id):
-        status, tree = self.api("GET", "/api/accessories")
-        assert status == 200, tree
-        return next((a for a in tree["accessories"] if a["id"] == accessory_id), None)
-
-    def value(self, path):
-        accessory_id, service_id, characteristic = path.split("/")
-        accessory = self.accessory(accessory_id)
-        service = next(s for s in accessory["services"] if s["id"] == service_id)
-        return next(c for c in service["characteristics"] if c["type"] == characteristic)["value"]
-
-    def publish(self, topic, payload):
-        subprocess.run(
-            ["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-t", topic, "-m", payload],
-            check=True, timeout=10)
-
-    def simulator(self, command, body):
-        """A request the simulator takes on its bridge's request topic (Sources/Simulator)."""
-        self.publish(f"zigbee2mqtt/bridge/request/simulator/{command}", json.dumps(body))
+        return self.accessories().get(accessory_id)
 
     def subscribe_once(self, topic):
         """mosquitto_sub for one message, returned once its subscription is acknowledged."""
-        return Subscription(self.mqtt_port, topic)
-
-
-class Subscription:
-    def __init__(self, port, topic):
-        self.process = subprocess.Popen(
-            # Line-buffered, so that "Subscribed" is read as soon as it is said.
-            ["stdbuf", "-oL", "mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-C", "1", "-W", str(WAIT + 5), "-d"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.seen = []
-        self._wait_for(lambda line: line.startswith("Subscribed"), "mosquitto_sub's SUBACK")
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def _wait_for(self, predicate, what):
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=max(0.05, deadline - time.monotonic()))
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            self.seen.append(line)
-            if predicate(line):
-                return line
-        raise AssertionError(f"timed out waiting for {what}; mosquitto_sub said:\n" + "\n".join(self.seen))
-
-    def message(self):
-        """The payload of the one message, as JSON."""
-        line = self._wait_for(lambda line: line.startswith("{"), "a message on the topic")
-        return json.loads(line)
-
-    def close(self):
-        stop(self.process, "mosquitto_sub")
-
-
-@pytest.fixture(scope="session")
-def bin_path(pytestconfig):
-    path = Path(pytestconfig.getoption("--bin-path") or ROOT / ".build" / "debug").resolve()
-    for binary in ("homegate", "homegate-simulator"):
-        if not (path / binary).exists():
-            pytest.fail(f"{path / binary} is missing: build first (swift build), then pass --bin-path \"$(swift build --show-bin-path)\"")
-    return path
+        return self.subscribe(topic, count=1, timeout=WAIT + 5, wait=WAIT)
 
 
 @pytest.fixture(scope="session")
 def house(bin_path):
     workdir = Path(tempfile.mkdtemp(prefix="homegate-browser-"))
-    house = House(bin_path, workdir)
+    house = PageHouse(bin_path, workdir)
+    house.backtraces = ARTIFACTS
     try:
         house.start_mosquitto()
         house.start_simulator()
@@ -303,11 +101,13 @@ def house(bin_path):
                    and house.value("button/battery_service/battery_level") == 9, START, "the sensors' first readings")
         yield house
     finally:
-        house.stop_all()
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        for log in workdir.glob("*.log"):
-            shutil.copy(log, ARTIFACTS / log.name)
-        shutil.rmtree(workdir, ignore_errors=True)
+        try:
+            house.stop_all()
+        finally:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            for log in workdir.glob("*.log"):
+                shutil.copy(log, ARTIFACTS / log.name)
+            house.remove()
 
 
 # MARK: the browser

@@ -3,25 +3,21 @@
 import os
 import pathlib
 import queue
-import signal
-import socket
 import subprocess
+import sys
 import threading
 import time
 
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from pyhouse.house import free_port, stop  # noqa: E402
 
 SETUP_CODE = "031-45-154"
 
 
 def pytest_addoption(parser):
     parser.addoption("--bin-path", default=os.environ.get("HAP_BIN_PATH", ".build/release"), help="folder with hap-demo")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Demo:
@@ -77,14 +73,8 @@ class Demo:
         return lines
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        self.process = None
+        process, self.process = self.process, None
+        stop(process, "hap-demo", timeout=10)
         self.log.close()
 
 

@@ -1,9 +1,8 @@
-"""Options for the HomeKit bridge test (scripts/hap-bridge-test.sh passes them)."""
+"""The HomeKit bridge tests' share of Tests/pyhouse: --bin-path (scripts/hap-bridge-test.sh passes
+it), the `bin_path` fixture and the house's logs on a failure."""
 
-import os
+import sys
+from pathlib import Path
 
-
-def pytest_addoption(parser):
-    parser.addoption(
-        "--bin-path", default=os.environ.get("HOMEGATE_BIN_PATH", ""),
-        help="the folder with homegate and homegate-simulator (swift build --show-bin-path); default .build/debug")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pyhouse.plugin import bin_path, pytest_addoption, pytest_runtest_makereport  # noqa: E402, F401

@@ -1,10 +1,8 @@
 """aiohomekit as the tests' HomeKit controller, without mDNS: IpDiscovery gets the bridge's address
 and port directly and the controller a stub AsyncZeroconf, as aiohomekit's own tests do."""
 
-from pathlib import Path
 from unittest.mock import MagicMock
 
-import pytest
 from aiohomekit.characteristic_cache import CharacteristicCacheMemory
 from aiohomekit.controller.ip.controller import IpController
 from aiohomekit.controller.ip.discovery import IpDiscovery
@@ -12,15 +10,6 @@ from aiohomekit.controller.ip.pairing import IpPairing
 from aiohomekit.model.feature_flags import FeatureFlags
 from aiohomekit.model.status_flags import StatusFlags
 from aiohomekit.zeroconf import HomeKitService
-
-
-def binaries(pytestconfig) -> Path:
-    """Where homegate and homegate-simulator are (--bin-path, else .build/debug); fails if missing."""
-    bin_path = Path(pytestconfig.getoption("--bin-path") or Path(__file__).resolve().parents[2] / ".build" / "debug").resolve()
-    for binary in ("homegate", "homegate-simulator"):
-        if not (bin_path / binary).exists():
-            pytest.fail(f"{bin_path / binary} is missing: build first (swift build --product homegate --product homegate-simulator)")
-    return bin_path
 
 
 def controller() -> IpController:

@@ -14,14 +14,14 @@ id, unpaired. Needs root; skipped with the reason otherwise (HOMEGATE_MDNS_REQUI
 import json
 import os
 import shutil
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "mdns"))
+sys.path.insert(0, os.path.join(ROOT, "Tests"))
 import mdns_test as mdns  # noqa: E402
+from pyhouse.house import House, wait_until  # noqa: E402
 
 NAME = "homegate bridge mdns"
 CODE = "031-45-154"
@@ -30,43 +30,34 @@ CODE = "031-45-154"
 class BridgeHarness(mdns.Harness):
     def __init__(self, bin_path, venv_python):
         super().__init__(None, venv_python)
-        self.bin_path = bin_path
         self.ipv6 = True
+        # The house of Tests/pyhouse, inside namespace A (where the ports are its own), on the private bus.
+        self.house = House(bin_path, os.path.join(self.dir, "house"), prefix=["ip", "netns", "exec", self.ns_a], env=self.env)
 
     def start_house(self):
-        conf = os.path.join(self.dir, "mosquitto.conf")
-        with open(conf, "w") as f:
-            f.write("listener 1883 127.0.0.1\nallow_anonymous true\npersistence false\n")
-        self.start("mosquitto", ["mosquitto", "-c", conf], self.ns_a)
-        time.sleep(0.5)
-        self.start("simulator", [os.path.join(self.bin_path, "homegate-simulator"), "--url", "mqtt://127.0.0.1:1883",
-                                 "--devices", os.path.join(ROOT, "demo", "devices.json"), "--sensor-interval", "0"], self.ns_a)
-        env = {k: v for k, v in self.env.items() if not k.startswith("HOMEGATE_")}
-        env.update({
-            "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:1883", "HOMEGATE_MAPPINGS": os.path.join(ROOT, "demo", "mappings"),
-            "HOMEGATE_DATABASE": os.path.join(self.dir, "data", "homegate.sqlite"), "HOMEGATE_HTTP_LISTEN": "127.0.0.1:8380",
+        self.house.start_mosquitto(port=1883)
+        self.house.start_simulator(groups=False)
+        self.homegate = self.house.start_gateway(env={
+            "HOMEGATE_HTTP_LISTEN": "127.0.0.1:8380",
             "HOMEGATE_HAP_ENABLED": "true", "HOMEGATE_HAP_PORT": "51826",  # hap.bind left out: both stacks
             "HOMEGATE_HAP_NAME": NAME, "HOMEGATE_HAP_SETUP_CODE": CODE,
         })
-        os.makedirs(os.path.join(self.dir, "data"), exist_ok=True)
-        self.homegate_env = env
-        self.homegate = self.start("homegate", [os.path.join(self.bin_path, "homegate"), "run"], self.ns_a, env=env)
 
     def log(self):
-        self.homegate.stderr.flush()
-        with open(self.homegate.stderr_path, errors="replace") as f:
-            return f.read()
+        return self.homegate.log()
 
     def run_test(self):
         self.make_namespaces()
         self.start_bus()
         self.start_avahi()
-        self.start_house()
-        deadline = time.monotonic() + mdns.WAIT
-        while f"advertised as '{NAME}'" not in self.log():
-            if time.monotonic() > deadline or self.homegate.popen.poll() is not None:
-                raise mdns.Failure(f"homegate did not say it is advertised: {self.log()[-1500:]}")
-            time.sleep(0.1)
+        try:
+            self.start_house()
+        except AssertionError as failure:
+            raise mdns.Failure(str(failure)) from None
+        try:
+            wait_until(lambda: self.homegate.ready(f"advertised as '{NAME}'"), mdns.WAIT, "homegate to say it is advertised")
+        except AssertionError as failure:
+            raise mdns.Failure(f"{failure}: {self.log()[-1500:]}") from None
         self.check("homegate's bridge is advertised through avahi-daemon", True)
         client = self.start("client", [self.venv_python, os.path.join(HERE, "mdns_client.py"), mdns.ADDRESS_B, NAME, CODE], self.ns_b)
         found = client.wait_json("the bridge found by DNS-SD", lambda v: v.get("step") == "found", timeout=60)
@@ -86,8 +77,7 @@ class BridgeHarness(mdns.Harness):
         self.check("aiohomekit pairs at the advertised address", paired["ok"] and paired["accessories"] > 1, paired)
         flipped = client.wait_json("sf", lambda v: v.get("step") == "sf", timeout=60)
         self.check("sf flips to 0 in place once paired", flipped["ok"], flipped)
-        reset = subprocess.run(["ip", "netns", "exec", self.ns_a, os.path.join(self.bin_path, "homegate"), "hap", "reset", "--identity"],
-                               env=self.homegate_env, capture_output=True, text=True, timeout=60)
+        reset = self.house.run_homegate("hap", "reset", "--identity")
         self.check("homegate hap reset --identity, through the running homegate's HTTP API", reset.returncode == 0,
                    reset.stdout + reset.stderr)
         renewed = client.wait_json("the new id", lambda v: v.get("step") == "new id", timeout=90)
@@ -113,9 +103,13 @@ def main():
         print(f"not ok {harness.passed + 1} - {failure}", flush=True)
         for process in harness.processes:
             print(f"--- {process.label} (pid {process.popen.pid}) stdout: {process.history[-8:]}\n    stderr: {process.tail()}", flush=True)
+        print(harness.house.report(), flush=True)
         return 1
     finally:
-        harness.teardown()
+        try:
+            harness.house.stop_all()
+        finally:
+            harness.teardown()
     print(f"hap bridge mdns: {harness.passed} passed, 0 failed", flush=True)
     return 0
 

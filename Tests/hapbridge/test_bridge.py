@@ -9,14 +9,11 @@ import asyncio
 import contextlib
 import json
 import subprocess
-import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from pathlib import Path
-
 import pytest
 from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.controller.ip.pairing import IpPairing
@@ -31,8 +28,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
 import controllers
-from controllers import binaries, reconnected
-from house import SETUP_CODE, START, House, wait_until
+from bridge_house import SETUP_CODE, START, BridgeHouse, wait_until
+from controllers import reconnected
 
 STATE: dict = {}
 TIMINGS: dict = {}
@@ -43,8 +40,8 @@ CONFIGURED_NAME = "000000E3" + APPLE
 
 
 @pytest.fixture(scope="module")
-def house(pytestconfig):
-    house = House(binaries(pytestconfig), Path(tempfile.mkdtemp(prefix="homegate-hap-bridge-")))
+def house(bin_path):
+    house = BridgeHouse(bin_path, "hap-bridge")
     try:
         house.start_mosquitto()
         house.start_simulator()

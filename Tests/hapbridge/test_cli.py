@@ -14,10 +14,8 @@ import json
 import os
 import re
 import subprocess
-import tempfile
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 from aiohomekit.controller.ip.discovery import IpDiscovery
@@ -26,36 +24,35 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 import controllers
-from controllers import binaries, reconnected
-from house import START, House, free_port, wait_until
+from bridge_house import START, BridgeHouse, free_port, wait_until
+from controllers import reconnected
 
 STATE: dict = {}
 
 
-class CliHouse(House):
+class CliHouse(BridgeHouse):
     """The bridge with a random setup code (none configured: reset-code refuses to change a configured
     one) and the HTTP API on a known port (the commands find it in the same settings)."""
 
-    def __init__(self, bin_path, workdir):
-        super().__init__(bin_path, workdir)
+    def __init__(self, bin_path, name):
+        super().__init__(bin_path, name)
         self.fixed_http_port = free_port()
 
-    def environment(self):
-        env = super().environment()
+    def environment(self, name="homegate", extra=None):
+        env = super().environment(name, extra)
         env.pop("HOMEGATE_HAP_SETUP_CODE")
         env["HOMEGATE_HTTP_LISTEN"] = f"127.0.0.1:{self.fixed_http_port}"
         return env
 
     def homegate(self, *arguments, env=None):
         """A `homegate` command as a person runs it beside this house: (status, stdout + stderr)."""
-        result = subprocess.run([str(self.bin_path / "homegate"), *arguments], cwd=self.data, env=env or self.environment(),
-                                capture_output=True, text=True, timeout=60)
+        result = self.run_homegate(*arguments, env=env or self.environment())
         return result.returncode, result.stdout + result.stderr
 
 
 @pytest.fixture(scope="module")
-def house(pytestconfig):
-    house = CliHouse(binaries(pytestconfig), Path(tempfile.mkdtemp(prefix="homegate-hap-cli-")))
+def house(bin_path):
+    house = CliHouse(bin_path, "hap-cli")
     try:
         house.start_mosquitto()
         house.start_simulator()
@@ -357,11 +354,10 @@ class FakeHomeKitAPI:
         self.server.server_close()
 
 
-def test_next_to_a_running_homegate_the_commands_speak_its_http_api(pytestconfig, tmp_path):
+def test_next_to_a_running_homegate_the_commands_speak_its_http_api(bin_path, tmp_path):
     """A held database lock stands for the running homegate; a fake API answers in its place."""
     import fcntl
 
-    bin_path = binaries(pytestconfig)
     token = "test-token-8812"
     api = FakeHomeKitAPI(token)
     database = tmp_path.resolve() / "homegate.sqlite"

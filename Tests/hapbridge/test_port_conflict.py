@@ -11,41 +11,22 @@ Run with scripts/hap-bridge-test.sh (-k port for this alone)."""
 import asyncio
 import json
 import os
-import re
 import socket
-import subprocess
-import tempfile
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 import controllers
-from controllers import binaries
-from house import SETUP_CODE, START, House, Subscription, tail, wait_until
+from bridge_house import SETUP_CODE, START, BridgeHouse, Subscription, wait_until
 
 
-class BlockedHouse(House):
+class BlockedHouse(BridgeHouse):
     def start_gateway_without_bridge(self):
         """`homegate run`, ready once it serves HTTP (the bridge cannot listen, so not waited for)."""
-        log_path = self.workdir / "homegate.log"
-        log = open(log_path, "ab")
-        process = subprocess.Popen([str(self.bin_path / "homegate"), "run"], cwd=self.data, env=self.environment(),
-                                   stdout=log, stderr=subprocess.STDOUT)
-        self.processes["homegate"] = process
-        self.log_offset = 0
-
-        def ready():
-            if process.poll() is not None:
-                raise AssertionError(f"homegate exited with {process.returncode}:\n{tail(log_path)}")
-            found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", self.log())
-            return int(found.group(1)) if found else None
-
-        self.http_port = wait_until(ready, START, "homegate to listen for HTTP")
+        self.start_gateway(ready=())
 
     def command(self, *arguments):
-        result = subprocess.run([str(self.bin_path / "homegate"), *arguments], cwd=self.data, env=self.environment(),
-                                capture_output=True, text=True, timeout=60)
+        result = self.run_homegate(*arguments, env=self.environment())
         return result.returncode, result.stdout + result.stderr
 
     def health(self):
@@ -59,8 +40,8 @@ class BlockedHouse(House):
 
 
 @pytest.fixture(scope="module")
-def house(pytestconfig):
-    house = BlockedHouse(binaries(pytestconfig), Path(tempfile.mkdtemp(prefix="homegate-hap-port-")))
+def house(bin_path):
+    house = BlockedHouse(bin_path, "hap-port")
     try:
         house.start_mosquitto()
         house.start_simulator()

@@ -1,10 +1,10 @@
 """The reference pages cover the program: every subcommand and flag `homegate help` lists is in
 docs/cli.md, every setting (and its HOMEGATE_* variable) in docs/configuration.md, every request
 command and topic family in docs/mqtt-api.md, every route of web/openapi.yaml in docs/http-api.md.
-Run by scripts/doc-test.py; `check(bin_dir)` returns the failures."""
+Run by Tests/docs/test_docs.py; `check(bin_dir)` returns the failures."""
 import glob, os, re, subprocess, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def read(path):
