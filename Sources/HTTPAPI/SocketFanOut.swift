@@ -1,4 +1,4 @@
-import Gateway
+import GatewayCore
 import Logging
 import NIOCore
 import NIOWebSocket
