@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # The web page's JSDoc types (tsc) and its pure helpers' unit tests (node --test): seconds, no build.
 scripts/web-test.sh
-swift build --build-tests
+swift build --build-tests --explicit-target-dependency-import-check error
 # The core's module stays free of the broker and the web server (Package.swift gives it neither; this
 # catches an import that would build only because another target made the module).
 if grep -rnE '^[[:space:]]*(@_exported |@testable |public |internal |package )*import (CMosquitto|Mosquitto|Hummingbird|NIO)' Sources/GatewayCore; then
