@@ -116,8 +116,14 @@ public final class InMemoryGateway: GatewayAccess {
     /// What `health()` answers from now on.
     public func setHealth(_ report: JSONValue) { state.withLock { $0.health = report } }
 
-    /// The gateway stops: the event streams and the tree's subscriptions end.
+    /// The gateway stops: commands still waiting are told so, and the event streams and the tree's
+    /// subscriptions end.
     public func close() {
+        resume(
+            state.withLock { state in
+                defer { state.waiting = [:] }
+                return state.waiting.values.map { ($0, Answer.stopping) }
+            })
         events.close()
         treeChanges.close()
     }
