@@ -70,10 +70,12 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // A password, token or key that never prints: the broker's password, the HTTP token, the setup code.
+        .target(name: "Secrets", swiftSettings: swiftSettings),
         // The only module that touches libmosquitto's C API.
         .target(
             name: "Mosquitto",
-            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMosquitto", "Secrets", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // A private mosquitto broker on a free loopback port, for tests and benchmarks.
@@ -95,18 +97,27 @@ let package = Package(
             dependencies: ["HomeModel", "JSON", .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: swiftSettings
         ),
-        // The home kept in SQLite (GRDB, WAL, versioned migrations), behind the HomeStore protocol.
-        .target(
-            name: "Persistence",
-            dependencies: ["HomeModel", "Automation", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: swiftSettings
-        ),
         // The core and its typed surface: the home (HomeCore), the commands, answers, events and
-        // snapshot every front end speaks, the device sources, the event hub. Neither Mosquitto nor
-        // Hummingbird nor NIO: scripts/test.sh checks that no such import creeps in.
+        // snapshot every front end speaks (`GatewayAccess`), the device sources, the event hub, the
+        // shapes the store keeps, the configuration. Neither Mosquitto nor Hummingbird nor NIO nor
+        // GRDB: scripts/test.sh checks that no such import creeps in.
         .target(
             name: "GatewayCore",
-            dependencies: ["HomeModel", "Mappings", "JSON", "Automation", "Persistence"],
+            dependencies: ["HomeModel", "Mappings", "JSON", "Automation", "Secrets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // The home kept in SQLite (GRDB, WAL, versioned migrations), behind the HomeStore protocol:
+        // the core's stored shapes (`StoreBatch`, `StoredHome`) written and read back.
+        .target(
+            name: "Persistence",
+            dependencies: ["GatewayCore", "HomeModel", "Automation", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The front ends' fakes: the surface in memory over a real core (no broker, no SQLite), and
+        // a clock that moves when told. For tests; never linked into homegate.
+        .target(
+            name: "GatewayTesting",
+            dependencies: ["GatewayCore", "HomeModel", "Mappings", "JSON", "Automation"],
             swiftSettings: swiftSettings
         ),
         // The hub and the MQTT side (the runtime, the MQTT API, the store writer, the services),
@@ -114,7 +125,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "GatewayCore", "Mosquitto", "HomeModel", "Mappings", "JSON", "Automation", "Persistence",
+                "GatewayCore", "Mosquitto", "Secrets", "HomeModel", "Mappings", "JSON", "Automation", "Persistence",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -123,12 +134,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The HTTP API, the event stream and the web page: a front end over the same commands and
-        // events as MQTT, its own module so the fuzzed parsers do not build a web server.
+        // The HTTP API, the event stream and the web page: a front end over the core's surface
+        // (GatewayCore alone, never Gateway or Mosquitto), its own module so the fuzzed parsers do
+        // not build a web server. `/api/homekit` goes through the HomeKit bridge's `HomeKitControl`.
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "Gateway", "GatewayCore", "JSON", "HomeModel", "Mosquitto", "HAPQRCode",
+                "GatewayCore", "HAPBridge", "Secrets", "JSON", "HomeModel", "HAPQRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -141,7 +153,7 @@ let package = Package(
         .executableTarget(
             name: "homegate",
             dependencies: [
-                "Gateway", "HTTPAPI", "Mappings", "Persistence", "HomeModel", "Automation",
+                "Gateway", "GatewayCore", "HTTPAPI", "Mappings", "Persistence", "HomeModel", "Automation", "Secrets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -167,11 +179,12 @@ let package = Package(
             linkerSettings: leanLinking
         ),
         // Each parser that takes outside input as a function of bytes: fuzzed in Fuzz/, replayed in the tests.
-        .target(name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "homegate-bench",
             dependencies: [
-                "Mosquitto", "MosquittoTesting", "CMosquitto", "Simulator", "JSON", "HomeModel", "Automation", "Persistence",
+                "Mosquitto", "MosquittoTesting", "CMosquitto", "Simulator", "JSON", "HomeModel", "Automation", "GatewayCore", "Persistence",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -235,13 +248,14 @@ package.targets += [
     ),
 ]
 
-// The HomeKit bridge (issue 37): the home as HAP accessories over the core's typed surface, a peer
-// adapter like the HTTP API; advertised through the DNSSD module.
+// The HomeKit bridge (issue 37): the home as HAP accessories over the core's typed surface
+// (GatewayCore alone, never Gateway or Mosquitto), a peer adapter like the HTTP API; advertised
+// through the DNSSD module.
 package.targets += [
     .target(
         name: "HAPBridge",
         dependencies: [
-            "Gateway", "HomeModel", "HAP", "DNSSD", "JSON",
+            "GatewayCore", "HomeModel", "HAP", "DNSSD", "JSON",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
@@ -259,26 +273,27 @@ if let homegate = package.targets.first(where: { $0.name == "homegate" }) {
 
 // The tests, where their sources are: the container image builds from Package.swift and Sources/ alone.
 let testTargets: [Target] = [
-    .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting"], swiftSettings: swiftSettings),
+    .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting", "Secrets"], swiftSettings: swiftSettings),
     .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
     .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "JSON"], swiftSettings: swiftSettings),
     .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"], swiftSettings: swiftSettings),
     .testTarget(name: "AutomationTests", dependencies: ["Automation", "HomeModel", "JSON"], swiftSettings: swiftSettings),
     .testTarget(
         name: "PersistenceTests",
-        dependencies: ["Persistence", "Automation", "HomeModel", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
+        dependencies: ["Persistence", "GatewayCore", "Automation", "HomeModel", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "CoreTests",
-        dependencies: ["GatewayCore", "Gateway", "Automation", "HomeModel", "JSON", "Mappings", "Persistence"],
+        dependencies: ["GatewayCore", "GatewayTesting", "Gateway", "Automation", "HomeModel", "JSON", "Mappings", "Persistence"],
         swiftSettings: swiftSettings
     ),
     .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "Gateway", "GatewayCore"], swiftSettings: swiftSettings),
     .testTarget(
         name: "HTTPAPITests",
         dependencies: [
-            "HTTPAPI", "Gateway", "GatewayCore", "HomeModel", "JSON", .product(name: "Yams", package: "Yams"),
+            "HTTPAPI", "GatewayCore", "GatewayTesting", "HAPBridge", "HomeModel", "JSON",
+            .product(name: "Yams", package: "Yams"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -296,7 +311,9 @@ let testTargets: [Target] = [
     .testTarget(
         name: "GatewayTests",
         dependencies: [
-            "Gateway", "GatewayCore", "Mosquitto", "MosquittoTesting", "HomeModel", "JSON", "Mappings", "Simulator", "Automation", "Persistence",
+            "Gateway", "GatewayCore", "GatewayTesting", "Mosquitto", "MosquittoTesting", "Secrets", "HomeModel", "JSON", "Mappings",
+            "Simulator",
+            "Automation", "Persistence",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -319,7 +336,10 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets.append(
         .testTarget(
             name: "HAPBridgeTests",
-            dependencies: ["HAPBridge", "HAP", "Gateway", "HomeModel", "JSON", "Mosquitto", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "HAPBridge", "HAP", "Gateway", "GatewayCore", "GatewayTesting", "HomeModel", "JSON", "Mappings", "Secrets",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings))
 }
 
@@ -358,6 +378,8 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets.append(
         .testTarget(
             name: "MatterTests",
-            dependencies: ["Matter", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
+            dependencies: [
+                "Matter", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings))
 }

@@ -15,8 +15,9 @@ stage_web() { # the web page's JSDoc types (tsc) and its pure helpers' unit test
   scripts/web-test.sh
 }
 
-stage_build() { # swift build --build-tests; Sources/GatewayCore imports neither Mosquitto nor Hummingbird nor NIO
-  swift build --build-tests
+stage_build() { # swift build --build-tests, each module importing only what Package.swift gives it; GatewayCore neither Mosquitto nor Hummingbird nor NIO
+  # A module imports only its declared dependencies: the front ends see GatewayCore, never Gateway or Mosquitto.
+  swift build --build-tests --explicit-target-dependency-import-check error
   bin_path=$(swift build --show-bin-path)
   # Package.swift gives the core neither; this catches an import that would build only because another target made the module.
   if grep -rnE '^[[:space:]]*(@_exported |@testable |public |internal |package )*import (CMosquitto|Mosquitto|Hummingbird|NIO)' Sources/GatewayCore; then

@@ -2,6 +2,7 @@ import Foundation
 import HomeModel
 import Mappings
 import Mosquitto
+import Secrets
 import Yams
 
 extension GatewayConfiguration {

@@ -2,6 +2,7 @@ import Automation
 import Foundation
 import Logging
 import Mosquitto
+import Secrets
 import Yams
 
 extension GatewayConfiguration {
@@ -57,7 +58,9 @@ extension GatewayConfiguration {
             boolean("mqtt.tls_insecure") { $0.mqtt.tlsInsecure = $1 },
             integer("mqtt.keepalive", 5...3600) { $0.mqtt.keepAlive = $1 },
             Key(name: "mqtt.protocol", kind: .string) { config, value in
-                guard let version = MQTTConfiguration.ProtocolVersion(rawValue: value) else { return "expected 5 or 3.1.1, got '\(value)'" }
+                guard let version = GatewayConfiguration.MQTT.ProtocolVersion(rawValue: value) else {
+                    return "expected 5 or 3.1.1, got '\(value)'"
+                }
                 config.mqtt.protocolVersion = version
                 return nil
             },

@@ -1,3 +1,4 @@
+public import GatewayCore
 public import Mosquitto
 
 extension GatewayConfiguration {
@@ -21,7 +22,7 @@ extension GatewayConfiguration {
             password: mqtt.password,
             tls: tls,
             keepAlive: Int32(mqtt.keepAlive),
-            protocolVersion: mqtt.protocolVersion,
+            protocolVersion: mqtt.protocolVersion.client,
             cleanSession: mqtt.cleanSession,
             will: bridgeStatus("offline"),
             birth: bridgeStatus("online")
@@ -30,5 +31,15 @@ extension GatewayConfiguration {
         // (`GatewayRuntime.connected`), not at the first CONNACK before its subscriptions.
         configuration.birthWaitsForAnnounce = true
         return configuration
+    }
+}
+
+extension GatewayConfiguration.MQTT.ProtocolVersion {
+    /// The same version, as the MQTT client takes it.
+    var client: MQTTConfiguration.ProtocolVersion {
+        switch self {
+        case .v5: .v5
+        case .v311: .v311
+        }
     }
 }

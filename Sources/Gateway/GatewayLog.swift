@@ -4,13 +4,6 @@ import JSON
 public import Logging
 import Synchronization
 
-public enum LogFormat: String, Sendable {
-    /// `2026-11-24T15:06:10.412Z warning mqtt: broker connection lost reason=...`
-    case text
-    /// `{"time":"2026-11-24T15:06:10.412Z","level":"warning","component":"mqtt","message":"...","reason":"..."}`
-    case json
-}
-
 extension Logger {
     /// This logger for `component`, at the level the configuration gives it.
     public func component(_ component: LogComponent, in configuration: GatewayConfiguration) -> Logger {

@@ -25,10 +25,10 @@ public struct HomeGateway: Sendable {
     /// In start order; a group stops them in the reverse order.
     public let services: [any ServiceLifecycle.Service]
     /// The commands, events and health for front ends other than MQTT.
-    public let access: GatewayAccess
+    public let access: any GatewayAccess
 
     /// Makes a front end's service from the gateway's access (the HTTP API does so).
-    public typealias Adapter = @Sendable (GatewayAccess) throws -> any ServiceLifecycle.Service
+    public typealias Adapter = @Sendable (any GatewayAccess) throws -> any ServiceLifecycle.Service
 
     /// Fails when the broker settings cannot be used, the mappings folder cannot be read, or the
     /// database cannot be opened or read (or another homegate holds it). A mapping file with errors
@@ -85,7 +85,7 @@ public struct HomeGateway: Sendable {
             hub: hub, client: client, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
-        access = GatewayAccess(
+        access = RuntimeAccess(
             runtime: runtime, events: events, treeChanges: tree, timeZone: core.timeZone, store: store, health: health
         ) { [runtime, writer, client, health] in
             health.report(

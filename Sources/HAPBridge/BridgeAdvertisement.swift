@@ -1,5 +1,5 @@
 import DNSSD
-import Gateway
+import GatewayCore
 import HAP
 import Logging
 

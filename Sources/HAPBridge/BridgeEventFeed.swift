@@ -1,4 +1,4 @@
-import Gateway
+import GatewayCore
 import Synchronization
 
 /// A bridge's share of the event hub, as the WebSocket fan-out has its own: each publish's value

@@ -1,4 +1,4 @@
-import Gateway
+import GatewayCore
 import HAP
 import HomeModel
 

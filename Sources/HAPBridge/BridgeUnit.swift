@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import GatewayCore
 import HAP
 import HomeModel
 import Logging
@@ -9,7 +9,7 @@ import Logging
 /// (`TreeChanges`), `c#` bumped when its accessory set changes, and its `_hap._tcp` advertisement.
 /// A house of more than 149 accessories has several.
 final class BridgeUnit: Sendable {
-    let access: GatewayAccess
+    let access: any GatewayAccess
     let server: HAPServer
     let bridge: HomeKitBridge
     let store: any HAPPairingStore
@@ -38,7 +38,7 @@ final class BridgeUnit: Sendable {
     static let firmware = HomegateVersion.number
 
     init(
-        access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, configuration: HAPServerConfiguration,
+        access: any GatewayAccess, registry: HAPIdentifierRegistry, index: Int, configuration: HAPServerConfiguration,
         name: String, store: any HAPPairingStore, logger: Logger, advertised: @escaping @Sendable (HomeKitAdvertisement) -> Void
     ) {
         self.index = index

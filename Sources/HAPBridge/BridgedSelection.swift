@@ -1,4 +1,4 @@
-import Gateway
+import GatewayCore
 import HomeModel
 
 /// Which accessories Apple Home sees (`hap.include`, `hap.exclude`), decided on the live snapshot

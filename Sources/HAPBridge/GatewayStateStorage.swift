@@ -1,8 +1,8 @@
-import Gateway
+import GatewayCore
 
 /// The bridge's state in homegate's database, through the running gateway.
 struct GatewayStateStorage: HAPStateStorage {
-    let access: GatewayAccess
+    let access: any GatewayAccess
 
     func load(_ key: String) async throws -> String? { try access.adapterState(key) }
     func save(_ key: String, _ value: String) async throws { try await access.saveAdapterState(key, value) }

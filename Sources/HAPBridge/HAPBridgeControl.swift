@@ -1,4 +1,4 @@
-public import Gateway
+public import GatewayCore
 import HAP
 import JSON
 import Logging
@@ -19,14 +19,14 @@ public final class HAPBridgeControl: HomeKitControl {
     /// Whether `hap.setup_code` is set: it replaces the first bridge's code at each start.
     let setupCodeConfigured: Bool
     private let entries = Mutex<[Int: Entry]>([:])
-    private let access = Mutex<GatewayAccess?>(nil)
+    private let access = Mutex<(any GatewayAccess)?>(nil)
 
     public init(settings: GatewayConfiguration.HAP) {
         setupCodeConfigured = settings.revealedSetupCode != nil
     }
 
     /// Bridge `unit.index + 1` runs from now on; `access` hears its advertisement for health.
-    func add(_ unit: BridgeUnit, access: GatewayAccess) {
+    func add(_ unit: BridgeUnit, access: any GatewayAccess) {
         self.access.withLock { $0 = access }
         entries.withLock { $0[unit.index] = Entry(unit: unit) }
         reportHealth()
@@ -78,12 +78,16 @@ public final class HAPBridgeControl: HomeKitControl {
                 return .object(fields)
             }
             let notServing = bridges.compactMap { bridge in
-                bridge.problem.map { "HomeKit bridge \(bridge.number) does not serve: \($0); homegate tries again every minute at the most" }
+                bridge.problem.map {
+                    "HomeKit bridge \(bridge.number) does not serve: \($0); homegate tries again every minute at the most"
+                }
             }
-            let warnings = notServing + bridges.filter { $0.advertisement.state == .notAdvertised }.map { bridge in
-                "HomeKit bridge \(bridge.number) is not advertised: \(bridge.advertisement.detail); "
-                    + "controllers that know its address can still pair"
-            }
+            let warnings =
+                notServing
+                + bridges.filter { $0.advertisement.state == .notAdvertised }.map { bridge in
+                    "HomeKit bridge \(bridge.number) is not advertised: \(bridge.advertisement.detail); "
+                        + "controllers that know its address can still pair"
+                }
             access?.report("homekit", AdapterStatus(section: ["bridges": .array(shown)], warnings: warnings))
         }
     }

@@ -1,4 +1,4 @@
-public import Gateway
+public import GatewayCore
 import HAP
 
 /// `homegate hap reset-code` and `homegate hap unpair` while homegate is not running: the bridge's

@@ -1,4 +1,4 @@
-public import Gateway
+public import GatewayCore
 import HAP
 
 /// What a person needs to add a bridge to Apple Home, read from the pairing store that
@@ -22,7 +22,9 @@ public struct HAPBridgePairing: Sendable {
     /// the first bridge's first start, makes and stores its identity (with the configured setup
     /// code, or a random one), so that the code printed is the code that pairs; `canWrite` false
     /// (homegate runs and holds the database) says so instead.
-    public static func load(settings: GatewayConfiguration, storage: any HAPStateStorage, canWrite: Bool) async throws
+    public static func load(
+        settings: GatewayConfiguration, storage: any HAPStateStorage, canWrite: Bool
+    ) async throws
         -> [HAPBridgePairing]
     {
         let configured: HAPSetupCode?
@@ -43,7 +45,8 @@ public struct HAPBridgePairing: Sendable {
             } else {
                 guard canWrite else {
                     throw HAPBridgeError.storage(
-                        "bridge \(index + 1) has no identity yet, and the running homegate holds the database: start it with hap.enabled: true, then ask again")
+                        "bridge \(index + 1) has no identity yet, and the running homegate holds the database: start it with hap.enabled: true, then ask again"
+                    )
                 }
                 identity = HAPIdentity.generate(setupCode: index == 0 ? configured : nil)
                 try await store.saveIdentity(identity)

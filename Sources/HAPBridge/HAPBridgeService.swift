@@ -1,5 +1,5 @@
 import Foundation
-public import Gateway
+public import GatewayCore
 import HAP
 public import Logging
 public import ServiceLifecycle
@@ -9,7 +9,7 @@ public import ServiceLifecycle
 /// setup code and DNS-SD name. Accessories stay on their bridge when others join; a house that
 /// outgrows its bridges gets another while running.
 public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
-    let access: GatewayAccess
+    let access: any GatewayAccess
     let settings: GatewayConfiguration.HAP
     let setupCode: HAPSetupCode?
     let storage: any HAPStateStorage
@@ -21,7 +21,7 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
 
     /// `control`: the one the HTTP API was given; a new one when nobody else needs it.
     public init(
-        access: GatewayAccess, settings: GatewayConfiguration.HAP, control: HAPBridgeControl? = nil, logger: Logger
+        access: any GatewayAccess, settings: GatewayConfiguration.HAP, control: HAPBridgeControl? = nil, logger: Logger
     ) throws(HAPBridgeError) {
         if let code = settings.revealedSetupCode {
             do {
@@ -29,7 +29,8 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
             } catch {
                 // Not the HAP module's message: it quotes the code, and the code is a secret.
                 throw .configuration(
-                    "hap.setup_code: HomeKit refuses codes that are too easy to guess (all digits alike, 123-45-678, 876-54-321); leave it out for a random one")
+                    "hap.setup_code: HomeKit refuses codes that are too easy to guess (all digits alike, 123-45-678, 876-54-321); leave it out for a random one"
+                )
             }
         } else {
             setupCode = nil

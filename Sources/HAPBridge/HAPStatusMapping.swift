@@ -1,4 +1,4 @@
-import Gateway
+import GatewayCore
 import HAP
 
 /// The core's refusals as HAP status codes.

@@ -1,4 +1,4 @@
-public import Gateway
+public import GatewayCore
 import JSON
 
 /// The running homegate's `/api/homekit` routes as `homegate hap reset-code` and `hap unpair` call

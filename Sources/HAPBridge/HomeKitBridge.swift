@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import GatewayCore
 import HAP
 import HomeModel
 import Logging
@@ -10,7 +10,7 @@ import Logging
 /// from the events since, so a read takes no snapshot. Writes go through the same command as MQTT's
 /// and HTTP's, credited to `hap`.
 actor HomeKitBridge: HAPAccessoryProvider {
-    private let access: GatewayAccess
+    private let access: any GatewayAccess
     private let registry: HAPIdentifierRegistry
     /// Which bridge this is (0: the first).
     let index: Int
@@ -37,7 +37,7 @@ actor HomeKitBridge: HAPAccessoryProvider {
     /// The connection that last wrote each service's ConfiguredName, left out of that rename's event.
     private var nameWriters: [ServiceReference: HAPConnectionID] = [:]
 
-    init(access: GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
+    init(access: any GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
         self.access = access
         self.registry = registry
         self.index = index
@@ -155,7 +155,9 @@ actor HomeKitBridge: HAPAccessoryProvider {
 
     /// A tile renamed in the Home app: the service is renamed in homegate (kept, announced, shown by
     /// the API), as `accessory/rename_service` does; an empty name gives it its mapping's back.
-    private func renameService(_ accessory: String, _ service: String, to value: HAPValue, from connection: HAPConnectionID) async
+    private func renameService(
+        _ accessory: String, _ service: String, to value: HAPValue, from connection: HAPConnectionID
+    ) async
         -> HAPStatus
     {
         guard case .string(let text) = value else { return .invalidValue }
@@ -188,7 +190,8 @@ actor HomeKitBridge: HAPAccessoryProvider {
         if let error = answer.error {
             logger.info("identify asked by a HomeKit controller: \(error.message)", metadata: ["accessory": "\(accessory)"])
         } else {
-            logger.info("identify asked by a HomeKit controller: the device was asked to show itself", metadata: ["accessory": "\(accessory)"])
+            logger.info(
+                "identify asked by a HomeKit controller: the device was asked to show itself", metadata: ["accessory": "\(accessory)"])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
-import Gateway
+import GatewayCore
+import HAPBridge
 import HTTPTypes
 import HomeModel
 import Hummingbird
@@ -13,7 +14,7 @@ import NIOCore
 struct APIResponder: Sendable {
     typealias Context = APIRequestContext
 
-    let access: GatewayAccess
+    let access: any GatewayAccess
     let settings: HTTPSettings
     let files: StaticFiles
     let metrics: MetricsExporter
@@ -92,7 +93,9 @@ struct APIResponder: Sendable {
         }
         // The value this route's body carries is the field a refused write names.
         if route.body == .value, error?.kind == .invalid, error?.field == nil { error?.field = "value" }
-        if case .notStored(_, let reason) = answer { return Self.response(data: data, error: nil, unstored: reason, created: route.creates) }
+        if case .notStored(_, let reason) = answer {
+            return Self.response(data: data, error: nil, unstored: reason, created: route.creates)
+        }
         return Self.response(data: data, error: error, unstored: nil, created: route.creates)
     }
 

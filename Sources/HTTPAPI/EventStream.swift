@@ -1,3 +1,4 @@
+import Foundation
 import GatewayCore
 import HTTPTypes
 import Hummingbird

@@ -1,10 +1,11 @@
-public import Gateway
+public import GatewayCore
+public import HAPBridge
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 public import Logging
-import Mosquitto
 import NIOCore
+import Secrets
 public import ServiceLifecycle
 import Synchronization
 
@@ -16,7 +17,7 @@ import Glibc
 /// stops first: no new requests, the ones under way answered, the streams ended.
 public struct HTTPService: Service {
     let application: Application<RouterResponder<APIRequestContext>>
-    let access: GatewayAccess
+    let access: any GatewayAccess
     let address: HTTPAddress
     let logger: Logger
     /// The port it listens on, once it does (the configured one, or the one given for port 0).
@@ -25,7 +26,8 @@ public struct HTTPService: Service {
     /// `metrics`: the registry `/metrics` shows (`MetricsExporter.bootstrap()` gives the process's one).
     /// `homeKit`: the HomeKit bridge's pairing state and actions (`/api/homekit`), nil when it is off.
     public init(
-        access: GatewayAccess, configuration: GatewayConfiguration.HTTP, address: HTTPAddress, metrics: MetricsExporter = MetricsExporter(),
+        access: any GatewayAccess, configuration: GatewayConfiguration.HTTP, address: HTTPAddress,
+        metrics: MetricsExporter = MetricsExporter(),
         homeKit: (any HomeKitControl)? = nil, logger: Logger
     ) {
         self.access = access

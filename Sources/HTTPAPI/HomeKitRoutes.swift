@@ -1,5 +1,6 @@
 import Foundation
-import Gateway
+import GatewayCore
+import HAPBridge
 import HAPQRCode
 import HTTPTypes
 import Hummingbird

@@ -1,4 +1,4 @@
-import Gateway
+import GatewayCore
 import JSON
 import Metrics
 public import Prometheus
@@ -46,7 +46,7 @@ public final class MetricsExporter: Sendable {
     }
 
     /// The text Prometheus reads, with the gateway's state as of now.
-    func scrape(_ access: GatewayAccess) async -> String {
+    func scrape(_ access: any GatewayAccess) async -> String {
         let health = await access.health()
         let counters = health["counters"]?.objectValue ?? [:]
         let increments = last.withLock { last -> [(String, String, Int)] in

@@ -1,4 +1,5 @@
 import CMosquitto
+import Secrets
 import Synchronization
 
 // mosquitto_lib_init() is not thread-safe; a global initialiser runs exactly once.

@@ -1,3 +1,5 @@
+public import Secrets
+
 /// Everything needed to open and keep a broker connection.
 public struct MQTTConfiguration: Sendable {
     /// As `mqtt.protocol` spells it: `5` or `3.1.1`.

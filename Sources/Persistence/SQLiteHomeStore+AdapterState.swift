@@ -1,4 +1,5 @@
 import GRDB
+public import GatewayCore
 
 /// What a front end keeps for itself, by key: the HomeKit bridge's identity, pairings and aid/iid
 /// map, as JSON text. Not part of the home: `homegate export` leaves it out unless asked
@@ -6,7 +7,8 @@ import GRDB
 extension SQLiteHomeStore {
     public func adapterState(_ key: String) throws(PersistenceError) -> String? {
         do {
-            return try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM adapter_state WHERE key = ?", arguments: [key]) }
+            return try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM adapter_state WHERE key = ?", arguments: [key])
+            }
         } catch {
             throw .failed(path: path, operation: "reading \(key)", reason: "\(error)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatewayCore
 import JSON
 import Mosquitto
 import MosquittoTesting

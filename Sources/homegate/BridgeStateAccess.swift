@@ -3,6 +3,7 @@ import Gateway
 import HAPBridge
 import Mosquitto
 import Persistence
+import Secrets
 
 /// Where `homegate hap reset-code` and `hap unpair` make their change: the database itself when
 /// homegate is not running, else the running homegate's HTTP API (it holds the database, and its

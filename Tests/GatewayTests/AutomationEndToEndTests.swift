@@ -1,6 +1,7 @@
 import Automation
 import Foundation
 import Gateway
+import GatewayTesting
 import JSON
 import Mosquitto
 import MosquittoTesting

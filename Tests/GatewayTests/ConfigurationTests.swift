@@ -3,6 +3,7 @@ import Gateway
 import Logging
 import Mosquitto
 import MosquittoTesting
+import Secrets
 import Testing
 
 @Suite("homegate.yaml and HOMEGATE_* variables")

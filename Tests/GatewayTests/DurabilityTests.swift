@@ -1,5 +1,6 @@
 import Automation
 import Foundation
+import GatewayCore
 import HomeModel
 import JSON
 import Mosquitto

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import GatewayTesting
 import Logging
 import MosquittoTesting
 import ServiceLifecycle

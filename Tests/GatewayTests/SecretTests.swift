@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import Mosquitto
 import MosquittoTesting
+import Secrets
 import Testing
 
 @Suite("No password reaches a log, at any level", .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(1)))

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTesting
 import HomeModel
 import JSON
 import Logging

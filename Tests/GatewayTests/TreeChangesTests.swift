@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import GatewayTesting
 import JSON
 import MosquittoTesting
 import Testing

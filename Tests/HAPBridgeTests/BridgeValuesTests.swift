@@ -1,15 +1,16 @@
 import Foundation
-import Gateway
+import GatewayTesting
 import HAP
 import HomeModel
 import Logging
+import Mappings
 import Testing
 
 @testable import GatewayCore
 @testable import HAPBridge
 
-/// The bridge over a gateway that is built but not started: its home is the mapping file's, and
-/// nothing but the events handed to the bridge here changes what the bridge holds.
+/// The bridge over the surface in memory: its home is the mapping file's, and nothing but the
+/// events handed to the bridge here changes what the bridge holds.
 @Suite("the bridge answers reads from the values it holds, kept from the events")
 struct BridgeValuesTests {
     static let mapping = """
@@ -27,28 +28,21 @@ struct BridgeValuesTests {
     static let temperature = CharacteristicPath(
         accessory: "porch_sensor", service: "temperature_sensor", characteristic: "current_temperature")
 
-    static func bridge() async throws -> (HomeKitBridge, GatewayAccess, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-bridge-values-\(UUID().uuidString)")
-        let mappings = folder.appendingPathComponent("mappings")
-        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
-        try mapping.write(to: mappings.appendingPathComponent("porch.yaml"), atomically: true, encoding: .utf8)
-        var configuration = GatewayConfiguration()
-        configuration.mqtt.url = "mqtt://127.0.0.1:1"  // never connected: the gateway's services do not run here
-        configuration.mappings = mappings.path
-        configuration.database = folder.appendingPathComponent("homegate.sqlite").path
-        let gateway = try HomeGateway(configuration: configuration, logger: Logger(label: "test"))
+    static func bridge() async throws -> (HomeKitBridge, any GatewayAccess) {
+        var mappings = MappingSet()
+        #expect(mappings.add(file: "porch.yaml", text: mapping).isEmpty)
+        let gateway = InMemoryGateway(mappings: mappings)
         let registry = try await HAPIdentifierRegistry(
             storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
         let bridge = HomeKitBridge(
-            access: gateway.access, registry: registry, index: 0,
+            access: gateway, registry: registry, index: 0,
             bridge: BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0"), logger: Logger(label: "test"))
-        return (bridge, gateway.access, folder)
+        return (bridge, gateway)
     }
 
     @Test("a value event is read back at once, though the home's snapshot still has none; reachability follows its events")
     func readAfterEvent() async throws {
-        let (bridge, access, folder) = try await Self.bridge()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bridge, access) = try await Self.bridge()
         let id = try #require(await bridge.refresh().ids[Self.temperature])
 
         let change = CharacteristicChange(

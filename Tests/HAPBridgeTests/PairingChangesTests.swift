@@ -1,6 +1,7 @@
 import Gateway
 import HAP
 import Mosquitto
+import Secrets
 import Testing
 
 @testable import HAPBridge

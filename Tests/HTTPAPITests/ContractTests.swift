@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import GatewayCore
 import HTTPTypes
 import Testing
 import Yams

@@ -1,5 +1,6 @@
 import Foundation
-import Gateway
+import GatewayTesting
+import HAPBridge
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -73,19 +74,12 @@ final class FakeHomeKit: HomeKitControl {
 
 @Suite("The HomeKit routes: the bridge's state, QR code, setup code and pairings; 404 and 409")
 struct HomeKitRoutesTests {
-    static func application(_ homeKit: (any HomeKitControl)?) throws -> (Application<RouterResponder<APIRequestContext>>, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-homekit-\(UUID().uuidString)")
-        let mappings = folder.appendingPathComponent("mappings")
-        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
-        var configuration = GatewayConfiguration()
-        configuration.mqtt.url = "mqtt://127.0.0.1:1"  // never connected
-        configuration.mappings = mappings.path
-        configuration.database = folder.appendingPathComponent("homegate.sqlite").path
-        let gateway = try HomeGateway(configuration: configuration, logger: Logger(label: "test"))
+    static func application(_ homeKit: (any HomeKitControl)?) -> Application<RouterResponder<APIRequestContext>> {
         let api = APIResponder(
-            access: gateway.access, settings: HTTPSettings(token: "secret", corsOrigin: nil, maxBodyBytes: 64 * 1024),
-            files: StaticFiles(configured: folder.path), metrics: MetricsExporter(), logger: Logger(label: "test"), homeKit: homeKit)
-        return (Application(router: APIRouter.make(api, events: EventFanOut(capacity: 1_000, logger: Logger(label: "test")))), folder)
+            access: InMemoryGateway(), settings: HTTPSettings(token: "secret", corsOrigin: nil, maxBodyBytes: 64 * 1024),
+            files: StaticFiles(configured: FileManager.default.temporaryDirectory.path), metrics: MetricsExporter(),
+            logger: Logger(label: "test"), homeKit: homeKit)
+        return Application(router: APIRouter.make(api, events: EventFanOut(capacity: 1_000, logger: Logger(label: "test"))))
     }
 
     static let token: HTTPFields = [.authorization: "Bearer secret"]
@@ -94,8 +88,7 @@ struct HomeKitRoutesTests {
 
     @Test("with the bridge off: GET says so, the changes are 409 with how to turn it on")
     func off() async throws {
-        let (app, folder) = try Self.application(nil)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(nil)
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homekit", method: .get, headers: Self.token) { response in
                 #expect(response.status == .ok)
@@ -118,8 +111,7 @@ struct HomeKitRoutesTests {
 
     @Test("the routes need the token, and a path they know with another method is 405")
     func tokenAndMethods() async throws {
-        let (app, folder) = try Self.application(FakeHomeKit())
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(FakeHomeKit())
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homekit", method: .get) { #expect($0.status == .unauthorized) }
             try await client.execute(uri: "/api/homekit/bridges/1/qr.svg", method: .get) { #expect($0.status == .unauthorized) }
@@ -134,8 +126,7 @@ struct HomeKitRoutesTests {
 
     @Test("GET /api/homekit lists each bridge in the documented shape")
     func list() async throws {
-        let (app, folder) = try Self.application(FakeHomeKit())
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(FakeHomeKit())
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homekit", method: .get, headers: Self.token) { response in
                 let body = try Self.json(response)
@@ -151,8 +142,7 @@ struct HomeKitRoutesTests {
 
     @Test("the QR code is an SVG image")
     func qrCode() async throws {
-        let (app, folder) = try Self.application(FakeHomeKit())
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(FakeHomeKit())
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homekit/bridges/1/qr.svg", method: .get, headers: Self.token) { response in
                 let text = String(buffer: response.body)
@@ -169,8 +159,7 @@ struct HomeKitRoutesTests {
     @Test("an unknown bridge number or controller is a JSON 404; a controller id is percent-decoded")
     func notFound() async throws {
         let homeKit = FakeHomeKit()
-        let (app, folder) = try Self.application(homeKit)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(homeKit)
         try await app.test(.router) { client in
             for uri in ["/api/homekit/bridges/2/pairings", "/api/homekit/bridges/zero/pairings", "/api/homekit/bridges/0/pairings"] {
                 try await client.execute(uri: uri, method: .delete, headers: Self.token) { response in
@@ -192,8 +181,7 @@ struct HomeKitRoutesTests {
 
     @Test("a new identity is answered with the bridge: its new device id, no controller, c# 1; 404 for an unknown bridge")
     func identity() async throws {
-        let (app, folder) = try Self.application(FakeHomeKit())
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(FakeHomeKit())
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homekit/bridges/1/identity", method: .post, headers: Self.token) { response in
                 let body = try Self.json(response)
@@ -208,16 +196,14 @@ struct HomeKitRoutesTests {
 
     @Test("a new setup code is answered with the bridge; 409 while hap.setup_code is set")
     func setupCode() async throws {
-        let (app, folder) = try Self.application(FakeHomeKit())
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(FakeHomeKit())
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homekit/bridges/1/setup-code", method: .post, headers: Self.token) { response in
                 let body = try Self.json(response)
                 #expect(response.status == .ok && body["setup_code"] == "111-22-334")
             }
         }
-        let (configured, otherFolder) = try Self.application(FakeHomeKit(setupCodeConfigured: true))
-        defer { try? FileManager.default.removeItem(at: otherFolder) }
+        let configured = Self.application(FakeHomeKit(setupCodeConfigured: true))
         try await configured.test(.router) { client in
             try await client.execute(uri: "/api/homekit/bridges/1/setup-code", method: .post, headers: Self.token) { response in
                 let body = try Self.json(response)
@@ -228,27 +214,5 @@ struct HomeKitRoutesTests {
                 #expect(response.status == .ok && body["paired"] == false)
             }
         }
-    }
-
-    @Test("health: an adapter's section is added and its warnings go to `warnings`, not `problems`")
-    func health() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-homekit-\(UUID().uuidString)")
-        let mappings = folder.appendingPathComponent("mappings")
-        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = GatewayConfiguration()
-        configuration.mqtt.url = "mqtt://127.0.0.1:1"
-        configuration.mappings = mappings.path
-        configuration.database = folder.appendingPathComponent("homegate.sqlite").path
-        let gateway = try HomeGateway(configuration: configuration, logger: Logger(label: "test"))
-        let before = await gateway.access.health()
-        #expect(before["warnings"] == [] && before["homekit"] == nil)
-        let line = "HomeKit bridge 1 is not advertised: avahi-daemon is not running; controllers that know its address can still pair"
-        let section: JSONValue = ["bridges": [["number": 1, "advertisement": "not_advertised", "detail": "avahi-daemon is not running"]]]
-        gateway.access.report("homekit", AdapterStatus(section: section, warnings: [line]))
-        let after = await gateway.access.health()
-        #expect(after["warnings"] == [.string(line)])
-        #expect(after["homekit"] == section)
-        #expect(after["problems"] == ["broker: not connected yet"])  // the broker's, not the bridge's
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import GatewayTesting
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -10,32 +10,23 @@ import Testing
 @testable import HTTPAPI
 
 /// The routes on Hummingbird's router, driven without a socket (HummingbirdTesting's `.router`) over
-/// a gateway that is built but not started: reads of the home are answered at once, so the token,
-/// the status codes, the JSON errors and the method handling are checked with no broker.
+/// the gateway's surface in memory (`InMemoryGateway`, a real core): the token, the status codes,
+/// the JSON errors and the method handling are checked with no broker and no database.
 @Suite("The HTTP routes without a socket: token, statuses, JSON errors, 405 with Allow")
 struct RouterTests {
-    static func application(token: String? = "secret") throws -> (Application<RouterResponder<APIRequestContext>>, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homegate-router-\(UUID().uuidString)")
-        let mappings = folder.appendingPathComponent("mappings")
-        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
-        var configuration = GatewayConfiguration()
-        configuration.mqtt.url = "mqtt://127.0.0.1:1"  // never connected: the gateway's services do not run here
-        configuration.mappings = mappings.path
-        configuration.database = folder.appendingPathComponent("homegate.sqlite").path
-        let gateway = try HomeGateway(configuration: configuration, logger: Logger(label: "test"))
+    static func application(token: String? = "secret") -> Application<RouterResponder<APIRequestContext>> {
         let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../web").standardizedFileURL
         let api = APIResponder(
-            access: gateway.access, settings: HTTPSettings(token: token, corsOrigin: nil, maxBodyBytes: 64 * 1024),
+            access: InMemoryGateway(), settings: HTTPSettings(token: token, corsOrigin: nil, maxBodyBytes: 64 * 1024),
             files: StaticFiles(configured: web.path), metrics: MetricsExporter(), logger: Logger(label: "test"))
-        return (Application(router: APIRouter.make(api, events: EventFanOut(capacity: 1_000, logger: Logger(label: "test")))), folder)
+        return Application(router: APIRouter.make(api, events: EventFanOut(capacity: 1_000, logger: Logger(label: "test"))))
     }
 
     static func json(_ response: TestResponse) throws -> JSONValue { try JSONValue(parsing: Array(response.body.readableBytesView)) }
 
     @Test("every API route needs the token; health and the API's document do not")
     func token() async throws {
-        let (app, folder) = try Self.application()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homes", method: .get) { response in
                 let body = try Self.json(response)
@@ -58,8 +49,7 @@ struct RouterTests {
 
     @Test("a known path with another method is 405 with Allow; an unknown API path a JSON 404; bad bodies 400 and 415")
     func statuses() async throws {
-        let (app, folder) = try Self.application(token: nil)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Self.application(token: nil)
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/homes", method: .delete) { response in
                 #expect(response.status == .methodNotAllowed && response.headers[.allow] == "GET, POST")
@@ -77,15 +67,17 @@ struct RouterTests {
                 let body = try Self.json(response)
                 #expect(response.status == .badRequest && body["error"]?.stringValue?.hasPrefix("the body is not JSON") == true)
             }
-            try await client.execute(uri: "/api/rooms", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x")) {
+            try await client.execute(uri: "/api/rooms", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x"))
+            {
                 #expect($0.status == .unsupportedMediaType)
             }
-            try await client.execute(uri: "/api/rooms", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) {
+            try await client.execute(
+                uri: "/api/rooms", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")
+            ) {
                 response in
                 let body = try Self.json(response)
                 #expect(response.status == .badRequest && body["kind"] == "invalid" && body["field"] == "name", "\(body)")
             }
-            // (A read: a change would be answered only once stored, and this gateway's store writer does not run.)
             try await client.execute(uri: "/api/accessories/No%20Such%20Lamp/lightbulb/on", method: .get) { response in
                 let body = try Self.json(response)
                 #expect(response.status == .notFound, "percent-decoded, then looked up")

@@ -1,5 +1,6 @@
 @_spi(Testing) import Mosquitto
 import MosquittoTesting
+import Secrets
 import Testing
 
 @Suite("Connection lifecycle against a real mosquitto", .enabled(if: TestBroker.isAvailable), .timeLimit(.minutes(2)))

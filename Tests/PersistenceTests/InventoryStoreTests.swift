@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GatewayCore
 import JSON
 import Persistence
 import Testing

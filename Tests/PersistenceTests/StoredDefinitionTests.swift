@@ -1,6 +1,7 @@
 import Automation
 import Foundation
 import GRDB
+import GatewayCore
 import HomeModel
 import JSON
 import Testing

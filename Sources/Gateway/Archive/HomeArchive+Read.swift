@@ -3,7 +3,6 @@ public import Foundation
 import HomeModel
 import JSON
 import Mappings
-public import Persistence
 import Yams
 
 extension HomeArchive {

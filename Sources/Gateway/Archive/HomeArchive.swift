@@ -2,7 +2,6 @@ import Automation
 public import Foundation
 import HomeModel
 import JSON
-public import Persistence
 import Yams
 
 /// `homegate export` and `homegate import`: homes, rooms, zones, where accessories are and what

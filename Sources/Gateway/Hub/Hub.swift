@@ -1,9 +1,8 @@
-public import Foundation
 import Automation
+public import Foundation
 import HomeModel
 import JSON
 public import Mappings
-public import Persistence
 
 /// The home and the adapters around it, as one value: the core holds the home; the device sources
 /// read device topics into its inputs and write its device commands as messages; the MQTT API reads

@@ -1,5 +1,4 @@
 public import Foundation
-public import Persistence
 
 /// A message the gateway wants published.
 public struct Outgoing: Sendable, Equatable, CustomStringConvertible {

@@ -1,7 +1,6 @@
 import Automation
 import HomeModel
 import JSON
-import Persistence
 
 extension HomeCore {
     /// Action sets: list, add, update, remove, run.

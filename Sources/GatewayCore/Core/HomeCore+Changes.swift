@@ -3,7 +3,6 @@ import Foundation
 import HomeModel
 import JSON
 import Mappings
-import Persistence
 
 extension HomeCore {
     /// Applies decoded values to an accessory: each change becomes one event, and the accessory's

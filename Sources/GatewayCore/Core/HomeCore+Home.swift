@@ -3,7 +3,6 @@ import Foundation
 import HomeModel
 import JSON
 import Mappings
-public import Persistence
 
 extension HomeCore {
     /// The value a characteristic has now, or last had before a restart if its accessory has not

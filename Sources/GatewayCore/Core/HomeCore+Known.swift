@@ -1,5 +1,4 @@
 import Mappings
-import Persistence
 
 /// The house as it was known at the last run: each Zigbee2MQTT bridge's device and group lists are
 /// kept in the database when they change, and at start the bridge's accessories are placed from

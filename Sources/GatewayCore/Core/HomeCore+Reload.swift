@@ -1,7 +1,6 @@
 public import Foundation
 import HomeModel
 public import Mappings
-import Persistence
 
 extension HomeCore {
     /// Applies edited mapping files while running. Accessories that did not change keep their

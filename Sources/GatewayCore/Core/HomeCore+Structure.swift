@@ -1,6 +1,5 @@
 import Automation
 import HomeModel
-import Persistence
 
 extension HomeCore {
     /// Homes, rooms and zones.
@@ -91,7 +90,8 @@ extension HomeCore {
                 throw HomeError.notFound("\(id): is not here now, so its services are not known; rename its services once it is back")
             }
             guard accessory[service] != nil else {
-                throw HomeError(.notFound, "\(id): no service '\(service)'\(didYouMean(service, accessory.services.map(\.id)))", field: "service")
+                throw HomeError(
+                    .notFound, "\(id): no service '\(service)'\(didYouMean(service, accessory.services.map(\.id)))", field: "service")
             }
             let name = try raw.map { try Naming.check($0, for: "service").get() }
             structure.rename(service: service, ofAccessory: id, to: name)

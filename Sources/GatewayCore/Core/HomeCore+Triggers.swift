@@ -2,7 +2,6 @@ import Automation
 public import Foundation
 import HomeModel
 import JSON
-import Persistence
 
 extension HomeCore {
     /// Triggers: list, add, update, enable, remove.
@@ -211,7 +210,9 @@ extension HomeCore {
             case .loop:
                 stopLoop(
                     [trigger.id],
-                    because: "'\(trigger.name)' set itself off through its own writes more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                    because:
+                        "'\(trigger.name)' set itself off through its own writes more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s"
+                )
                 continue
             case .skip(let first):
                 counters.triggerFiresSkipped += 1
@@ -234,7 +235,9 @@ extension HomeCore {
                     if !writers.isEmpty {
                         stopLoop(
                             writers,
-                            because: "\(path) was written by automations setting each other off more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s")
+                            because:
+                                "\(path) was written by automations setting each other off more than \(LoopGuard.limit) times within \(Int(LoopGuard.window)) s"
+                        )
                     }
                 }
             }

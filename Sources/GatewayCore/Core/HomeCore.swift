@@ -3,7 +3,6 @@ public import Foundation
 public import HomeModel
 import JSON
 public import Mappings
-public import Persistence
 
 /// The home as the gateway keeps it: every accessory and which device it is, the structure,
 /// action sets and triggers. Pure: device inputs (from `DeviceSources`) and typed commands in;

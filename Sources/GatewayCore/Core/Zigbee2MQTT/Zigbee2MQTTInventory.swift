@@ -1,6 +1,5 @@
 import JSON
 import Mappings
-import Persistence
 
 /// A bridge's device and group lists as the database keeps them: in Zigbee2MQTT's own form, holding
 /// what homegate reads of each device, so that read back through the same parser they are the

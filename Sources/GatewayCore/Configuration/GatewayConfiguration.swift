@@ -1,7 +1,7 @@
 public import Automation
 public import Foundation
 public import Logging
-public import Mosquitto
+public import Secrets
 
 /// What `homegate run` needs, from `homegate.yaml` with `HOMEGATE_*` environment overrides.
 public struct GatewayConfiguration: Sendable, Equatable {
@@ -16,9 +16,14 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var keyFile: String?
         public var tlsInsecure = false
         public var keepAlive = 30
-        /// `5` or `3.1.1`.
-        public var protocolVersion = MQTTConfiguration.ProtocolVersion.v5
+        public var protocolVersion = ProtocolVersion.v5
         public var cleanSession = true
+
+        /// As `mqtt.protocol` spells it: `5` or `3.1.1`.
+        public enum ProtocolVersion: String, Sendable, Equatable, CaseIterable {
+            case v5 = "5"
+            case v311 = "3.1.1"
+        }
 
         public init(password: Secret? = nil) { self.password = password }
     }
@@ -37,6 +42,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var maxBodyBytes = 64 * 1024
         /// The web page's files; by default `../share/homegate/web` beside the executable, else `./web`.
         public var webRoot: String?
+
+        public init() {}
     }
 
     /// The HomeKit bridge (HAP over IP): off unless enabled.
@@ -56,14 +63,18 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var include: [AccessorySelector] = []
         public var exclude: [AccessorySelector] = []
 
-        /// The code's digits, for the HAP server only (the bridge does not import Mosquitto, where `Secret` lives).
+        /// The code's digits, for the HAP server only.
         public var revealedSetupCode: String? { setupCode?.reveal }
+
+        public init() {}
     }
 
     public struct Location: Sendable, Equatable {
         public var latitude: Double?
         public var longitude: Double?
         public var timeZone: String?
+
+        public init() {}
     }
 
     public var mqtt = MQTT()
@@ -95,6 +106,12 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     public var location: String
     public var key: String
     public var message: String
+
+    public init(location: String, key: String, message: String) {
+        self.location = location
+        self.key = key
+        self.message = message
+    }
 
     public var description: String { "\(location): \(key): \(message)" }
 }
@@ -141,4 +158,12 @@ public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
     public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// How each log line is written.
+public enum LogFormat: String, Sendable {
+    /// `2026-11-24T15:06:10.412Z warning mqtt: broker connection lost reason=...`
+    case text
+    /// `{"time":"2026-11-24T15:06:10.412Z","level":"warning","component":"mqtt","message":"...","reason":"..."}`
+    case json
 }

@@ -153,14 +153,6 @@ public struct StoredInventory: Sendable, Equatable {
     }
 }
 
-/// Where the home is kept. The gateway owns the state; the store only mirrors it.
-public protocol HomeStore: Sendable {
-    /// Everything stored, or nil for a new database.
-    func load() throws(PersistenceError) -> StoredHome?
-    /// Writes a batch in one transaction, off the caller's thread.
-    func write(_ batch: StoreBatch) async throws(PersistenceError)
-}
-
 extension StoreBatch {
     /// What this batch would have stored, for a person reading why it was not:
     /// `rooms attic, cellar; action sets movie_night; 14 characteristic values`.
