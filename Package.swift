@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "GatewayCore", "HAPBridge", "Secrets", "JSON", "HomeModel", "HAPQRCode",
+                "GatewayCore", "Secrets", "JSON", "HomeModel", "HAPQRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -292,7 +292,7 @@ let testTargets: [Target] = [
     .testTarget(
         name: "HTTPAPITests",
         dependencies: [
-            "HTTPAPI", "GatewayCore", "GatewayTesting", "HAPBridge", "HomeModel", "JSON",
+            "HTTPAPI", "GatewayCore", "GatewayTesting", "HomeModel", "JSON",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

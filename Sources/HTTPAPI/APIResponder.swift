@@ -1,6 +1,5 @@
 import Foundation
 import GatewayCore
-import HAPBridge
 import HTTPTypes
 import HomeModel
 import Hummingbird

@@ -1,5 +1,4 @@
 public import GatewayCore
-public import HAPBridge
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket

@@ -1,6 +1,5 @@
 import Foundation
 import GatewayCore
-import HAPBridge
 import HAPQRCode
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,6 @@
 import Foundation
+import GatewayCore
 import GatewayTesting
-import HAPBridge
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

@@ -1,6 +1,7 @@
 /// What the HTTP API can do with the HomeKit bridge, without knowing the module that runs it: read
 /// each bridge's pairing state, make a new setup code, remove pairings. `HAPBridge` implements it;
-/// `homegate run` hands it to the HTTP API when `hap.enabled` is true.
+/// `homegate run` hands it to the HTTP API when `hap.enabled` is true. It is a contract between two
+/// peers, so it lives in the core with its status types: neither front end imports the other.
 public protocol HomeKitControl: Sendable {
     /// Every bridge, the first one first.
     func bridges() async throws(HomeKitControlError) -> [HomeKitBridgeStatus]
