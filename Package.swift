@@ -344,6 +344,7 @@ package.targets += [
         name: "matter-demo",
         dependencies: [
             "Matter",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -28,10 +28,10 @@ struct MatterDemo {
                 passcode: try options["passcode"].map { try number($0, "--passcode", as: UInt32.self) },
                 discriminator: try options["discriminator"].map { try number($0, "--discriminator", as: UInt16.self) })
             payload = try setup.payload()
-            let interactionModel = InteractionModel(model: DemoDevice.model())
+            let node = MatterNode(model: DemoDevice.model(), attestation: try setup.attestation(), logger: logger)
             server = MatterServer(
-                port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(),
-                application: { interactionModel.respond(to: $0, payload: $1) }, logger: logger)
+                port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(), node: node,
+                logger: logger)
         } catch {
             FileHandle.standardError.write(Data("matter-demo: \(error)\n".utf8))
             exit(2)
@@ -64,7 +64,8 @@ struct MatterDemo {
         var iterator = arguments.makeIterator()
         while let name = iterator.next() {
             guard ["--port", "--passcode", "--discriminator", "--state"].contains(name), let value = iterator.next() else {
-                throw MatterError.invalidSetup("usage: matter-demo [--port P] [--passcode N] [--discriminator D] [--state DIR]; got '\(name)'")
+                throw MatterError.invalidSetup(
+                    "usage: matter-demo [--port P] [--passcode N] [--discriminator D] [--state DIR]; got '\(name)'")
             }
             options[String(name.dropFirst(2))] = value
         }

@@ -25,11 +25,15 @@ def free_udp_port() -> int:
         return probe.getsockname()[1]
 
 
-class Demo:
-    """A running matter-demo and what it printed when ready."""
+PAA_STORE = str(pathlib.Path(__file__).parent / "paa")  # the SDK's test PAA: attestation is checked, not bypassed
 
-    def __init__(self, process: subprocess.Popen, ready: dict):
+
+class Demo:
+    """A running matter-demo, what it printed when ready, and its log."""
+
+    def __init__(self, process: subprocess.Popen, ready: dict, log: pathlib.Path):
         self.process = process
+        self.log = log
         self.port = int(ready["port"])
         self.passcode = int(ready["passcode"])
         self.discriminator = int(ready["discriminator"])
@@ -38,14 +42,16 @@ class Demo:
 
 
 def start_demo(bin_path: str, state: pathlib.Path, *arguments: str) -> Demo:
-    process = subprocess.Popen(
-        [os.path.join(bin_path, "matter-demo"), "--port", str(free_udp_port()), "--state", str(state), *arguments],
-        stdout=subprocess.PIPE, text=True)
+    log = state.parent / (state.name + ".log")
+    with open(log, "ab") as log_file:
+        process = subprocess.Popen(
+            [os.path.join(bin_path, "matter-demo"), "--port", str(free_udp_port()), "--state", str(state), *arguments],
+            stdout=subprocess.PIPE, stderr=log_file, text=True)
     line = process.stdout.readline()
     if not line.startswith("ready "):
         process.kill()
         raise RuntimeError(f"matter-demo did not start: {line!r}")
-    return Demo(process, dict(field.split("=", 1) for field in line.split()[1:]))
+    return Demo(process, dict(field.split("=", 1) for field in line.split()[1:]), log)
 
 
 @pytest.fixture
@@ -86,6 +92,6 @@ def fabric_admin(tmp_path_factory):
 @pytest.fixture
 def controller(fabric_admin):
     """A fresh controller per test: a failed PASE leaves a stray callback that breaks the next attempt on the same one."""
-    controller = fabric_admin.NewController(paaTrustStorePath=tempfile.mkdtemp())
+    controller = fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
     yield controller
     controller.Shutdown()

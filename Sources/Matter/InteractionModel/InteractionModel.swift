@@ -1,50 +1,35 @@
-/// The Interaction Model's server side, as far as it goes: Read (ReadRequest → ReportData in one
-/// message; a larger report is refused with RESOURCE_EXHAUSTED until chunking exists) over a secure
-/// session; every other action is answered with a StatusResponse of INVALID_ACTION.
-public struct InteractionModel: Sendable {
+/// The Interaction Model's message shapes shared by every action (Matter specification 10):
+/// ReadRequest → ReportData in one message (a larger report is refused with RESOURCE_EXHAUSTED
+/// until chunking exists), StatusResponse, and the revision every message carries.
+enum InteractionModel {
     /// Matter 1.4's revision, sent in every message.
     static let revision: UInt64 = 12
     /// The most a report may take until chunking exists: an IPv6 minimum MTU of 1280 bytes less
     /// the IP and UDP headers (48), the message and protocol headers (up to 34) and the tag (16).
     static let maximumReportLength = 1280 - 48 - 34 - 16
-    public let model: DataModel
 
-    public init(model: DataModel) {
-        self.model = model
+    struct ReadRequest {
+        var paths: [AttributePath]
+        var isFabricFiltered: Bool
     }
 
-    /// The reply to one request (a `MatterApplication`).
-    public func respond(to header: ProtocolHeader, payload: [UInt8]) -> (opcode: UInt8, payload: [UInt8])? {
-        guard header.protocolID == .interactionModel else { return nil }
-        switch InteractionOpcode(rawValue: header.opcode) {
-        case .readRequest:
-            guard let request = try? TLVDecoder.decode(payload).value else { return statusResponse(.invalidAction) }
-            return read(request)
-        case .statusResponse, nil:
-            return nil
-        default:
-            return statusResponse(.invalidAction)
-        }
+    /// ReadRequestMessage {0: AttributeRequests, 1: EventRequests, 3: FabricFiltered, …}.
+    static func readRequest(_ bytes: [UInt8]) throws -> ReadRequest {
+        let request = try TLVDecoder.decode(bytes).value
+        guard case .structure = request else { throw MatterError.unexpectedTLV("a ReadRequestMessage must be a structure") }
+        let paths = try (request[context: 0]?.members ?? []).map { try AttributePath(tlv: $0.value) }
+        return ReadRequest(paths: paths, isFabricFiltered: request[context: 3]?.boolValue ?? true)
     }
 
-    /// ReadRequestMessage {0: AttributeRequests, 1: EventRequests, 3: FabricFiltered, …} → ReportDataMessage
-    /// {1: AttributeReports, 4: SuppressResponse}, in one message.
-    func read(_ request: TLVValue) -> (opcode: UInt8, payload: [UInt8]) {
-        guard case .structure = request else { return statusResponse(.invalidAction) }
-        let paths: [AttributePath]
-        do {
-            paths = try (request[context: 0]?.members ?? []).map { try AttributePath(tlv: $0.value) }
-        } catch {
-            return statusResponse(.invalidAction)
-        }
-        let reports = paths.flatMap(model.read).map(Self.reportIB)
+    /// ReportDataMessage {1: AttributeReports, 4: SuppressResponse} in one message.
+    static func report(_ reports: [DataModel.Report]) -> (opcode: UInt8, payload: [UInt8]) {
         let message = TLVValue.structure([
-            TLVElement(.context(1), .array(reports.map { TLVElement($0) })),
+            TLVElement(.context(1), .array(reports.map { TLVElement(reportIB($0)) })),
             TLVElement(.context(4), .bool(true)),
-            TLVElement(.context(0xFF), .unsigned(Self.revision)),
+            TLVElement(.context(0xFF), .unsigned(revision)),
         ])
         let payload = TLVEncoder.encode(message)
-        guard payload.count <= Self.maximumReportLength else { return statusResponse(.resourceExhausted) }  // no chunking yet
+        guard payload.count <= maximumReportLength else { return statusResponse(.resourceExhausted) }  // no chunking yet
         return (InteractionOpcode.reportData.rawValue, payload)
     }
 
@@ -54,26 +39,30 @@ public struct InteractionModel: Sendable {
         switch report {
         case .data(let path, let version, let value):
             return .structure([
-                TLVElement(.context(1), .structure([
-                    TLVElement(.context(0), .unsigned(UInt64(version))),
-                    TLVElement(.context(1), path.tlv),
-                    TLVElement(.context(2), value),
-                ]))
+                TLVElement(
+                    .context(1),
+                    .structure([
+                        TLVElement(.context(0), .unsigned(UInt64(version))),
+                        TLVElement(.context(1), path.tlv),
+                        TLVElement(.context(2), value),
+                    ]))
             ])
         case .status(let path, let status):
             return .structure([
-                TLVElement(.context(0), .structure([
-                    TLVElement(.context(0), path.tlv),
-                    TLVElement(.context(1), .structure([TLVElement(.context(0), .unsigned(UInt64(status.rawValue)))])),
-                ]))
+                TLVElement(
+                    .context(0),
+                    .structure([
+                        TLVElement(.context(0), path.tlv),
+                        TLVElement(.context(1), .structure([TLVElement(.context(0), .unsigned(UInt64(status.rawValue)))])),
+                    ]))
             ])
         }
     }
 
-    func statusResponse(_ status: InteractionStatus) -> (opcode: UInt8, payload: [UInt8]) {
+    static func statusResponse(_ status: InteractionStatus) -> (opcode: UInt8, payload: [UInt8]) {
         let message = TLVValue.structure([
             TLVElement(.context(0), .unsigned(UInt64(status.rawValue))),
-            TLVElement(.context(0xFF), .unsigned(Self.revision)),
+            TLVElement(.context(0xFF), .unsigned(revision)),
         ])
         return (InteractionOpcode.statusResponse.rawValue, TLVEncoder.encode(message))
     }

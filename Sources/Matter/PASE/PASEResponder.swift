@@ -37,7 +37,9 @@ struct PASEResponder: Sendable {
         request: [UInt8], verifier: PASEVerifier, responderSessionID: UInt16, parameters: SessionParameters
     ) throws -> (PASEResponder, response: [UInt8]) {
         let parsed = try PBKDFParamRequest(tlv: request)
-        guard parsed.passcodeID == 0 else { throw MatterError.pase("passcode id \(parsed.passcodeID); only the default passcode (0) exists") }
+        guard parsed.passcodeID == 0 else {
+            throw MatterError.pase("passcode id \(parsed.passcodeID); only the default passcode (0) exists")
+        }
         var random = SystemRandomNumberGenerator()
         let response = PBKDFParamResponse(
             initiatorRandom: parsed.initiatorRandom,

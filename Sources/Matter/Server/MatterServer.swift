@@ -11,14 +11,24 @@ public final class MatterServer: Service, Sendable {
     let logger: Logger
     private let dispatcher: Mutex<MessageDispatcher<SocketAddress>>
     private let boundPort = Mutex<Int?>(nil)
+    private let node: MatterNode?
     /// How often the retransmission table is looked at: well under MRP's shortest wait (330 ms).
     static let retransmissionCheck: Duration = .milliseconds(20)
 
-    public init(port: Int, verifier: PASEVerifier, application: MatterApplication? = nil, logger: Logger = Logger(label: "matter")) {
+    /// A node answering with `node` (or, for tests, any `application`).
+    public init(
+        port: Int, verifier: PASEVerifier, node: MatterNode? = nil, application: MatterApplication? = nil,
+        logger: Logger = Logger(label: "matter")
+    ) {
         self.port = port
         self.logger = logger
+        self.node = node
         var dispatcher = MessageDispatcher<SocketAddress>(verifier: verifier, logger: logger)
-        dispatcher.application = application
+        if let application {
+            dispatcher.application = application
+        } else if let node {
+            dispatcher.application = { @Sendable in node.respond(to: $0, payload: $1, session: $2) }
+        }
         self.dispatcher = Mutex(dispatcher)
     }
 
@@ -35,7 +45,8 @@ public final class MatterServer: Service, Sendable {
                 .channelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: .ipv6_v6only), value: 0)
                 .bind(host: "::", port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(wrappingChannelSynchronously: channel)
+                        try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(
+                            wrappingChannelSynchronously: channel)
                     }
                 }
         } catch {
@@ -65,13 +76,17 @@ public final class MatterServer: Service, Sendable {
     private func retransmit(_ outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async throws {
         while !Task.isCancelled {
             try await Task.sleep(for: Self.retransmissionCheck)
-            let due = dispatcher.withLock { $0.tick(now: .now) }
+            let now = ContinuousClock.now
+            node?.tick(now: now)
+            let due = dispatcher.withLock { $0.tick(now: now) }
             try await send(due, on: outbound)
         }
     }
 
     /// Sends each datagram; one that cannot go out (an unreachable peer) is logged, not fatal to the node.
-    private func send(_ messages: [Outgoing<SocketAddress>], on outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async throws {
+    private func send(
+        _ messages: [Outgoing<SocketAddress>], on outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>
+    ) async throws {
         for message in messages {
             do {
                 try await outbound.write(AddressedEnvelope(remoteAddress: message.peer, data: ByteBuffer(bytes: message.datagram)))

@@ -2,7 +2,23 @@ public import Logging
 
 /// Answers a request of another protocol than the Secure Channel on a secure session: the reply's
 /// opcode and payload, or nil for none (the request is then acknowledged only).
-public typealias MatterApplication = @Sendable (ProtocolHeader, [UInt8]) -> (opcode: UInt8, payload: [UInt8])?
+public typealias MatterApplication = @Sendable (ProtocolHeader, [UInt8], SessionContext) -> (opcode: UInt8, payload: [UInt8])?
+
+/// The secure session a request arrived on, as the application sees it.
+public struct SessionContext: Sendable {
+    public var sessionID: UInt16
+    public var subject: Subject
+    /// The session's attestation challenge: what attestation and CSR elements are signed over.
+    public var attestationChallenge: [UInt8]
+    public var now: ContinuousClock.Instant
+
+    public init(sessionID: UInt16, subject: Subject, attestationChallenge: [UInt8], now: ContinuousClock.Instant) {
+        self.sessionID = sessionID
+        self.subject = subject
+        self.attestationChallenge = attestationChallenge
+        self.now = now
+    }
+}
 
 /// A datagram to send and where.
 public struct Outgoing<Peer: Sendable>: Sendable {
@@ -53,7 +69,8 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     public mutating func tick(now: ContinuousClock.Instant) -> [Outgoing<Peer>] {
         let (resend, expired) = retransmissions.due(now: now)
         for key in expired {
-            logger.debug("no acknowledgement after the last retransmission", metadata: ["session": "\(key.session)", "counter": "\(key.counter)"])
+            logger.debug(
+                "no acknowledgement after the last retransmission", metadata: ["session": "\(key.session)", "counter": "\(key.counter)"])
         }
         return resend.map { Outgoing(datagram: $0.datagram, peer: $0.peer) }
     }
@@ -63,7 +80,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     private mutating func receiveUnsecured(
         _ datagram: [UInt8], header: MessageHeader, length: Int, from peer: Peer, now: ContinuousClock.Instant
     ) throws -> [Outgoing<Peer>] {
-        guard let ephemeral = header.sourceNodeID else { throw MatterError.malformedMessage("an unsecured request without a source node id") }
+        guard let ephemeral = header.sourceNodeID else {
+            throw MatterError.malformedMessage("an unsecured request without a source node id")
+        }
         let initiator = UnsecuredPeer(peer: peer, ephemeralNodeID: ephemeral)
         let (protocolHeader, payload) = try ProtocolHeader.decode(Array(datagram[length...]))
         if let acknowledged = protocolHeader.acknowledgedCounter { retransmissions.acknowledged(.init(session: 0, counter: acknowledged)) }
@@ -78,7 +97,8 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             return ack.map { [standaloneAck(acknowledging: $0, to: protocolHeader, unsecured: initiator)] } ?? []
         }
         guard protocolHeader.protocolID == .secureChannel, let opcode = SecureChannelOpcode(rawValue: protocolHeader.opcode) else {
-            throw MatterError.malformedMessage("protocol \(protocolHeader.protocolID.number) opcode \(protocolHeader.opcode) on the unsecured session")
+            throw MatterError.malformedMessage(
+                "protocol \(protocolHeader.protocolID.number) opcode \(protocolHeader.opcode) on the unsecured session")
         }
         let reply: (SecureChannelOpcode, [UInt8])?
         do {
@@ -153,7 +173,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         }
         let ack = protocolHeader.needsAcknowledgement ? header.messageCounter : nil
         guard verdict == .new else {
-            return try ack.map { [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)] } ?? []
+            return try ack.map {
+                [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)]
+            } ?? []
         }
         if protocolHeader.protocolID == .secureChannel, protocolHeader.opcode == SecureChannelOpcode.statusReport.rawValue,
             let report = try? StatusReport.decode(payload), report.protocolCode == StatusReport.SecureChannelCode.closeSession.rawValue
@@ -161,13 +183,17 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             sessions[header.sessionID] = nil
             return []
         }
-        if protocolHeader.protocolID != .secureChannel, case let (opcode, reply)? = application?(protocolHeader, payload) {
+        let context = SessionContext(
+            sessionID: header.sessionID, subject: session.subject, attestationChallenge: session.keys.attestationChallenge, now: now)
+        if protocolHeader.protocolID != .secureChannel, case let (opcode, reply)? = application?(protocolHeader, payload, context) {
             let response = ProtocolHeader(
                 isInitiator: false, needsAcknowledgement: true, acknowledgedCounter: ack, opcode: opcode,
                 exchangeID: protocolHeader.exchangeID, protocolID: protocolHeader.protocolID)
             return [try sendSecure(response.encoded() + reply, on: header.sessionID, reliably: true, now: now)]
         }
-        return try ack.map { [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)] } ?? []
+        return try ack.map {
+            [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)]
+        } ?? []
     }
 
     private func ackHeader(acknowledging counter: UInt32, to request: ProtocolHeader) -> [UInt8] {
@@ -177,11 +203,15 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         ).encoded()
     }
 
-    private mutating func standaloneAck(acknowledging counter: UInt32, to request: ProtocolHeader, unsecured initiator: UnsecuredPeer) -> Outgoing<Peer> {
+    private mutating func standaloneAck(
+        acknowledging counter: UInt32, to request: ProtocolHeader, unsecured initiator: UnsecuredPeer
+    ) -> Outgoing<Peer> {
         sendUnsecured(ackHeader(acknowledging: counter, to: request), to: initiator, reliably: false, now: nil)
     }
 
-    private mutating func sendUnsecured(_ message: [UInt8], to initiator: UnsecuredPeer, reliably: Bool, now: ContinuousClock.Instant?) -> Outgoing<Peer> {
+    private mutating func sendUnsecured(
+        _ message: [UInt8], to initiator: UnsecuredPeer, reliably: Bool, now: ContinuousClock.Instant?
+    ) -> Outgoing<Peer> {
         let header = MessageHeader(sessionID: 0, messageCounter: unsecuredCounter.next(), destination: .node(initiator.ephemeralNodeID))
         let datagram = header.encoded() + message
         if reliably, let now {
@@ -192,7 +222,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         return Outgoing(datagram: datagram, peer: initiator.peer)
     }
 
-    private mutating func sendSecure(_ message: [UInt8], on sessionID: UInt16, reliably: Bool, now: ContinuousClock.Instant) throws -> Outgoing<Peer> {
+    private mutating func sendSecure(
+        _ message: [UInt8], on sessionID: UInt16, reliably: Bool, now: ContinuousClock.Instant
+    ) throws -> Outgoing<Peer> {
         guard var session = sessions[sessionID] else { throw MatterError.malformedMessage("no secure session \(sessionID)") }
         let (datagram, counter) = try session.seal(message)
         sessions[sessionID] = session

@@ -1,0 +1,98 @@
+public import Logging
+import Synchronization
+
+/// The device's application layer: the data model with endpoint 0's commissioning clusters, and
+/// the Interaction Model's Read, Write, Invoke and Timed actions over it, each checked against
+/// access control. One lock guards the state; nothing in here waits.
+public final class MatterNode: Sendable {
+    let state: Mutex<NodeState>
+    let logger: Logger
+
+    /// `model` holds the application's endpoints with Basic Information and the Descriptor on
+    /// endpoint 0; the node adds the commissioning clusters and the global attributes.
+    public init(model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter")) {
+        self.state = Mutex(NodeState(model: model, attestation: attestation))
+        self.logger = logger
+    }
+
+    /// A `MatterApplication`: the reply to an Interaction Model request on a secure session.
+    public func respond(to header: ProtocolHeader, payload: [UInt8], session: SessionContext) -> (opcode: UInt8, payload: [UInt8])? {
+        guard header.protocolID == .interactionModel else { return nil }
+        let exchange = NodeState.ExchangeKey(session: session.sessionID, exchange: header.exchangeID)
+        return state.withLock { state -> (opcode: UInt8, payload: [UInt8])? in
+            switch InteractionOpcode(rawValue: header.opcode) {
+            case .readRequest:
+                guard let request = try? InteractionModel.readRequest(payload) else {
+                    return InteractionModel.statusResponse(.invalidAction)
+                }
+                return InteractionModel.report(state.read(request, session: session))
+            case .timedRequest:
+                guard let timeout = try? TLVDecoder.decode(payload).value.field(0, "Timeout", as: UInt16.self) else {
+                    return InteractionModel.statusResponse(.invalidAction)
+                }
+                state.timedExchanges[exchange] = session.now + .milliseconds(Int(timeout))
+                return InteractionModel.statusResponse(.success)
+            case .invokeRequest:
+                guard let request = try? InvokeMessage.request(payload) else { return InteractionModel.statusResponse(.invalidAction) }
+                if let refusal = state.checkTimed(request.isTimed, exchange: exchange, now: session.now) { return refusal }
+                let fabricsBefore = state.fabrics.map(\.index)
+                let results = request.commands.map { command in
+                    (
+                        command.path, state.invoke(command.path, fields: command.fields, session: session, isTimed: request.isTimed),
+                        command.ref
+                    )
+                }
+                for (path, result, _) in results { logInvoke(path, result) }
+                for fabric in state.fabrics where !fabricsBefore.contains(fabric.index) {
+                    logger.info(
+                        "fabric added",
+                        metadata: [
+                            "index": "\(fabric.index)", "fabric": "\(hexString(fabric.compressedFabricID))",
+                            "node": "\(String(fabric.nodeID, radix: 16, uppercase: true))",
+                        ])
+                }
+                return (InteractionOpcode.invokeResponse.rawValue, InvokeMessage.response(results))
+            case .writeRequest:
+                guard let request = try? WriteMessage.request(payload) else { return InteractionModel.statusResponse(.invalidAction) }
+                if let refusal = state.checkTimed(request.isTimed, exchange: exchange, now: session.now) { return refusal }
+                return (InteractionOpcode.writeResponse.rawValue, WriteMessage.response(state.write(request, session: session)))
+            case .statusResponse, nil:
+                return nil
+            default:
+                return InteractionModel.statusResponse(.invalidAction)
+            }
+        }
+    }
+
+    /// Expires the fail-safe when its time is up (rolling back what it guarded).
+    public func tick(now: ContinuousClock.Instant) {
+        let expired = state.withLock { $0.expireFailSafe(now: now) }
+        if expired { logger.info("fail-safe expired: commissioning rolled back") }
+    }
+
+    /// The fabrics this node belongs to.
+    public var fabrics: [Fabric] { state.withLock { $0.fabrics } }
+
+    /// A copy of the data model as reads see it.
+    public var model: DataModel { state.withLock { $0.model } }
+
+    private func hexString(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+    }
+
+    private func logInvoke(_ path: CommandPath, _ result: CommandResult) {
+        let outcome: String
+        switch result {
+        case .response(let command, let fields):
+            let status = fields.first { $0.tag == .context(0) }?.value.unsignedValue.map { " status \($0)" } ?? ""
+            outcome = "response 0x\(String(command, radix: 16))\(status)"
+        case .status(let status, _): outcome = "\(status)"
+        }
+        logger.info(
+            "invoke",
+            metadata: [
+                "endpoint": "\(path.endpoint)", "cluster": "0x\(String(path.cluster, radix: 16))",
+                "command": "0x\(String(path.command, radix: 16))", "result": "\(outcome)",
+            ])
+    }
+}
