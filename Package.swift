@@ -344,6 +344,7 @@ package.targets += [
         name: "matter-demo",
         dependencies: [
             "Matter",
+            "DNSSD",  // avahi, for the advertisement the Matter module leaves to its embedder
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

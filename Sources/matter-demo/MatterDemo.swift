@@ -21,6 +21,8 @@ struct MatterDemo {
 
         let server: MatterServer
         let payload: SetupPayload
+        let advertiser: DemoAdvertiser
+        let node: MatterNode
         do {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
             let setup = try DemoSetup.load(
@@ -28,7 +30,15 @@ struct MatterDemo {
                 passcode: try options["passcode"].map { try number($0, "--passcode", as: UInt32.self) },
                 discriminator: try options["discriminator"].map { try number($0, "--discriminator", as: UInt16.self) })
             payload = try setup.payload()
-            let node = MatterNode(model: DemoDevice.model(), attestation: try setup.attestation(), logger: logger)
+            advertiser = DemoAdvertiser(
+                commissionable: .commissionable(
+                    instanceID: UInt64.random(in: 0...UInt64.max), discriminator: setup.discriminator, vendorID: DemoSetup.vendorID,
+                    productID: DemoSetup.productID, deviceType: 0x0016, deviceName: "matter-demo"),
+                logger: logger)
+            let publisher = advertiser
+            node = MatterNode(
+                model: DemoDevice.model(), attestation: try setup.attestation(), logger: logger,
+                fabricsChanged: { publisher.update(fabrics: $0) })
             server = MatterServer(
                 port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(), node: node,
                 logger: logger)
@@ -43,6 +53,7 @@ struct MatterDemo {
             group.addTask {
                 do {
                     try await serviceGroup.run()
+                    advertiser.stop()
                     exit(0)
                 } catch {
                     log.error("matter-demo: \(error)")
@@ -51,6 +62,7 @@ struct MatterDemo {
             }
             group.addTask {
                 while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
+                advertiser.start(port: UInt16(server.listeningPort() ?? 0), fabrics: node.fabrics)
                 let ready =
                     "ready port=\(server.listeningPort() ?? 0) passcode=\(payload.passcode) discriminator=\(payload.discriminator)"
                     + " manual=\(payload.manualPairingCode) qr=\(payload.qrCodePayload)\n"

@@ -41,12 +41,15 @@ class Demo:
         self.qr = ready["qr"]
 
 
-def start_demo(bin_path: str, state: pathlib.Path, *arguments: str) -> Demo:
+def start_demo(bin_path: str, state: pathlib.Path, *arguments: str, network=None) -> Demo:
+    """matter-demo here, or in namespace A of `network` (with avahi there to advertise through)."""
     log = state.parent / (state.name + ".log")
+    command = [os.path.join(bin_path, "matter-demo"), "--port", str(free_udp_port()), "--state", str(state), *arguments]
     with open(log, "ab") as log_file:
-        process = subprocess.Popen(
-            [os.path.join(bin_path, "matter-demo"), "--port", str(free_udp_port()), "--state", str(state), *arguments],
-            stdout=subprocess.PIPE, stderr=log_file, text=True)
+        if network:
+            process = network.start(command, network.ns_a, stdout=subprocess.PIPE, stderr=log_file)
+        else:
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log_file, text=True)
     line = process.stdout.readline()
     if not line.startswith("ready "):
         process.kill()
@@ -55,7 +58,7 @@ def start_demo(bin_path: str, state: pathlib.Path, *arguments: str) -> Demo:
 
 
 @pytest.fixture
-def demo(request, tmp_path):
+def demo(request, tmp_path, network):  # the network first: this process must be in its namespace before the demo starts
     """matter-demo with the SDK's example passcode and discriminator."""
     running = start_demo(request.config.getoption("--bin-path"), tmp_path / "state",
                          "--passcode", str(PASSCODE), "--discriminator", str(DISCRIMINATOR))
@@ -72,7 +75,25 @@ def loop():
 
 
 @pytest.fixture(scope="session")
-def fabric_admin(tmp_path_factory):
+def network():
+    """Namespaces A (avahi, matter-demo) and B (this process, so the controller), or None with the
+    reason kept in NETWORK_REASON: the loopback tests run either way."""
+    from netns import Network
+    made, reason = Network.make()
+    global NETWORK_REASON
+    NETWORK_REASON = reason
+    if made:
+        made.enter_b()
+    yield made
+    if made:
+        made.close()
+
+
+NETWORK_REASON = None
+
+
+@pytest.fixture(scope="session")
+def fabric_admin(tmp_path_factory, network):
     """The controller stack (one per process: it keeps /data/chip_*.ini and /tmp/chip_kvs) and a fabric admin."""
     import chip.CertificateAuthority
     import chip.native

@@ -63,6 +63,11 @@ public struct Fabric: Sendable {
         self.compressedFabricID = Fabric.compressedID(rootPublicKey: root.publicKey, fabricID: fabricID)
     }
 
+    /// What tells fabrics apart on the network: the index, the compressed fabric id and the node id.
+    var identity: [UInt64] {
+        [UInt64(index), compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID]
+    }
+
     /// Operational node ids: 0x0000_0000_0000_0001 … 0xFFFF_FFEF_FFFF_FFFF (Matter specification 2.5.5.1).
     static func isOperational(_ nodeID: UInt64) -> Bool {
         nodeID >= 1 && nodeID <= 0xFFFF_FFEF_FFFF_FFFF

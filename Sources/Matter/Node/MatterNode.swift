@@ -7,19 +7,29 @@ import Synchronization
 public final class MatterNode: Sendable {
     let state: Mutex<NodeState>
     let logger: Logger
+    private let fabricsChanged: (@Sendable ([Fabric]) -> Void)?
 
     /// `model` holds the application's endpoints with Basic Information and the Descriptor on
     /// endpoint 0; the node adds the commissioning clusters and the global attributes.
-    public init(model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter")) {
+    /// `fabricsChanged` hears of each change to the fabric table (to advertise the node operationally).
+    public init(
+        model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"),
+        fabricsChanged: (@Sendable ([Fabric]) -> Void)? = nil
+    ) {
         self.state = Mutex(NodeState(model: model, attestation: attestation))
         self.logger = logger
+        self.fabricsChanged = fabricsChanged
     }
 
     /// A `MatterApplication`: the reply to an Interaction Model request on a secure session.
     public func respond(to header: ProtocolHeader, payload: [UInt8], session: SessionContext) -> (opcode: UInt8, payload: [UInt8])? {
         guard header.protocolID == .interactionModel else { return nil }
         let exchange = NodeState.ExchangeKey(session: session.sessionID, exchange: header.exchangeID)
+        var changed: [Fabric]?
+        defer { if let changed { fabricsChanged?(changed) } }
         return state.withLock { state -> (opcode: UInt8, payload: [UInt8])? in
+            let before = state.fabrics.map(\.identity)
+            defer { if state.fabrics.map(\.identity) != before { changed = state.fabrics } }
             switch InteractionOpcode(rawValue: header.opcode) {
             case .readRequest:
                 guard let request = try? InteractionModel.readRequest(payload) else {
@@ -66,8 +76,11 @@ public final class MatterNode: Sendable {
 
     /// Expires the fail-safe when its time is up (rolling back what it guarded).
     public func tick(now: ContinuousClock.Instant) {
-        let expired = state.withLock { $0.expireFailSafe(now: now) }
-        if expired { logger.info("fail-safe expired: commissioning rolled back") }
+        let (expired, fabrics) = state.withLock { ($0.expireFailSafe(now: now), $0.fabrics) }
+        if expired {
+            logger.info("fail-safe expired: commissioning rolled back")
+            fabricsChanged?(fabrics)
+        }
     }
 
     /// The fabrics this node belongs to.

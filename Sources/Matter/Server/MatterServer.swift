@@ -29,6 +29,7 @@ public final class MatterServer: Service, Sendable {
         } else if let node {
             dispatcher.application = { @Sendable in node.respond(to: $0, payload: $1, session: $2) }
         }
+        if let node { dispatcher.fabrics = { node.fabrics } }
         self.dispatcher = Mutex(dispatcher)
     }
 

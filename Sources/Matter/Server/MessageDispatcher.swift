@@ -32,9 +32,12 @@ public struct Outgoing<Peer: Sendable>: Sendable {
 public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     struct UnsecuredPeer: Hashable { var peer: Peer; var ephemeralNodeID: UInt64 }
     struct PendingPASE { var responder: PASEResponder; var initiator: UnsecuredPeer; var exchangeID: UInt16 }
+    struct PendingCASE { var responder: CASEResponder; var exchangeID: UInt16 }
 
     /// How many commissioners' unsecured counters are remembered (each a few bytes).
     static var unsecuredPeerLimit: Int { 256 }
+    static var pendingCASELimit: Int { 16 }
+    static var resumptionLimit: Int { 64 }
 
     public var verifier: PASEVerifier
     public var parameters = SessionParameters()
@@ -43,6 +46,10 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     var unsecuredCounter = MessageCounter()
     var unsecuredWindows: [UnsecuredPeer: ReceptionWindow] = [:]
     var pase: PendingPASE?
+    var pendingCASE: [UnsecuredPeer: PendingCASE] = [:]
+    var resumptions: [[UInt8]: CASEResponder.Resumption] = [:]
+    /// The fabrics CASE answers for (the node's, once commissioned).
+    public var fabrics: @Sendable () -> [Fabric] = { [] }
     var retransmissions = RetransmissionTable<Peer>()
     let logger: Logger
 
@@ -101,12 +108,25 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
                 "protocol \(protocolHeader.protocolID.number) opcode \(protocolHeader.opcode) on the unsecured session")
         }
         let reply: (SecureChannelOpcode, [UInt8])?
-        do {
-            reply = try handlePASE(opcode, payload: payload, initiator: initiator, exchangeID: protocolHeader.exchangeID)
-        } catch let error as MatterError {
-            logger.info("PASE failed", metadata: ["reason": "\(error)"])
-            if pase?.initiator == initiator { pase = nil }  // a stranger's bad message does not end another's PASE
-            reply = (.statusReport, StatusReport(.failure, code: .invalidParameter).encoded())
+        if [.sigma1, .sigma3].contains(opcode) {
+            do {
+                reply = try handleCASE(opcode, payload: payload, initiator: initiator, exchangeID: protocolHeader.exchangeID)
+            } catch {
+                logger.info("CASE failed", metadata: ["reason": "\(error)"])
+                pendingCASE[initiator] = nil
+                let code: StatusReport.SecureChannelCode =
+                    if case CASEError.noSharedRoot = error { .noSharedTrustRoots } else { .invalidParameter }
+                reply = (.statusReport, StatusReport(.failure, code: code).encoded())
+            }
+        } else {
+            do {
+                reply = try handlePASE(opcode, payload: payload, initiator: initiator, exchangeID: protocolHeader.exchangeID)
+            } catch let error as MatterError {
+                logger.info("PASE failed", metadata: ["reason": "\(error)"])
+                if pase?.initiator == initiator { pase = nil }  // a stranger's bad message does not end another's PASE
+                pendingCASE[initiator] = nil
+                reply = (.statusReport, StatusReport(.failure, code: .invalidParameter).encoded())
+            }
         }
         guard let reply else {
             return ack.map { [standaloneAck(acknowledging: $0, to: protocolHeader, unsecured: initiator)] } ?? []
@@ -151,10 +171,62 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             return (.statusReport, StatusReport(.success, code: .sessionEstablishmentSuccess).encoded())
         case .statusReport:
             if pase?.initiator == initiator { pase = nil }  // the commissioner gave up
+            pendingCASE[initiator] = nil
             return nil
         default:
             throw MatterError.malformedMessage("secure channel opcode \(opcode) is not served on the unsecured session")
         }
+    }
+
+    /// One step of CASE as the responder: Sigma1 → Sigma2 (or Sigma2Resume), Sigma3 → the session.
+    private mutating func handleCASE(
+        _ opcode: SecureChannelOpcode, payload: [UInt8], initiator: UnsecuredPeer, exchangeID: UInt16
+    ) throws -> (SecureChannelOpcode, [UInt8])? {
+        switch opcode {
+        case .sigma1:
+            let fabrics = fabrics()
+            if let (established, sigma2Resume) = try CASEResponder.resume(
+                sigma1: payload, records: resumptions, fabrics: fabrics, responderSessionID: freeSessionID(), parameters: parameters)
+            {
+                let id = UInt16(try TLVDecoder.decode(sigma2Resume).value.field(3, "responderSessionID", as: UInt16.self))
+                open(established, localSessionID: id, peer: initiator.peer)
+                return (.sigma2Resume, sigma2Resume)
+            }
+            if pendingCASE[initiator] == nil, pendingCASE.count >= Self.pendingCASELimit { pendingCASE.removeAll() }
+            let (responder, sigma2) = try CASEResponder.start(
+                sigma1: payload, fabrics: fabrics, responderSessionID: freeSessionID(), parameters: parameters)
+            pendingCASE[initiator] = PendingCASE(responder: responder, exchangeID: exchangeID)
+            return (.sigma2, sigma2)
+        default:  // Sigma3
+            guard let pending = pendingCASE.removeValue(forKey: initiator), pending.exchangeID == exchangeID else {
+                throw CASEError.invalid("Sigma3 without a Sigma1 on its exchange")
+            }
+            let established = try pending.responder.sigma3(payload)
+            open(established, localSessionID: pending.responder.responderSessionID, peer: initiator.peer)
+            return (.statusReport, StatusReport(.success, code: .sessionEstablishmentSuccess).encoded())
+        }
+    }
+
+    /// Starts the secure session a CASE established, and remembers how to resume it.
+    private mutating func open(_ established: CASEResponder.Established, localSessionID: UInt16, peer: Peer) {
+        var session = SecureSession(
+            localSessionID: localSessionID, peerSessionID: established.initiatorSessionID, keys: established.keys, peer: peer,
+            peerParameters: established.initiatorParameters)
+        session.localNodeID = established.fabric.nodeID
+        session.peerNodeID = established.peerNodeID
+        session.subject = .caseSession(fabricIndex: established.fabric.index, nodeID: established.peerNodeID, tags: established.peerTags)
+        sessions[localSessionID] = session
+        resumptions = resumptions.filter {
+            $0.value.peerNodeID != established.peerNodeID || $0.value.fabricIndex != established.fabric.index
+        }
+        if resumptions.count >= Self.resumptionLimit { resumptions.removeAll() }
+        resumptions[established.resumption.id] = established.resumption
+        logger.info(
+            "CASE session established",
+            metadata: [
+                "session": "\(localSessionID)", "fabric": "\(established.fabric.index)",
+                "peer": "\(String(established.peerNodeID, radix: 16))",
+            ])
     }
 
     private mutating func receiveSecure(

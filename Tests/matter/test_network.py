@@ -1,0 +1,55 @@
+"""The whole commissioning by the Matter SDK's controller, between two network namespaces: PASE,
+attestation (no bypass), the NOC, operational discovery through avahi, CASE and
+CommissioningComplete; then reads and a write over the CASE session (Tests/matter/netns.py)."""
+
+import time
+
+import pytest
+
+import conftest
+from conftest import DISCRIMINATOR, PAA_STORE, PASSCODE, start_demo
+from netns import ADDRESS6_A
+
+
+@pytest.fixture
+def network_demo(request, tmp_path, network):
+    if network is None:
+        pytest.skip(f"no network namespaces: {conftest.NETWORK_REASON}")
+    running = start_demo(request.config.getoption("--bin-path"), tmp_path / "state",
+                         "--passcode", str(PASSCODE), "--discriminator", str(DISCRIMINATOR), network=network)
+    yield running
+    running.process.terminate()
+    running.process.wait(timeout=10)
+
+
+def test_the_controller_commissions_the_device_and_reads_and_writes_over_case(network_demo, fabric_admin, loop):
+    import chip.clusters as Clusters
+    basic = Clusters.BasicInformation
+    controller = fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
+    try:
+        started = time.monotonic()
+        loop.run_until_complete(controller.EstablishPASESessionIP(ADDRESS6_A, PASSCODE, 0x3001, network_demo.port))
+        pase = time.monotonic() - started
+        loop.run_until_complete(controller.Commission(0x3001))
+        whole = time.monotonic() - started
+        print(f"\nbetween namespaces: PASE {1000 * pase:.0f} ms, commissioning in all {1000 * whole:.0f} ms")
+        log = network_demo.log.read_text()
+        assert "CASE session established" in log
+        assert "cluster=0x30 command=0x4 endpoint=0 result=response 0x5 status 0" in log  # CommissioningComplete over CASE
+
+        started = time.monotonic()
+        result = loop.run_until_complete(controller.ReadAttribute(0x3001, [(0, basic.Attributes.VendorID), (0, basic.Attributes.ProductID)]))
+        print(f"read over CASE: {1000 * (time.monotonic() - started):.1f} ms")
+        assert result[0][basic][basic.Attributes.VendorID] == 0xFFF1
+        assert result[0][basic][basic.Attributes.ProductID] == 0x8000
+
+        written = loop.run_until_complete(controller.WriteAttribute(0x3001, [(0, basic.Attributes.NodeLabel("kitchen"))]))
+        assert written[0].Status == Clusters.Attribute.Status.Success if hasattr(Clusters.Attribute, "Status") else True
+        label = loop.run_until_complete(controller.ReadAttribute(0x3001, [(0, basic.Attributes.NodeLabel)]))
+        assert label[0][basic][basic.Attributes.NodeLabel] == "kitchen"
+
+        fabrics = loop.run_until_complete(controller.ReadAttribute(0x3001, [(0, Clusters.OperationalCredentials.Attributes.Fabrics)]))
+        [fabric] = fabrics[0][Clusters.OperationalCredentials][Clusters.OperationalCredentials.Attributes.Fabrics]
+        assert fabric.vendorID == 0xFFF1 and fabric.nodeID == 0x3001
+    finally:
+        controller.Shutdown()
