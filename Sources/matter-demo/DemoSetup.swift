@@ -76,6 +76,15 @@ struct DemoSetup {
         return try DeviceAttestation.test(dacKey: key, dac: dac, deviceType: 0x0016)
     }
 
+    /// Replaces `path` with `bytes` whole (a new file renamed over the old), the owner's alone.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let temporary = path + ".new"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+            throw MatterError.storage("cannot write \(temporary)")
+        }
+        guard rename(temporary, path) == 0 else { throw MatterError.storage("cannot rename \(temporary) to \(path)") }
+    }
+
     func verifier() throws -> PASEVerifier {
         try PASEVerifier(passcode: passcode, salt: salt, iterations: Self.iterations)
     }

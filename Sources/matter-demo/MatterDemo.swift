@@ -18,6 +18,7 @@ struct MatterDemo {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "matter-demo")
         logger.logLevel = ProcessInfo.processInfo.environment["MATTER_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+        let log = logger
 
         let server: MatterServer
         let payload: SetupPayload
@@ -36,8 +37,17 @@ struct MatterDemo {
                     productID: DemoSetup.productID, deviceType: 0x0016, deviceName: "matter-demo"),
                 logger: logger)
             let publisher = advertiser
-            node = MatterNode(
+            let store = setup.folder + "/node"
+            node = try MatterNode(
                 model: DemoDevice.model(), attestation: try setup.attestation(), logger: logger,
+                stored: FileManager.default.contents(atPath: store).map { Array($0) },
+                persist: { bytes in
+                    do {
+                        try DemoSetup.write(bytes, to: store)
+                    } catch {
+                        log.error("cannot keep the node's state: \(error)")
+                    }
+                },
                 fabricsChanged: { publisher.update(fabrics: $0) })
             server = MatterServer(
                 port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(), node: node,
@@ -46,7 +56,6 @@ struct MatterDemo {
             FileHandle.standardError.write(Data("matter-demo: \(error)\n".utf8))
             exit(2)
         }
-        let log = logger
         let serviceGroup = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         await withThrowingTaskGroup(of: Void.self) { group in

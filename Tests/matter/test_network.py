@@ -53,3 +53,27 @@ def test_the_controller_commissions_the_device_and_reads_and_writes_over_case(ne
         assert fabric.vendorID == 0xFFF1 and fabric.nodeID == 0x3001
     finally:
         controller.Shutdown()
+
+
+def test_after_a_restart_the_controller_reconnects_by_case_without_recommissioning(network_demo, network, fabric_admin, loop, request, tmp_path):
+    import chip.clusters as Clusters
+    basic = Clusters.BasicInformation
+    controller = fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
+    try:
+        loop.run_until_complete(controller.EstablishPASESessionIP(ADDRESS6_A, PASSCODE, 0x3002, network_demo.port))
+        loop.run_until_complete(controller.Commission(0x3002))
+        loop.run_until_complete(controller.WriteAttribute(0x3002, [(0, basic.Attributes.NodeLabel("hall"))]))
+        assert oct((tmp_path / "state" / "node").stat().st_mode & 0o777) == "0o600"
+
+        network_demo.process.terminate()
+        assert network_demo.process.wait(timeout=10) == 0
+        restarted = start_demo(request.config.getoption("--bin-path"), tmp_path / "state", "--port", str(network_demo.port), network=network)
+        network_demo.process = restarted.process  # the fixture ends this one
+        controller.ExpireSessions(0x3002)  # the old session died with the process; the controller finds the node again
+        started = time.monotonic()
+        label = loop.run_until_complete(controller.ReadAttribute(0x3002, [(0, basic.Attributes.NodeLabel)]))
+        print(f"\nafter a restart: operational discovery, CASE and a read in {1000 * (time.monotonic() - started):.0f} ms")
+        assert label[0][basic][basic.Attributes.NodeLabel] == "hall"
+        assert "CASE session established" in restarted.log.read_text()
+    finally:
+        controller.Shutdown()

@@ -8,16 +8,21 @@ public final class MatterNode: Sendable {
     let state: Mutex<NodeState>
     let logger: Logger
     private let fabricsChanged: (@Sendable ([Fabric]) -> Void)?
+    private let persist: (@Sendable ([UInt8]) -> Void)?
 
     /// `model` holds the application's endpoints with Basic Information and the Descriptor on
     /// endpoint 0; the node adds the commissioning clusters and the global attributes.
     /// `fabricsChanged` hears of each change to the fabric table (to advertise the node operationally).
+    /// `stored` is what `persist` was last given: the fabrics, ACL and labels the node keeps.
     public init(
-        model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"),
-        fabricsChanged: (@Sendable ([Fabric]) -> Void)? = nil
-    ) {
-        self.state = Mutex(NodeState(model: model, attestation: attestation))
+        model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"), stored: [UInt8]? = nil,
+        persist: (@Sendable ([UInt8]) -> Void)? = nil, fabricsChanged: (@Sendable ([Fabric]) -> Void)? = nil
+    ) throws {
+        var state = NodeState(model: model, attestation: attestation)
+        if let stored { try state.restore(stored) }
+        self.state = Mutex(state)
         self.logger = logger
+        self.persist = persist
         self.fabricsChanged = fabricsChanged
     }
 
@@ -26,10 +31,21 @@ public final class MatterNode: Sendable {
         guard header.protocolID == .interactionModel else { return nil }
         let exchange = NodeState.ExchangeKey(session: session.sessionID, exchange: header.exchangeID)
         var changed: [Fabric]?
-        defer { if let changed { fabricsChanged?(changed) } }
+        var toPersist: [UInt8]?
+        defer {
+            if let toPersist { persist?(toPersist) }
+            if let changed { fabricsChanged?(changed) }
+        }
         return state.withLock { state -> (opcode: UInt8, payload: [UInt8])? in
             let before = state.fabrics.map(\.identity)
-            defer { if state.fabrics.map(\.identity) != before { changed = state.fabrics } }
+            let mutates =
+                persist != nil
+                && [InteractionOpcode.invokeRequest.rawValue, InteractionOpcode.writeRequest.rawValue].contains(header.opcode)
+            let stored = mutates ? state.persistentState() : []
+            defer {
+                if state.fabrics.map(\.identity) != before { changed = state.fabrics }
+                if mutates, case let now = state.persistentState(), now != stored { toPersist = now }
+            }
             switch InteractionOpcode(rawValue: header.opcode) {
             case .readRequest:
                 guard let request = try? InteractionModel.readRequest(payload) else {
@@ -76,8 +92,9 @@ public final class MatterNode: Sendable {
 
     /// Expires the fail-safe when its time is up (rolling back what it guarded).
     public func tick(now: ContinuousClock.Instant) {
-        let (expired, fabrics) = state.withLock { ($0.expireFailSafe(now: now), $0.fabrics) }
+        let (expired, fabrics, stored) = state.withLock { ($0.expireFailSafe(now: now), $0.fabrics, $0.persistentState()) }
         if expired {
+            persist?(stored)
             logger.info("fail-safe expired: commissioning rolled back")
             fabricsChanged?(fabrics)
         }
