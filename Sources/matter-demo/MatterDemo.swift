@@ -70,6 +70,14 @@ struct MatterDemo {
                 }
             }
             group.addTask {
+                // SIGUSR1 toggles the first light: a change no controller made, for subscription tests.
+                for await _ in await UnixSignalsSequence(trapping: .sigusr1) {
+                    let on = node.model.endpoints[DemoDevice.firstLight]?[0x0006]?.attributes[0] == .bool(true)
+                    node.setAttribute(endpoint: DemoDevice.firstLight, cluster: 0x0006, attribute: 0, to: .bool(!on))
+                    log.info("SIGUSR1: light 1 \(on ? "off" : "on")")
+                }
+            }
+            group.addTask {
                 while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
                 advertiser.start(port: UInt16(server.listeningPort() ?? 0), fabrics: node.fabrics)
                 let ready =

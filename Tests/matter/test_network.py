@@ -77,3 +77,47 @@ def test_after_a_restart_the_controller_reconnects_by_case_without_recommissioni
         assert "CASE session established" in restarted.log.read_text()
     finally:
         controller.Shutdown()
+
+
+def commission(fabric_admin, loop, demo, node_id):
+    controller = fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
+    loop.run_until_complete(controller.EstablishPASESessionIP(ADDRESS6_A, PASSCODE, node_id, demo.port))
+    loop.run_until_complete(controller.Commission(node_id))
+    return controller
+
+
+def test_the_bridge_reads_as_its_parts_and_its_lights_switch(network_demo, fabric_admin, loop):
+    import signal
+
+    import chip.clusters as Clusters
+    descriptor, bridged, on_off = Clusters.Descriptor, Clusters.BridgedDeviceBasicInformation, Clusters.OnOff
+    controller = commission(fabric_admin, loop, network_demo, 0x3003)
+    try:
+        read = loop.run_until_complete(controller.ReadAttribute(0x3003, [(descriptor.Attributes.PartsList), (descriptor.Attributes.DeviceTypeList)]))
+        assert read[0][descriptor][descriptor.Attributes.PartsList] == [1, 2, 3, 4]
+        assert read[1][descriptor][descriptor.Attributes.PartsList] == [2, 3, 4]
+        assert [t.deviceType for t in read[1][descriptor][descriptor.Attributes.DeviceTypeList]] == [0x000E]  # Aggregator
+        assert [t.deviceType for t in read[2][descriptor][descriptor.Attributes.DeviceTypeList]] == [0x0100, 0x0013]  # On/Off Light, Bridged Node
+        assert [t.deviceType for t in read[4][descriptor][descriptor.Attributes.DeviceTypeList]] == [0x0302, 0x0013]
+        names = loop.run_until_complete(controller.ReadAttribute(0x3003, [(bridged.Attributes.NodeLabel), (bridged.Attributes.Reachable)]))
+        assert {endpoint: names[endpoint][bridged][bridged.Attributes.NodeLabel] for endpoint in names} == {2: "Light 1", 3: "Light 2", 4: "Sensor"}
+        assert all(names[endpoint][bridged][bridged.Attributes.Reachable] for endpoint in names)
+
+        def light(endpoint):
+            return loop.run_until_complete(controller.ReadAttribute(0x3003, [(endpoint, on_off.Attributes.OnOff)]))[endpoint][on_off][on_off.Attributes.OnOff]
+
+        assert light(2) is False
+        started = time.monotonic()
+        loop.run_until_complete(controller.SendCommand(0x3003, 2, on_off.Commands.Toggle()))
+        print(f"\ninvoke (Toggle) over CASE: {1000 * (time.monotonic() - started):.1f} ms")
+        assert light(2) is True and light(3) is False
+        loop.run_until_complete(controller.SendCommand(0x3003, 2, on_off.Commands.Off()))
+        loop.run_until_complete(controller.SendCommand(0x3003, 3, on_off.Commands.On()))
+        assert light(2) is False and light(3) is True
+        network_demo.process.send_signal(signal.SIGUSR1)  # a change no controller made
+        deadline = time.monotonic() + 5
+        while light(2) is False and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert light(2) is True
+    finally:
+        controller.Shutdown()

@@ -100,6 +100,11 @@ public final class MatterNode: Sendable {
         }
     }
 
+    /// Changes an attribute from the application's side (a light switched by hand), bumping its data version.
+    public func setAttribute(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
+        state.withLock { $0.model.set(endpoint: endpoint, cluster: cluster, attribute: attribute, to: value) }
+    }
+
     /// The fabrics this node belongs to.
     public var fabrics: [Fabric] { state.withLock { $0.fabrics } }
 

@@ -6,6 +6,7 @@ extension NodeState {
         ClusterID.generalCommissioning: ([0x00, 0x02, 0x04], [0x01, 0x03, 0x05]),
         ClusterID.operationalCredentials: ([0x00, 0x02, 0x04, 0x06, 0x07, 0x09, 0x0A, 0x0B], [0x01, 0x03, 0x05, 0x08]),
         ClusterID.groupKeyManagement: ([], []),
+        ClusterID.onOff: ([0x00, 0x01, 0x02], []),
     ]
 
     static func commissioningClusters() -> [UInt32: [UInt32: TLVValue]] {
@@ -95,12 +96,12 @@ extension NodeState {
         model.set(endpoint: 0, cluster: ClusterID.generalCommissioning, attribute: 2, to: .unsigned(regulatoryConfig))
     }
 
-    /// AttributeList, AcceptedCommandList and GeneratedCommandList for every cluster, and the root
-    /// Descriptor's ServerList naming endpoint 0's clusters.
+    /// AttributeList, AcceptedCommandList and GeneratedCommandList for every cluster, and each
+    /// Descriptor's ServerList naming its endpoint's clusters.
     mutating func addGlobalAttributes() {
-        if model.endpoints[0]?[ClusterID.descriptor] != nil {
-            let servers = (model.endpoints[0] ?? [:]).keys.sorted().map { TLVElement(.unsigned(UInt64($0))) }
-            model.endpoints[0]?[ClusterID.descriptor]?.attributes[1] = .array(servers)
+        for (endpoint, clusters) in model.endpoints where clusters[ClusterID.descriptor] != nil {
+            let servers = clusters.keys.sorted().map { TLVElement(.unsigned(UInt64($0))) }
+            model.endpoints[endpoint]?[ClusterID.descriptor]?.attributes[1] = .array(servers)
         }
         for (endpoint, clusters) in model.endpoints {
             for (clusterID, cluster) in clusters {

@@ -14,12 +14,20 @@ extension NodeState {
         guard clusters[path.cluster] != nil else { return .status(.unsupportedCluster) }
         let accepted = Self.commands[path.cluster]?.accepted ?? []
         guard accepted.contains(UInt64(path.command)) else { return .status(.unsupportedCommand) }
-        guard allows(session, .administer, endpoint: path.endpoint, cluster: path.cluster) else { return .status(.unsupportedAccess) }
+        let needed: AccessControlEntry.Privilege = ClusterID.administered.contains(path.cluster) ? .administer : .operate
+        guard allows(session, needed, endpoint: path.endpoint, cluster: path.cluster) else { return .status(.unsupportedAccess) }
         defer { refresh() }
         do {
             switch path.cluster {
             case ClusterID.generalCommissioning: return try generalCommissioning(path.command, fields, session: session)
             case ClusterID.operationalCredentials: return try operationalCredentials(path.command, fields, session: session)
+            case ClusterID.onOff:  // Off, On, Toggle
+                guard case .bool(let on)? = model.endpoints[path.endpoint]?[ClusterID.onOff]?.attributes[0] else {
+                    return .status(.failure)
+                }
+                let value = path.command == 2 ? !on : path.command == 1
+                model.set(endpoint: path.endpoint, cluster: ClusterID.onOff, attribute: 0, to: .bool(value))
+                return .success
             default: return .status(.unsupportedCommand)
             }
         } catch {

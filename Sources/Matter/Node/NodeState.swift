@@ -9,6 +9,12 @@ enum ClusterID {
     static let networkCommissioning: UInt32 = 0x0031
     static let operationalCredentials: UInt32 = 0x003E
     static let groupKeyManagement: UInt32 = 0x003F
+    static let onOff: UInt32 = 0x0006
+
+    /// The clusters whose commands need Administer; others' need Operate.
+    static let administered: Set<UInt32> = [
+        accessControl, generalCommissioning, networkCommissioning, operationalCredentials, groupKeyManagement,
+    ]
 }
 
 /// Everything the node knows and changes: the data model, fabrics, access control and the
