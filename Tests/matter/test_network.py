@@ -2,6 +2,7 @@
 attestation (no bypass), the NOC, operational discovery through avahi, CASE and
 CommissioningComplete; then reads and a write over the CASE session (Tests/matter/netns.py)."""
 
+import asyncio
 import time
 
 import pytest
@@ -119,5 +120,35 @@ def test_the_bridge_reads_as_its_parts_and_its_lights_switch(network_demo, fabri
         while light(2) is False and time.monotonic() < deadline:
             time.sleep(0.02)
         assert light(2) is True
+    finally:
+        controller.Shutdown()
+
+
+def test_a_subscription_gets_its_priming_report_and_a_report_after_a_change_no_controller_made(network_demo, fabric_admin, loop):
+    import signal
+
+    import chip.clusters as Clusters
+    on_off = Clusters.OnOff
+    controller = commission(fabric_admin, loop, network_demo, 0x3004)
+    try:
+        subscription = loop.run_until_complete(controller.ReadAttribute(
+            0x3004, [(2, on_off.Attributes.OnOff), (0, Clusters.BasicInformation.Attributes.NodeLabel)], reportInterval=(0, 30)))
+        def light():
+            return subscription.GetAttributes()[2][on_off][on_off.Attributes.OnOff]
+
+        assert light() is False
+        assert subscription.GetReportingIntervalsSeconds() == (0, 30)
+        latencies = []
+        for round in range(20):
+            reported = asyncio.Event()
+            subscription.SetAttributeUpdateCallback(lambda path, transaction: loop.call_soon_threadsafe(reported.set))
+            started = time.monotonic()
+            network_demo.process.send_signal(signal.SIGUSR1)
+            loop.run_until_complete(asyncio.wait_for(reported.wait(), 5))
+            latencies.append(1000 * (time.monotonic() - started))
+            assert light() is (round % 2 == 0)
+        latencies.sort()
+        print(f"\nsubscription report after SIGUSR1, 20 changes: p50 {latencies[10]:.1f} ms, max {latencies[-1]:.1f} ms")
+        subscription.Shutdown()
     finally:
         controller.Shutdown()

@@ -82,7 +82,11 @@ public final class MatterNode: Sendable {
                 guard let request = try? WriteMessage.request(payload) else { return InteractionModel.statusResponse(.invalidAction) }
                 if let refusal = state.checkTimed(request.isTimed, exchange: exchange, now: session.now) { return refusal }
                 return (InteractionOpcode.writeResponse.rawValue, WriteMessage.response(state.write(request, session: session)))
-            case .statusResponse, nil:
+            case .subscribeRequest:
+                return state.subscribe(payload, session: session, exchange: exchange)
+            case .statusResponse:
+                return state.subscribeResponse(exchange: exchange, now: session.now)
+            case nil:
                 return nil
             default:
                 return InteractionModel.statusResponse(.invalidAction)
@@ -97,6 +101,16 @@ public final class MatterNode: Sendable {
             persist?(stored)
             logger.info("fail-safe expired: commissioning rolled back")
             fabricsChanged?(fabrics)
+        }
+    }
+
+    /// Subscription reports due at `now`, each to go out on a new exchange of its session
+    /// (subscriptions of sessions not in `liveSessions` end).
+    public func dueReports(
+        now: ContinuousClock.Instant, liveSessions: Set<UInt16>
+    ) -> [(sessionID: UInt16, opcode: UInt8, payload: [UInt8])] {
+        state.withLock { $0.dueReports(now: now, liveSessions: liveSessions) }.map {
+            ($0.sessionID, InteractionOpcode.reportData.rawValue, $0.payload)
         }
     }
 

@@ -49,6 +49,9 @@ struct NodeState: Sendable {
     var breadcrumb: UInt64 = 0
     var regulatoryConfig: UInt64 = 2  // IndoorOutdoor
     var timedExchanges: [ExchangeKey: ContinuousClock.Instant] = [:]
+    var subscriptions: [UInt32: Subscription] = [:]
+    var pendingSubscribeResponses: [ExchangeKey: UInt32] = [:]
+    static let subscriptionLimit = 32
 
     init(model: DataModel, attestation: DeviceAttestation?) {
         self.model = model

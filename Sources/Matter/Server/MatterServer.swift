@@ -78,8 +78,19 @@ public final class MatterServer: Service, Sendable {
         while !Task.isCancelled {
             try await Task.sleep(for: Self.retransmissionCheck)
             let now = ContinuousClock.now
-            node?.tick(now: now)
-            let due = dispatcher.withLock { $0.tick(now: now) }
+            var due: [Outgoing<SocketAddress>] = []
+            if let node {
+                node.tick(now: now)
+                let live = dispatcher.withLock { Set($0.sessions.keys) }
+                for report in node.dueReports(now: now, liveSessions: live) {
+                    let outgoing = dispatcher.withLock {
+                        $0.initiate(
+                            on: report.sessionID, protocolID: .interactionModel, opcode: report.opcode, payload: report.payload, now: now)
+                    }
+                    if let outgoing { due.append(outgoing) }
+                }
+            }
+            due += dispatcher.withLock { $0.tick(now: now) }
             try await send(due, on: outbound)
         }
     }

@@ -46,6 +46,7 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     var unsecuredCounter = MessageCounter()
     var unsecuredWindows: [UnsecuredPeer: ReceptionWindow] = [:]
     var pase: PendingPASE?
+    var nextExchangeID = UInt16.random(in: 0...UInt16.max)
     var pendingCASE: [UnsecuredPeer: PendingCASE] = [:]
     var resumptions: [[UInt8]: CASEResponder.Resumption] = [:]
     /// The fabrics CASE answers for (the node's, once commissioned).
@@ -292,6 +293,17 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
                 baseInterval: parameters.activeInterval, now: now)
         }
         return Outgoing(datagram: datagram, peer: initiator.peer)
+    }
+
+    /// A message this node starts an exchange with on a secure session (a subscription's report),
+    /// sent reliably; nil when the session is gone.
+    public mutating func initiate(
+        on sessionID: UInt16, protocolID: ProtocolID, opcode: UInt8, payload: [UInt8], now: ContinuousClock.Instant
+    ) -> Outgoing<Peer>? {
+        nextExchangeID &+= 1
+        let header = ProtocolHeader(
+            isInitiator: true, needsAcknowledgement: true, opcode: opcode, exchangeID: nextExchangeID, protocolID: protocolID)
+        return try? sendSecure(header.encoded() + payload, on: sessionID, reliably: true, now: now)
     }
 
     private mutating func sendSecure(
