@@ -6,27 +6,34 @@ import Synchronization
 /// Publishes what the node advertises through avahi-daemon (the DNSSD module, as the HomeKit bridge
 /// does): the commissionable service while the node belongs to no fabric, an operational one per fabric.
 final class DemoAdvertiser: Sendable {
-    private let commissionable: MatterAdvertisement
+    private let commissionable: @Sendable (UInt16) -> MatterAdvertisement
+    private let discriminator: UInt16
     private let port: Mutex<UInt16?> = Mutex(nil)
     private let published = Mutex<[MatterAdvertisement: ServiceAdvertiser]>([:])
-    private let fabrics = Mutex<[Fabric]>([])
+    private let current = Mutex(MatterNode.Advertising(fabrics: [], openWindow: nil))
     private let logger: Logger
 
-    init(commissionable: MatterAdvertisement, logger: Logger) {
+    /// `commissionable` makes the commissionable service for a discriminator: the device's own
+    /// while it is on no fabric, an administrator's window's while one is open.
+    init(discriminator: UInt16, commissionable: @escaping @Sendable (UInt16) -> MatterAdvertisement, logger: Logger) {
+        self.discriminator = discriminator
         self.commissionable = commissionable
         self.logger = logger
     }
 
     /// Starts publishing once the node listens on `port`.
-    func start(port: UInt16, fabrics current: [Fabric]) {
+    func start(port: UInt16, advertising: MatterNode.Advertising) {
         self.port.withLock { $0 = port }
-        update(fabrics: current)
+        update(advertising)
     }
 
-    func update(fabrics current: [Fabric]) {
-        fabrics.withLock { $0 = current }
+    func update(_ advertising: MatterNode.Advertising) {
+        current.withLock { $0 = advertising }
         guard let port = port.withLock({ $0 }) else { return }
-        let wanted = Set(current.isEmpty ? [commissionable] : current.map(MatterAdvertisement.operational))
+        var wanted = Set(advertising.fabrics.map(MatterAdvertisement.operational))
+        if let window = advertising.openWindow ?? (advertising.fabrics.isEmpty ? discriminator : nil) {
+            wanted.insert(commissionable(window))
+        }
         published.withLock { published in
             for (advertisement, advertiser) in published where !wanted.contains(advertisement) {
                 advertiser.stop()

@@ -31,10 +31,14 @@ struct MatterDemo {
                 passcode: try options["passcode"].map { try number($0, "--passcode", as: UInt32.self) },
                 discriminator: try options["discriminator"].map { try number($0, "--discriminator", as: UInt16.self) })
             payload = try setup.payload()
+            let instanceID = UInt64.random(in: 0...UInt64.max)
             advertiser = DemoAdvertiser(
-                commissionable: .commissionable(
-                    instanceID: UInt64.random(in: 0...UInt64.max), discriminator: setup.discriminator, vendorID: DemoSetup.vendorID,
-                    productID: DemoSetup.productID, deviceType: 0x0016, deviceName: "matter-demo"),
+                discriminator: setup.discriminator,
+                commissionable: { discriminator in
+                    .commissionable(
+                        instanceID: instanceID, discriminator: discriminator, vendorID: DemoSetup.vendorID, productID: DemoSetup.productID,
+                        deviceType: 0x0016, deviceName: "matter-demo")
+                },
                 logger: logger)
             let publisher = advertiser
             let store = setup.folder + "/node"
@@ -48,7 +52,7 @@ struct MatterDemo {
                         log.error("cannot keep the node's state: \(error)")
                     }
                 },
-                fabricsChanged: { publisher.update(fabrics: $0) })
+                advertisingChanged: { publisher.update($0) })
             server = MatterServer(
                 port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(), node: node,
                 logger: logger)
@@ -79,7 +83,7 @@ struct MatterDemo {
             }
             group.addTask {
                 while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
-                advertiser.start(port: UInt16(server.listeningPort() ?? 0), fabrics: node.fabrics)
+                advertiser.start(port: UInt16(server.listeningPort() ?? 0), advertising: node.advertising)
                 let ready =
                     "ready port=\(server.listeningPort() ?? 0) passcode=\(payload.passcode) discriminator=\(payload.discriminator)"
                     + " manual=\(payload.manualPairingCode) qr=\(payload.qrCodePayload)\n"

@@ -105,9 +105,16 @@ def fabric_admin(tmp_path_factory, network):
     authorities = chip.CertificateAuthority.CertificateAuthorityManager(chipStack=stack)
     authority = authorities.NewCertificateAuthority()
     admin = authority.NewFabricAdmin(vendorId=0xFFF1, fabricId=1)
+    admin.authorities = authorities  # for a second ecosystem's fabric (second_fabric_admin)
     yield admin
     authorities.Shutdown()
     stack.Shutdown()
+
+
+@pytest.fixture(scope="session")
+def second_fabric_admin(fabric_admin):
+    """Another ecosystem: a root of its own and fabric 2, in the same controller stack."""
+    return fabric_admin.authorities.NewCertificateAuthority().NewFabricAdmin(vendorId=0xFFF2, fabricId=2)
 
 
 @pytest.fixture

@@ -152,3 +152,65 @@ def test_a_subscription_gets_its_priming_report_and_a_report_after_a_change_no_c
         subscription.Shutdown()
     finally:
         controller.Shutdown()
+
+
+def test_a_second_ecosystem_joins_through_an_administrators_window_and_removing_it_leaves_the_first(
+        network_demo, fabric_admin, second_fabric_admin, loop):
+    import chip.clusters as Clusters
+    credentials, on_off = Clusters.OperationalCredentials, Clusters.OnOff
+    first = commission(fabric_admin, loop, network_demo, 0x3005)
+    second = second_fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
+    try:
+        window = loop.run_until_complete(first.OpenCommissioningWindow(0x3005, 180, 1000, 2000, 1))
+        started = time.monotonic()
+        loop.run_until_complete(second.EstablishPASESessionIP(ADDRESS6_A, window.setupPinCode, 0x4005, network_demo.port))
+        loop.run_until_complete(second.Commission(0x4005))
+        print(f"\nsecond fabric through the window: {1000 * (time.monotonic() - started):.0f} ms")
+
+        fabrics = loop.run_until_complete(first.ReadAttribute(0x3005, [(0, credentials.Attributes.Fabrics)], fabricFiltered=False))
+        assert sorted(f.fabricID for f in fabrics[0][credentials][credentials.Attributes.Fabrics]) == [1, 2]
+
+        def light(controller, node):
+            return loop.run_until_complete(controller.ReadAttribute(node, [(2, on_off.Attributes.OnOff)]))[2][on_off][on_off.Attributes.OnOff]
+
+        loop.run_until_complete(second.SendCommand(0x4005, 2, on_off.Commands.On()))
+        assert light(first, 0x3005) is True  # both see a change either makes
+        loop.run_until_complete(first.SendCommand(0x3005, 2, on_off.Commands.Off()))
+        assert light(second, 0x4005) is False
+
+        index = loop.run_until_complete(second.ReadAttribute(0x4005, [(0, credentials.Attributes.CurrentFabricIndex)]))
+        second_index = index[0][credentials][credentials.Attributes.CurrentFabricIndex]
+        response = loop.run_until_complete(first.SendCommand(0x3005, 0, credentials.Commands.RemoveFabric(fabricIndex=second_index)))
+        assert response.statusCode == 0
+        assert light(first, 0x3005) is False  # the first ecosystem goes on
+        fabrics = loop.run_until_complete(first.ReadAttribute(0x3005, [(0, credentials.Attributes.Fabrics)], fabricFiltered=False))
+        assert [f.fabricID for f in fabrics[0][credentials][credentials.Attributes.Fabrics]] == [1]
+    finally:
+        second.Shutdown()
+        first.Shutdown()
+
+
+def test_a_subject_without_administer_is_refused_a_write_to_the_acl(network_demo, fabric_admin, loop):
+    import chip.clusters as Clusters
+    from chip.clusters.Types import NullValue
+    acl = Clusters.AccessControl
+    admin = commission(fabric_admin, loop, network_demo, 0x3006)
+    viewer = fabric_admin.NewController(nodeId=0x7777, paaTrustStorePath=PAA_STORE)
+    try:
+        def entry(privilege, subject):
+            return acl.Structs.AccessControlEntryStruct(
+                privilege=privilege, authMode=acl.Enums.AccessControlEntryAuthModeEnum.kCase, subjects=[subject], targets=NullValue, fabricIndex=1)
+
+        entries = [entry(acl.Enums.AccessControlEntryPrivilegeEnum.kAdminister, admin.nodeId),
+                   entry(acl.Enums.AccessControlEntryPrivilegeEnum.kView, 0x7777)]
+        written = loop.run_until_complete(admin.WriteAttribute(0x3006, [(0, acl.Attributes.Acl(entries))]))
+        assert all(result.Status == 0 for result in written), written
+        vendor = loop.run_until_complete(viewer.ReadAttribute(0x3006, [(0, Clusters.BasicInformation.Attributes.VendorID)]))
+        assert vendor[0][Clusters.BasicInformation][Clusters.BasicInformation.Attributes.VendorID] == 0xFFF1  # View reads
+        refused = loop.run_until_complete(viewer.WriteAttribute(0x3006, [(0, acl.Attributes.Acl(entries[1:]))]))
+        assert [result.Status for result in refused] == [0x7E] * len(refused)  # UNSUPPORTED_ACCESS
+        still = loop.run_until_complete(admin.ReadAttribute(0x3006, [(0, acl.Attributes.Acl)]))
+        assert len(still[0][acl][acl.Attributes.Acl]) == 2
+    finally:
+        viewer.Shutdown()
+        admin.Shutdown()

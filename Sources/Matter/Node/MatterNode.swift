@@ -7,43 +7,59 @@ import Synchronization
 public final class MatterNode: Sendable {
     let state: Mutex<NodeState>
     let logger: Logger
-    private let fabricsChanged: (@Sendable ([Fabric]) -> Void)?
+    private let advertisingChanged: (@Sendable (Advertising) -> Void)?
+
+    /// What the node should be advertised as: operationally per fabric, and commissionable with
+    /// `openWindow`'s discriminator while an administrator's window is open (or while on no fabric).
+    public struct Advertising: Sendable, Equatable {
+        public var fabrics: [Fabric]
+        public var openWindow: UInt16?
+
+        public init(fabrics: [Fabric], openWindow: UInt16?) {
+            self.fabrics = fabrics
+            self.openWindow = openWindow
+        }
+
+        public static func == (a: Advertising, b: Advertising) -> Bool {
+            a.fabrics.map(\.identity) == b.fabrics.map(\.identity) && a.openWindow == b.openWindow
+        }
+    }
     private let persist: (@Sendable ([UInt8]) -> Void)?
 
     /// `model` holds the application's endpoints with Basic Information and the Descriptor on
     /// endpoint 0; the node adds the commissioning clusters and the global attributes.
-    /// `fabricsChanged` hears of each change to the fabric table (to advertise the node operationally).
+    /// `advertisingChanged` hears of each change to the fabrics or the commissioning window.
     /// `stored` is what `persist` was last given: the fabrics, ACL and labels the node keeps.
     public init(
         model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"), stored: [UInt8]? = nil,
-        persist: (@Sendable ([UInt8]) -> Void)? = nil, fabricsChanged: (@Sendable ([Fabric]) -> Void)? = nil
+        persist: (@Sendable ([UInt8]) -> Void)? = nil, advertisingChanged: (@Sendable (Advertising) -> Void)? = nil
     ) throws {
         var state = NodeState(model: model, attestation: attestation)
         if let stored { try state.restore(stored) }
         self.state = Mutex(state)
         self.logger = logger
         self.persist = persist
-        self.fabricsChanged = fabricsChanged
+        self.advertisingChanged = advertisingChanged
     }
 
     /// A `MatterApplication`: the reply to an Interaction Model request on a secure session.
     public func respond(to header: ProtocolHeader, payload: [UInt8], session: SessionContext) -> (opcode: UInt8, payload: [UInt8])? {
         guard header.protocolID == .interactionModel else { return nil }
         let exchange = NodeState.ExchangeKey(session: session.sessionID, exchange: header.exchangeID)
-        var changed: [Fabric]?
+        var changed: Advertising?
         var toPersist: [UInt8]?
         defer {
             if let toPersist { persist?(toPersist) }
-            if let changed { fabricsChanged?(changed) }
+            if let changed { advertisingChanged?(changed) }
         }
         return state.withLock { state -> (opcode: UInt8, payload: [UInt8])? in
-            let before = state.fabrics.map(\.identity)
+            let before = state.advertising
             let mutates =
                 persist != nil
                 && [InteractionOpcode.invokeRequest.rawValue, InteractionOpcode.writeRequest.rawValue].contains(header.opcode)
             let stored = mutates ? state.persistentState() : []
             defer {
-                if state.fabrics.map(\.identity) != before { changed = state.fabrics }
+                if state.advertising != before { changed = state.advertising }
                 if mutates, case let now = state.persistentState(), now != stored { toPersist = now }
             }
             switch InteractionOpcode(rawValue: header.opcode) {
@@ -96,12 +112,16 @@ public final class MatterNode: Sendable {
 
     /// Expires the fail-safe when its time is up (rolling back what it guarded).
     public func tick(now: ContinuousClock.Instant) {
-        let (expired, fabrics, stored) = state.withLock { ($0.expireFailSafe(now: now), $0.fabrics, $0.persistentState()) }
-        if expired {
-            persist?(stored)
-            logger.info("fail-safe expired: commissioning rolled back")
-            fabricsChanged?(fabrics)
+        let (before, expired, after, stored) = state.withLock { state in
+            let before = state.advertising
+            let expired = state.expireFailSafe(now: now)
+            return (before, expired, state.advertising, expired ? state.persistentState() : [])
         }
+        if expired {
+            logger.info("fail-safe expired: commissioning rolled back")
+            persist?(stored)
+        }
+        if after != before { advertisingChanged?(after) }
     }
 
     /// Subscription reports due at `now`, each to go out on a new exchange of its session
@@ -118,6 +138,13 @@ public final class MatterNode: Sendable {
     public func setAttribute(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
         state.withLock { $0.model.set(endpoint: endpoint, cluster: cluster, attribute: attribute, to: value) }
     }
+
+    /// The verifier PASE answers with now (see `MessageDispatcher.commissioningVerifier`).
+    public func commissioningVerifier(default setup: PASEVerifier) -> PASEVerifier? {
+        state.withLock { $0.commissioningVerifier(default: setup) }
+    }
+
+    public var advertising: Advertising { state.withLock { $0.advertising } }
 
     /// The fabrics this node belongs to.
     public var fabrics: [Fabric] { state.withLock { $0.fabrics } }

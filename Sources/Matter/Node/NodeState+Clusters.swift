@@ -7,6 +7,7 @@ extension NodeState {
         ClusterID.operationalCredentials: ([0x00, 0x02, 0x04, 0x06, 0x07, 0x09, 0x0A, 0x0B], [0x01, 0x03, 0x05, 0x08]),
         ClusterID.groupKeyManagement: ([], []),
         ClusterID.onOff: ([0x00, 0x01, 0x02], []),
+        ClusterID.administratorCommissioning: ([0x00, 0x02], []),
     ]
 
     static func commissioningClusters() -> [UInt32: [UInt32: TLVValue]] {
@@ -47,6 +48,13 @@ extension NodeState {
                 0x0002: .unsigned(UInt64(subjectsPerEntry)),
                 0x0003: .unsigned(UInt64(targetsPerEntry)),
                 0x0004: .unsigned(UInt64(entriesPerFabric)),
+                0xFFFC: .unsigned(0),
+                0xFFFD: .unsigned(1),
+            ],
+            ClusterID.administratorCommissioning: [
+                0x0000: .unsigned(0),  // WindowStatus: closed
+                0x0001: .null,  // AdminFabricIndex
+                0x0002: .null,  // AdminVendorId
                 0xFFFC: .unsigned(0),
                 0xFFFD: .unsigned(1),
             ],
@@ -94,6 +102,10 @@ extension NodeState {
         model.set(endpoint: 0, cluster: ClusterID.accessControl, attribute: 0, to: .array(acl.map { TLVElement($0.tlv) }))
         model.set(endpoint: 0, cluster: ClusterID.generalCommissioning, attribute: 0, to: .unsigned(breadcrumb))
         model.set(endpoint: 0, cluster: ClusterID.generalCommissioning, attribute: 2, to: .unsigned(regulatoryConfig))
+        let admin = ClusterID.administratorCommissioning
+        model.set(endpoint: 0, cluster: admin, attribute: 0, to: .unsigned(window == nil ? 0 : 1))
+        model.set(endpoint: 0, cluster: admin, attribute: 1, to: window.map { .unsigned(UInt64($0.fabricIndex)) } ?? .null)
+        model.set(endpoint: 0, cluster: admin, attribute: 2, to: window.map { .unsigned(UInt64($0.vendorID)) } ?? .null)
     }
 
     /// AttributeList, AcceptedCommandList and GeneratedCommandList for every cluster, and each

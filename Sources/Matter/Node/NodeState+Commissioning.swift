@@ -21,6 +21,8 @@ extension NodeState {
             switch path.cluster {
             case ClusterID.generalCommissioning: return try generalCommissioning(path.command, fields, session: session)
             case ClusterID.operationalCredentials: return try operationalCredentials(path.command, fields, session: session)
+            case ClusterID.administratorCommissioning:
+                return try administratorCommissioning(path.command, fields, session: session, isTimed: isTimed)
             case ClusterID.onOff:  // Off, On, Toggle
                 guard case .bool(let on)? = model.endpoints[path.endpoint]?[ClusterID.onOff]?.attributes[0] else {
                     return .status(.failure)
@@ -78,6 +80,7 @@ extension NodeState {
             pendingRoot = nil
             pendingKey = nil
             breadcrumb = 0
+            if failSafe.addedFabric != nil { window = nil }  // a new administrator joined: the window has served
             return response(0x05, .ok)
         default:
             return .status(.unsupportedCommand)
@@ -86,6 +89,10 @@ extension NodeState {
 
     /// Expires the fail-safe at its deadline; true when it did.
     mutating func expireFailSafe(now: ContinuousClock.Instant) -> Bool {
+        if let window, window.deadline <= now {
+            self.window = nil
+            refresh()
+        }
         guard let failSafe, failSafe.deadline <= now else { return false }
         rollBack()
         refresh()

@@ -10,6 +10,7 @@ enum ClusterID {
     static let operationalCredentials: UInt32 = 0x003E
     static let groupKeyManagement: UInt32 = 0x003F
     static let onOff: UInt32 = 0x0006
+    static let administratorCommissioning: UInt32 = 0x003C
 
     /// The clusters whose commands need Administer; others' need Operate.
     static let administered: Set<UInt32> = [
@@ -49,6 +50,7 @@ struct NodeState: Sendable {
     var breadcrumb: UInt64 = 0
     var regulatoryConfig: UInt64 = 2  // IndoorOutdoor
     var timedExchanges: [ExchangeKey: ContinuousClock.Instant] = [:]
+    var window: CommissioningWindow?
     var subscriptions: [UInt32: Subscription] = [:]
     var pendingSubscribeResponses: [ExchangeKey: UInt32] = [:]
     static let subscriptionLimit = 32
@@ -112,21 +114,27 @@ struct NodeState: Sendable {
     // MARK: Write
 
     mutating func write(_ request: WriteMessage.Request, session: SessionContext) -> [(AttributePath, InteractionStatus)] {
+        // Access is judged against the ACL as the request found it: a controller replacing the ACL
+        // (an empty list, then its entries appended) keeps its right to finish.
+        let entries = acl
         let statuses = request.writes.map { path, dataVersion, value in
-            (path, write(path, dataVersion: dataVersion, value: value, session: session))
+            (path, write(path, dataVersion: dataVersion, value: value, session: session, entries: entries))
         }
         refresh()
         return statuses
     }
 
-    private mutating func write(_ path: AttributePath, dataVersion: UInt32?, value: TLVValue, session: SessionContext) -> InteractionStatus
-    {
+    private mutating func write(
+        _ path: AttributePath, dataVersion: UInt32?, value: TLVValue, session: SessionContext, entries: [AccessControlEntry]
+    ) -> InteractionStatus {
         guard let endpoint = path.endpoint, let clusterID = path.cluster, let attribute = path.attribute else { return .invalidAction }
         guard let clusters = model.endpoints[endpoint] else { return .unsupportedEndpoint }
         guard let cluster = clusters[clusterID] else { return .unsupportedCluster }
         guard cluster.attributes[attribute] != nil else { return .unsupportedAttribute }
         let needed: AccessControlEntry.Privilege = clusterID == ClusterID.accessControl ? .administer : .manage
-        guard allows(session, needed, endpoint: endpoint, cluster: clusterID) else { return .unsupportedAccess }
+        guard AccessControl.allows(session.subject, needed, endpoint: endpoint, cluster: clusterID, entries: entries) else {
+            return .unsupportedAccess
+        }
         if let dataVersion, dataVersion != cluster.dataVersion { return .dataVersionMismatch }
         switch (endpoint, clusterID, attribute) {
         case (0, ClusterID.basicInformation, 5):  // NodeLabel

@@ -29,7 +29,10 @@ public final class MatterServer: Service, Sendable {
         } else if let node {
             dispatcher.application = { @Sendable in node.respond(to: $0, payload: $1, session: $2) }
         }
-        if let node { dispatcher.fabrics = { node.fabrics } }
+        if let node {
+            dispatcher.fabrics = { node.fabrics }
+            dispatcher.commissioningVerifier = { node.commissioningVerifier(default: $0) }
+        }
         self.dispatcher = Mutex(dispatcher)
     }
 

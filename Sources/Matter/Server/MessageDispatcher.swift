@@ -40,6 +40,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     static var resumptionLimit: Int { 64 }
 
     public var verifier: PASEVerifier
+    /// The verifier PASE answers with now, from the device's own (`verifier`): nil when no
+    /// commissioning window is open (the node's: an enhanced window's verifier, or its own while on no fabric).
+    public var commissioningVerifier: @Sendable (PASEVerifier) -> PASEVerifier? = { $0 }
     public var parameters = SessionParameters()
     public var application: MatterApplication?
     public private(set) var sessions: [UInt16: SecureSession<Peer>] = [:]
@@ -148,7 +151,7 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             return nil
         case .pbkdfParamRequest:
             let (responder, response) = try PASEResponder.start(
-                request: payload, verifier: verifier, responderSessionID: freeSessionID(), parameters: parameters)
+                request: payload, verifier: try currentVerifier(), responderSessionID: freeSessionID(), parameters: parameters)
             pase = PendingPASE(responder: responder, initiator: initiator, exchangeID: exchangeID)
             return (.pbkdfParamResponse, response)
         case .pake1:
@@ -177,6 +180,11 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         default:
             throw MatterError.malformedMessage("secure channel opcode \(opcode) is not served on the unsecured session")
         }
+    }
+
+    private func currentVerifier() throws -> PASEVerifier {
+        guard let current = commissioningVerifier(verifier) else { throw MatterError.pase("no commissioning window is open") }
+        return current
     }
 
     /// One step of CASE as the responder: Sigma1 → Sigma2 (or Sigma2Resume), Sigma3 → the session.
