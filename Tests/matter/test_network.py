@@ -185,6 +185,10 @@ def test_a_second_ecosystem_joins_through_an_administrators_window_and_removing_
         assert light(first, 0x3005) is False  # the first ecosystem goes on
         fabrics = loop.run_until_complete(first.ReadAttribute(0x3005, [(0, credentials.Attributes.Fabrics)], fabricFiltered=False))
         assert [f.fabricID for f in fabrics[0][credentials][credentials.Attributes.Fabrics]] == [1]
+        second.ExpireSessions(0x4005)
+        with pytest.raises(Exception) as refused:  # the second's session ended with its fabric, and no CASE can replace it
+            loop.run_until_complete(asyncio.wait_for(second.ReadAttribute(0x4005, [(2, on_off.Attributes.OnOff)]), 3))
+        assert isinstance(refused.value, (TimeoutError, asyncio.TimeoutError)) or "Error" in repr(refused.value)  # its advertisement is gone too
     finally:
         second.Shutdown()
         first.Shutdown()

@@ -84,7 +84,11 @@ public final class MatterServer: Service, Sendable {
             var due: [Outgoing<SocketAddress>] = []
             if let node {
                 node.tick(now: now)
-                let live = dispatcher.withLock { Set($0.sessions.keys) }
+                let fabrics = Set(node.fabrics.map(\.index))
+                let live = dispatcher.withLock {
+                    $0.closeSessions(ofFabricsOtherThan: fabrics)
+                    return Set($0.sessions.keys)
+                }
                 for report in node.dueReports(now: now, liveSessions: live) {
                     let outgoing = dispatcher.withLock {
                         $0.initiate(

@@ -303,6 +303,15 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         return Outgoing(datagram: datagram, peer: initiator.peer)
     }
 
+    /// Ends the CASE sessions and resumption records of fabrics the node no longer belongs to (RemoveFabric).
+    public mutating func closeSessions(ofFabricsOtherThan live: Set<UInt8>) {
+        sessions = sessions.filter { _, session in
+            guard case .caseSession(let fabricIndex, _, _) = session.subject else { return true }
+            return live.contains(fabricIndex)
+        }
+        resumptions = resumptions.filter { live.contains($0.value.fabricIndex) }
+    }
+
     /// A message this node starts an exchange with on a secure session (a subscription's report),
     /// sent reliably; nil when the session is gone.
     public mutating func initiate(
