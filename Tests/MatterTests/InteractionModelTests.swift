@@ -87,4 +87,29 @@ struct InteractionModelTests {
         #expect(reply.opcode == InteractionOpcode.statusResponse.rawValue)
         #expect(try TLVDecoder.decode(reply.payload).value[context: 0] == .unsigned(0x89))
     }
+
+    @Test("a report larger than one message comes in chunks under the limit, each but the last with MoreChunkedMessages")
+    func chunks() throws {
+        let reports = (0..<60).map { index in
+            DataModel.Report.data(
+                AttributePath(endpoint: 1, cluster: 0x28, attribute: UInt32(index)), dataVersion: 1,
+                value: .utf8(String(repeating: "x", count: 40)))
+        }
+        let chunks = try #require(InteractionModel.reportChunks(reports, subscriptionID: 7, suppressResponse: false))
+        #expect(chunks.count > 1)
+        var received: [TLVElement] = []
+        for (index, chunk) in chunks.enumerated() {
+            #expect(chunk.count <= InteractionModel.maximumReportLength)
+            let message = try TLVDecoder.decode(chunk).value
+            #expect(message[context: 0] == .unsigned(7))
+            #expect(message[context: 3] == (index < chunks.count - 1 ? .bool(true) : nil))
+            #expect(message[context: 4] == nil)
+            received += message[context: 1]?.members ?? []
+        }
+        #expect(received.count == 60)
+        let read = try #require(InteractionModel.reportChunks(Array(reports.prefix(3)), suppressResponse: true))
+        let only = try TLVDecoder.decode(read[0]).value
+        #expect(read.count == 1)
+        #expect(only[context: 4] == .bool(true))
+    }
 }

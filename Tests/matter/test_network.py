@@ -218,3 +218,29 @@ def test_a_subject_without_administer_is_refused_a_write_to_the_acl(network_demo
     finally:
         viewer.Shutdown()
         admin.Shutdown()
+
+
+def test_a_wildcard_read_and_subscription_to_every_attribute_come_in_chunks(network_demo, fabric_admin, loop):
+    import signal
+
+    import chip.clusters as Clusters
+    controller = commission(fabric_admin, loop, network_demo, 0x3007)
+    try:
+        started = time.monotonic()
+        everything = loop.run_until_complete(controller.ReadAttribute(0x3007, ["*"]))
+        print(f"\nwildcard read of every attribute: {1000 * (time.monotonic() - started):.0f} ms")
+        assert sorted(everything) == [0, 1, 2, 3, 4]
+        assert everything[0][Clusters.BasicInformation][Clusters.BasicInformation.Attributes.VendorID] == 0xFFF1
+        assert everything[4][Clusters.TemperatureMeasurement][Clusters.TemperatureMeasurement.Attributes.MeasuredValue] == 2150
+        assert Clusters.OperationalCredentials in everything[0] and Clusters.AccessControl in everything[0]
+
+        subscription = loop.run_until_complete(controller.ReadAttribute(0x3007, ["*"], reportInterval=(0, 30)))
+        assert sorted(subscription.GetAttributes()) == [0, 1, 2, 3, 4]
+        reported = asyncio.Event()
+        subscription.SetAttributeUpdateCallback(lambda path, transaction: loop.call_soon_threadsafe(reported.set))
+        network_demo.process.send_signal(signal.SIGUSR1)
+        loop.run_until_complete(asyncio.wait_for(reported.wait(), 5))
+        assert subscription.GetAttributes()[2][Clusters.OnOff][Clusters.OnOff.Attributes.OnOff] is True
+        subscription.Shutdown()
+    finally:
+        controller.Shutdown()

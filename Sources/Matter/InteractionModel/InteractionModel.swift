@@ -21,16 +21,38 @@ enum InteractionModel {
         return ReadRequest(paths: paths, isFabricFiltered: request[context: 3]?.boolValue ?? true)
     }
 
-    /// ReportDataMessage {1: AttributeReports, 4: SuppressResponse} in one message.
-    static func report(_ reports: [DataModel.Report]) -> (opcode: UInt8, payload: [UInt8]) {
-        let message = TLVValue.structure([
-            TLVElement(.context(1), .array(reports.map { TLVElement(reportIB($0)) })),
-            TLVElement(.context(4), .bool(true)),
-            TLVElement(.context(0xFF), .unsigned(revision)),
-        ])
-        let payload = TLVEncoder.encode(message)
-        guard payload.count <= maximumReportLength else { return statusResponse(.resourceExhausted) }  // no chunking yet
-        return (InteractionOpcode.reportData.rawValue, payload)
+    /// ReportDataMessages carrying `reports` (Matter specification 10.7.3, 10.6.6): one, or several
+    /// when they do not fit one message, each but the last with MoreChunkedMessages (the controller
+    /// asks for the next with a StatusResponse). The last of a read has SuppressResponse. Nil when a
+    /// single attribute is too large for a message (lists are not split into their items yet).
+    static func reportChunks(_ reports: [DataModel.Report], subscriptionID: UInt32? = nil, suppressResponse: Bool) -> [[UInt8]]? {
+        let items = reports.map { TLVEncoder.encode(TLVElement(reportIB($0))) }
+        let overhead = 32  // the structure, SubscriptionId, the array's head and end, the flags and the revision
+        var chunks: [[[UInt8]]] = [[]]
+        var size = 0
+        for item in items {
+            guard item.count + overhead <= maximumReportLength else { return nil }
+            if size + item.count + overhead > maximumReportLength {
+                chunks.append([])
+                size = 0
+            }
+            chunks[chunks.count - 1].append(item)
+            size += item.count
+        }
+        return chunks.enumerated().map { index, items in
+            let isLast = index == chunks.count - 1
+            var out: [UInt8] = [0x15]  // anonymous structure
+            if let subscriptionID { out += TLVEncoder.encode(TLVElement(.context(0), .unsigned(UInt64(subscriptionID)))) }
+            if !items.isEmpty || subscriptionID == nil {
+                out += [0x36, 0x01]  // context 1: an array
+                for item in items { out += item }
+                out += [0x18]
+            }
+            if !isLast { out += TLVEncoder.encode(TLVElement(.context(3), .bool(true))) }
+            if isLast && suppressResponse { out += TLVEncoder.encode(TLVElement(.context(4), .bool(true))) }
+            out += TLVEncoder.encode(TLVElement(.context(0xFF), .unsigned(revision)))
+            return out + [0x18]
+        }
     }
 
     /// AttributeReportIB: {0: AttributeStatusIB {0: path, 1: StatusIB {0: status}}} or

@@ -67,7 +67,8 @@ public final class MatterNode: Sendable {
                 guard let request = try? InteractionModel.readRequest(payload) else {
                     return InteractionModel.statusResponse(.invalidAction)
                 }
-                return InteractionModel.report(state.read(request, session: session))
+                return state.firstChunk(
+                    InteractionModel.reportChunks(state.read(request, session: session), suppressResponse: true), exchange: exchange)
             case .timedRequest:
                 guard let timeout = try? TLVDecoder.decode(payload).value.field(0, "Timeout", as: UInt16.self) else {
                     return InteractionModel.statusResponse(.invalidAction)
@@ -101,6 +102,7 @@ public final class MatterNode: Sendable {
             case .subscribeRequest:
                 return state.subscribe(payload, session: session, exchange: exchange)
             case .statusResponse:
+                if let next = state.nextChunk(exchange: exchange) { return next }
                 return state.subscribeResponse(exchange: exchange, now: session.now)
             case nil:
                 return nil

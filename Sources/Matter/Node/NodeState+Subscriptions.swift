@@ -46,11 +46,12 @@ extension NodeState {
             id: id, sessionID: session.sessionID, subject: session.subject, paths: paths, isFabricFiltered: isFabricFiltered,
             minInterval: .seconds(Int(floor)), maxInterval: .seconds(Int(max(floor, ceiling, 1))), lastReport: session.now, versions: [:])
         subscription.versions = versions(for: paths)
-        let message = reportMessage(subscriptionID: id, reports)
-        guard message.count <= InteractionModel.maximumReportLength else { return InteractionModel.statusResponse(.resourceExhausted) }
+        guard let chunks = InteractionModel.reportChunks(reports, subscriptionID: id, suppressResponse: false) else {
+            return InteractionModel.statusResponse(.resourceExhausted)
+        }
         subscriptions[id] = subscription
         pendingSubscribeResponses[exchange] = id
-        return (InteractionOpcode.reportData.rawValue, message)
+        return firstChunk(chunks, exchange: exchange)
     }
 
     /// The controller's StatusResponse to a priming report: the SubscribeResponse that completes it.
@@ -91,6 +92,22 @@ extension NodeState {
             due.append(Report(sessionID: subscription.sessionID, payload: reportMessage(subscriptionID: id, reports)))
         }
         return due
+    }
+
+    /// The first of a report's chunks, the rest kept for the controller's StatusResponses on `exchange`.
+    mutating func firstChunk(_ chunks: [[UInt8]]?, exchange: ExchangeKey) -> (opcode: UInt8, payload: [UInt8]) {
+        guard let chunks, let first = chunks.first else { return InteractionModel.statusResponse(.resourceExhausted) }
+        if chunks.count > 1 { pendingChunks[exchange] = Array(chunks.dropFirst()) }
+        if pendingChunks.count > Self.subscriptionLimit * 2 { pendingChunks = [exchange: pendingChunks[exchange] ?? []] }
+        return (InteractionOpcode.reportData.rawValue, first)
+    }
+
+    /// The next chunk of a report on `exchange`, if one is waiting.
+    mutating func nextChunk(exchange: ExchangeKey) -> (opcode: UInt8, payload: [UInt8])? {
+        guard var rest = pendingChunks[exchange], !rest.isEmpty else { return nil }
+        let next = rest.removeFirst()
+        pendingChunks[exchange] = rest.isEmpty ? nil : rest
+        return (InteractionOpcode.reportData.rawValue, next)
     }
 
     /// The data version of every cluster the paths reach.

@@ -53,6 +53,7 @@ struct NodeState: Sendable {
     var window: CommissioningWindow?
     var subscriptions: [UInt32: Subscription] = [:]
     var pendingSubscribeResponses: [ExchangeKey: UInt32] = [:]
+    var pendingChunks: [ExchangeKey: [[UInt8]]] = [:]
     static let subscriptionLimit = 32
 
     init(model: DataModel, attestation: DeviceAttestation?) {
