@@ -167,7 +167,7 @@ let package = Package(
             linkerSettings: leanLinking
         ),
         // Each parser that takes outside input as a function of bytes: fuzzed in Fuzz/, replayed in the tests.
-        .target(name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore"], swiftSettings: swiftSettings),
+        .target(name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore", "Matter"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "homegate-bench",
             dependencies: [

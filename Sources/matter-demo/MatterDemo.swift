@@ -42,9 +42,8 @@ struct MatterDemo {
                 logger: logger)
             let publisher = advertiser
             let store = setup.folder + "/node"
-            node = try MatterNode(
+            node = MatterNode(
                 model: DemoDevice.model(), attestation: try setup.attestation(), logger: logger,
-                stored: FileManager.default.contents(atPath: store).map { Array($0) },
                 persist: { bytes in
                     do {
                         try DemoSetup.write(bytes, to: store)
@@ -53,6 +52,7 @@ struct MatterDemo {
                     }
                 },
                 advertisingChanged: { publisher.update($0) })
+            if let stored = FileManager.default.contents(atPath: store) { try node.restore(Array(stored)) }
             server = MatterServer(
                 port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(), node: node,
                 logger: logger)

@@ -174,11 +174,12 @@ struct CASETests {
         let admin = Subject.caseSession(fabricIndex: 1, nodeID: 0x0001_B669, tags: [])
         _ = try commissioner.invoke(0x30, 0x04, [], as: admin)  // CommissioningComplete
         let stored = commissioner.node.state.withLock { $0.persistentState() }
-        let restarted = try MatterNode(model: commissioner.node.model, attestation: nil, stored: stored)
+        let restarted = MatterNode(model: commissioner.node.model, attestation: nil)
+        try restarted.restore(stored)
         #expect(restarted.fabrics.map(\.nodeID) == [0x1234])
         #expect(
             restarted.fabrics.first?.operationalKey.rawRepresentation == commissioner.node.fabrics.first?.operationalKey.rawRepresentation)
         #expect(restarted.state.withLock { $0.acl } == commissioner.node.state.withLock { $0.acl })
-        #expect(throws: MatterError.self) { try MatterNode(model: commissioner.node.model, attestation: nil, stored: [0x15, 0x36, 0x01]) }
+        #expect(throws: MatterError.self) { try MatterNode(model: commissioner.node.model, attestation: nil).restore([0x15, 0x36, 0x01]) }
     }
 }

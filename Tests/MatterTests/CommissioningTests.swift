@@ -15,7 +15,7 @@ struct Commissioning {
         let attestation = try DeviceAttestation.test(
             dacKey: key, dac: try DeviceAttestation.issueTestDAC(for: key.publicKey, notBefore: 1_790_000_000), deviceType: 0x16)
         let model = DataModel(endpoints: [0: [0x28: DataModel.Cluster(attributes: [5: .utf8(""), 2: .unsigned(0xFFF1)])]])
-        node = try MatterNode(model: model, attestation: attestation)
+        node = MatterNode(model: model, attestation: attestation)
     }
 
     func session(_ subject: Subject, at offset: Duration = .zero) -> SessionContext {

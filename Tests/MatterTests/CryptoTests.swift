@@ -91,3 +91,13 @@ struct CryptoTests {
         #expect(throws: MatterError.self) { try PASEVerifier(passcode: 1, salt: [UInt8](repeating: 0, count: 15), iterations: 1000) }
     }
 }
+
+@Suite("The fuzz targets' fixed PASE verifier")
+struct FuzzVerifierTests {
+    @Test("w0 and L the Matter fuzz targets use are the verifier of passcode 20202021 with their salt")
+    func fuzzVerifier() throws {
+        let verifier = try PASEVerifier(passcode: 20_202_021, salt: [UInt8](repeating: 0x5A, count: 16), iterations: 1000)
+        #expect(verifier.w0 == hex("26012df8bf442a5b9004c0c4af89d52d953a831b0151c15da32acba220e0b8b3"))
+        #expect(verifier.L.prefix(4) == [0x04, 0x25, 0x03, 0xB1])
+    }
+}

@@ -20,7 +20,7 @@ struct InteractionModelTests {
         let header = ProtocolHeader(
             isInitiator: true, needsAcknowledgement: true, opcode: 0x02, exchangeID: 1, protocolID: .interactionModel)
         let reply = try #require(
-            try MatterNode(model: Self.model, attestation: nil).respond(to: header, payload: request, session: Self.session))
+            MatterNode(model: Self.model, attestation: nil).respond(to: header, payload: request, session: Self.session))
         #expect(reply.opcode == InteractionOpcode.reportData.rawValue)
         let report = try TLVDecoder.decode(reply.payload).value
         #expect(report[context: 4] == .bool(true))  // SuppressResponse: a read ends here
@@ -67,7 +67,7 @@ struct InteractionModelTests {
 
     @Test("a malformed read, and actions not served yet, get a StatusResponse of INVALID_ACTION")
     func invalidActions() throws {
-        let model = try MatterNode(model: Self.model, attestation: nil)
+        let model = MatterNode(model: Self.model, attestation: nil)
         for (opcode, payload) in [(UInt8(0x02), [UInt8](hex("15 24 00"))), (0x02, hex("15 36 00 15 18 18 18")), (0x08, hex("15 18"))] {
             let header = ProtocolHeader(
                 isInitiator: true, needsAcknowledgement: true, opcode: opcode, exchangeID: 1, protocolID: .interactionModel)
@@ -83,7 +83,7 @@ struct InteractionModelTests {
         let request = TLVEncoder.encode(.structure([TLVElement(.context(0), .array([TLVElement(.list([]))]))]))
         let header = ProtocolHeader(
             isInitiator: true, needsAcknowledgement: true, opcode: 0x02, exchangeID: 1, protocolID: .interactionModel)
-        let reply = try #require(try MatterNode(model: big, attestation: nil).respond(to: header, payload: request, session: Self.session))
+        let reply = try #require(MatterNode(model: big, attestation: nil).respond(to: header, payload: request, session: Self.session))
         #expect(reply.opcode == InteractionOpcode.statusResponse.rawValue)
         #expect(try TLVDecoder.decode(reply.payload).value[context: 0] == .unsigned(0x89))
     }

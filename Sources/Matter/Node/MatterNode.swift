@@ -29,14 +29,12 @@ public final class MatterNode: Sendable {
     /// `model` holds the application's endpoints with Basic Information and the Descriptor on
     /// endpoint 0; the node adds the commissioning clusters and the global attributes.
     /// `advertisingChanged` hears of each change to the fabrics or the commissioning window.
-    /// `stored` is what `persist` was last given: the fabrics, ACL and labels the node keeps.
+    /// `persist` is given the fabrics, ACL and labels the node keeps after each change to them; `restore` takes them back.
     public init(
-        model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"), stored: [UInt8]? = nil,
+        model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"),
         persist: (@Sendable ([UInt8]) -> Void)? = nil, advertisingChanged: (@Sendable (Advertising) -> Void)? = nil
-    ) throws {
-        var state = NodeState(model: model, attestation: attestation)
-        if let stored { try state.restore(stored) }
-        self.state = Mutex(state)
+    ) {
+        self.state = Mutex(NodeState(model: model, attestation: attestation))
         self.logger = logger
         self.persist = persist
         self.advertisingChanged = advertisingChanged
@@ -139,6 +137,11 @@ public final class MatterNode: Sendable {
     /// Changes an attribute from the application's side (a light switched by hand), bumping its data version.
     public func setAttribute(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
         state.withLock { $0.model.set(endpoint: endpoint, cluster: cluster, attribute: attribute, to: value) }
+    }
+
+    /// Restores what `persist` was last given (at start, before the node serves).
+    public func restore(_ stored: [UInt8]) throws {
+        try state.withLock { try $0.restore(stored) }
     }
 
     /// The verifier PASE answers with now (see `MessageDispatcher.commissioningVerifier`).
