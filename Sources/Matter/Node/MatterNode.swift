@@ -25,6 +25,9 @@ public final class MatterNode: Sendable {
         }
     }
     private let persist: (@Sendable ([UInt8]) -> Void)?
+    private let changed: AsyncStream<Void>.Continuation
+    /// An element after each change a subscription may report (coalesced: one pending at most).
+    public let changes: AsyncStream<Void>
 
     /// `model` holds the application's endpoints with Basic Information and the Descriptor on
     /// endpoint 0; the node adds the commissioning clusters and the global attributes.
@@ -35,10 +38,13 @@ public final class MatterNode: Sendable {
         persist: (@Sendable ([UInt8]) -> Void)? = nil, advertisingChanged: (@Sendable (Advertising) -> Void)? = nil
     ) {
         self.state = Mutex(NodeState(model: model, attestation: attestation))
+        (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.logger = logger
         self.persist = persist
         self.advertisingChanged = advertisingChanged
     }
+
+    deinit { changed.finish() }
 
     /// A `MatterApplication`: the reply to an Interaction Model request on a secure session.
     public func respond(to header: ProtocolHeader, payload: [UInt8], session: SessionContext) -> (opcode: UInt8, payload: [UInt8])? {
@@ -49,6 +55,9 @@ public final class MatterNode: Sendable {
         defer {
             if let toPersist { persist?(toPersist) }
             if let changed { advertisingChanged?(changed) }
+            if [InteractionOpcode.invokeRequest.rawValue, InteractionOpcode.writeRequest.rawValue].contains(header.opcode) {
+                self.changed.yield()
+            }
         }
         return state.withLock { state -> (opcode: UInt8, payload: [UInt8])? in
             let before = state.advertising
@@ -137,6 +146,7 @@ public final class MatterNode: Sendable {
     /// Changes an attribute from the application's side (a light switched by hand), bumping its data version.
     public func setAttribute(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
         state.withLock { $0.model.set(endpoint: endpoint, cluster: cluster, attribute: attribute, to: value) }
+        changed.yield()
     }
 
     /// Restores what `persist` was last given (at start, before the node serves).

@@ -62,6 +62,14 @@ public final class MatterServer: Service, Sendable {
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.retransmit(outbound) }
+                    if let node {
+                        // A change is reported at once, not at the next look (when the subscription's floor allows).
+                        group.addTask {
+                            for await _ in node.changes {
+                                try await self.send(self.dueReports(node, now: .now), on: outbound)
+                            }
+                        }
+                    }
                     for try await envelope in inbound {
                         let replies = dispatcher.withLock {
                             $0.receive(Array(buffer: envelope.data), from: envelope.remoteAddress, now: .now)
@@ -84,21 +92,25 @@ public final class MatterServer: Service, Sendable {
             var due: [Outgoing<SocketAddress>] = []
             if let node {
                 node.tick(now: now)
-                let fabrics = Set(node.fabrics.map(\.index))
-                let live = dispatcher.withLock {
-                    $0.closeSessions(ofFabricsOtherThan: fabrics)
-                    return Set($0.sessions.keys)
-                }
-                for report in node.dueReports(now: now, liveSessions: live) {
-                    let outgoing = dispatcher.withLock {
-                        $0.initiate(
-                            on: report.sessionID, protocolID: .interactionModel, opcode: report.opcode, payload: report.payload, now: now)
-                    }
-                    if let outgoing { due.append(outgoing) }
-                }
+                due = dueReports(node, now: now)
             }
             due += dispatcher.withLock { $0.tick(now: now) }
             try await send(due, on: outbound)
+        }
+    }
+
+    /// The node's subscription reports due at `now`, each on a new exchange of its session; first the
+    /// sessions of fabrics the node no longer belongs to end (their subscriptions with them).
+    private func dueReports(_ node: MatterNode, now: ContinuousClock.Instant) -> [Outgoing<SocketAddress>] {
+        let fabrics = Set(node.fabrics.map(\.index))
+        let live = dispatcher.withLock {
+            $0.closeSessions(ofFabricsOtherThan: fabrics)
+            return Set($0.sessions.keys)
+        }
+        return node.dueReports(now: now, liveSessions: live).compactMap { report in
+            dispatcher.withLock {
+                $0.initiate(on: report.sessionID, protocolID: .interactionModel, opcode: report.opcode, payload: report.payload, now: now)
+            }
         }
     }
 
