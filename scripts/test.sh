@@ -33,5 +33,6 @@ scripts/hap-test.sh .build/release
 scripts/mdns-test.sh "$(swift build --show-bin-path)"
 # The HomeKit bridge with an independent controller: aiohomekit pairs with homegate over loopback (about 30 s).
 scripts/hap-bridge-test.sh "$(swift build --show-bin-path)"
-# The Matter stack with the Matter SDK's own controller: PASE and reads over ::1 (seconds; docs/matter.md).
+# The Matter stack with the Matter SDK's own controller: PASE over ::1, then full commissioning,
+# control, subscriptions, multi-admin and a restart between two network namespaces (about 20 s; docs/matter.md).
 scripts/matter-test.sh "$(swift build --show-bin-path)"
