@@ -74,6 +74,9 @@ extension NodeState {
     /// The reports due at `now`; subscriptions of sessions no longer in `liveSessions` end.
     mutating func dueReports(now: ContinuousClock.Instant, liveSessions: Set<UInt16>) -> [Report] {
         subscriptions = subscriptions.filter { liveSessions.contains($0.value.sessionID) }
+        if !pendingSubscribeResponses.isEmpty {
+            pendingSubscribeResponses = pendingSubscribeResponses.filter { subscriptions[$0.value] != nil }
+        }
         var due: [Report] = []
         for (id, var subscription) in subscriptions where subscription.isPrimed && now - subscription.lastReport >= subscription.minInterval
         {
