@@ -36,11 +36,13 @@ public enum TestCredentials {
         """
 
     /// The PAI's subject, byte for byte as in its certificate: the DAC's issuer.
-    static let paiSubject: DER = .sequence([
-        .set([.sequence([.objectIdentifier([2, 5, 4, 3]), .utf8String("Matter Test PAI")])]),
-        .set([.sequence([.objectIdentifier(MatterOID.vendorID), .utf8String("FFF1")])]),
-        .set([.sequence([.objectIdentifier(MatterOID.productID), .utf8String("8000")])]),
-    ])
+    static var paiSubject: DER {
+        .sequence([
+            .set([.sequence([.objectIdentifier([2, 5, 4, 3]), .utf8String("Matter Test PAI")])]),
+            .set([.sequence([.objectIdentifier(MatterOID.vendorID), .utf8String("FFF1")])]),
+            .set([.sequence([.objectIdentifier(MatterOID.productID), .utf8String("8000")])]),
+        ])
+    }
 
     /// The PAI's subject key identifier: the DAC's authority key identifier.
     static let paiKeyIdentifier = hex("AF42B7094DEBD515EC6ECF33B81115225F325288")
