@@ -129,14 +129,13 @@ struct CASETests {
         #expect(session.subject == .caseSession(fabricIndex: 1, nodeID: 0x0001_B669, tags: []))
         #expect(session.localNodeID == 0x1234 && session.peerNodeID == 0x0001_B669)
 
-        // Resumption: a new Sigma1 with the id from Sigma2 and a MIC over it.
-        var resuming = initiator
-        resuming.counter += 10
-        let fresh = try CASEInitiator(authority: authority, nodeID: 0x0001_B669, fabric: fabric)
+        // Resumption: a new Sigma1 (a fresh random, the same peer's counters going on) with the id
+        // from Sigma2 and a MIC over it.
+        var resumer = try CASEInitiator(authority: authority, nodeID: 0x0001_B669, fabric: fabric)
+        resumer.counter = initiator.counter + 10
+        let fresh = resumer
         let s1rk = CASEInitiator.hkdf(shared, salt: fresh.random + resumptionID, info: "Sigma1_Resume")
         let mic = try AESCCM.seal([], key: s1rk, nonce: Array("NCASE_SigmaS1".utf8), authenticating: [])
-        var resumer = fresh
-        resumer.counter = resuming.counter
         let (resumeOpcode, sigma2Resume) = try resumer.send(.sigma1, fresh.sigma1(resumption: (resumptionID, mic)), to: &dispatcher)
         #expect(resumeOpcode == SecureChannelOpcode.sigma2Resume.rawValue)
         let resumeFields = try TLVDecoder.decode(sigma2Resume).value
