@@ -53,6 +53,8 @@ struct MatterDemo {
                 },
                 advertisingChanged: { publisher.update($0) })
             if let stored = FileManager.default.contents(atPath: store) { try node.restore(Array(stored)) }
+            // Basic Information's StartUp event {0: SoftwareVersion}.
+            node.emitEvent(endpoint: 0, cluster: 0x0028, event: 0x00, priority: .critical, fields: [TLVElement(.context(0), .unsigned(1))])
             server = MatterServer(
                 port: try number(options["port"] ?? "5540", "--port", as: UInt16.self).asInt, verifier: try setup.verifier(), node: node,
                 logger: logger)

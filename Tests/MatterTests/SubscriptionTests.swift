@@ -86,4 +86,50 @@ struct SubscriptionTests {
         #expect(commissioner.node.commissioningVerifier(default: setup) == nil)
         #expect(commissioner.node.advertising.openWindow == nil)
     }
+
+    @Test("events: numbered in order, read by path and EventMin, reported to a subscription, numbers growing across a restart")
+    func events() throws {
+        let node = MatterNode(model: DataModel(endpoints: [0: [0x28: DataModel.Cluster(attributes: [5: .utf8("")])]]), attestation: nil)
+        node.emitEvent(endpoint: 0, cluster: 0x28, event: 0, priority: .critical, fields: [TLVElement(.context(0), .unsigned(1))])
+        node.emitEvent(endpoint: 0, cluster: 0x28, event: 1, priority: .critical, fields: [])
+        let start = ContinuousClock.now
+        func readEvents(_ path: EventPath, minimum: UInt64 = 0) throws -> [TLVValue] {
+            var fields = [
+                TLVElement(.context(1), .unsigned(UInt64(path.endpoint ?? 0))),
+                TLVElement(.context(2), .unsigned(UInt64(path.cluster ?? 0))),
+            ]
+            if let event = path.event { fields.append(TLVElement(.context(3), .unsigned(UInt64(event)))) }
+            let request = TLVEncoder.encode(
+                .structure([
+                    TLVElement(.context(1), .array([TLVElement(.list(fields))])),
+                    TLVElement(.context(2), .array([TLVElement(.structure([TLVElement(.context(1), .unsigned(minimum))]))])),
+                ]))
+            let (_, report) = try Self.request(node, .readRequest, request, exchange: 1, at: start)
+            return (report[context: 2]?.members ?? []).compactMap { $0.value[context: 1] }
+        }
+        let all = try readEvents(EventPath(endpoint: 0, cluster: 0x28, event: nil))
+        #expect(all.compactMap { $0[context: 1]?.unsignedValue } == [1, 2])
+        #expect(all.first?[context: 7]?[context: 0] == .unsigned(1))
+        #expect(try readEvents(EventPath(endpoint: 0, cluster: 0x28, event: 1)).count == 1)
+        #expect(try readEvents(EventPath(endpoint: 0, cluster: 0x28, event: nil), minimum: 2).count == 1)
+
+        let subscribe = TLVEncoder.encode(
+            .structure([
+                TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .unsigned(0)), TLVElement(.context(2), .unsigned(60)),
+                TLVElement(.context(4), .array([TLVElement(.list([TLVElement(.context(2), .unsigned(0x28))]))])),
+            ]))
+        let (_, priming) = try Self.request(node, .subscribeRequest, subscribe, exchange: 2, at: start)
+        #expect(priming[context: 2]?.members?.count == 2)
+        _ = try Self.request(
+            node, .statusResponse, TLVEncoder.encode(.structure([TLVElement(.context(0), .unsigned(0))])), exchange: 2, at: start)
+        #expect(node.dueReports(now: start, liveSessions: [9]).isEmpty)
+        node.emitEvent(endpoint: 0, cluster: 0x28, event: 1, priority: .critical, fields: [])
+        let report = try TLVDecoder.decode(try #require(node.dueReports(now: start, liveSessions: [9]).first).payload).value
+        #expect(report[context: 2]?.members?.compactMap { $0.value[context: 1]?[context: 1]?.unsignedValue } == [3])
+
+        let restarted = MatterNode(model: node.model, attestation: nil)
+        try restarted.restore(node.state.withLock { $0.persistentState() })
+        restarted.emitEvent(endpoint: 0, cluster: 0x28, event: 0, priority: .critical, fields: [])
+        #expect(restarted.state.withLock { $0.events.map(\.number) } == [4])
+    }
 }

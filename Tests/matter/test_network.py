@@ -65,6 +65,8 @@ def test_after_a_restart_the_controller_reconnects_by_case_without_recommissioni
         loop.run_until_complete(controller.Commission(0x3002))
         loop.run_until_complete(controller.WriteAttribute(0x3002, [(0, basic.Attributes.NodeLabel("hall"))]))
         assert oct((tmp_path / "state" / "node").stat().st_mode & 0o777) == "0o600"
+        [first_start] = loop.run_until_complete(controller.ReadEvent(0x3002, [(0, basic.Events.StartUp, 0)]))
+        assert first_start.Data.softwareVersion == 1
 
         network_demo.process.terminate()
         assert network_demo.process.wait(timeout=10) == 0
@@ -76,6 +78,8 @@ def test_after_a_restart_the_controller_reconnects_by_case_without_recommissioni
         print(f"\nafter a restart: operational discovery, CASE and a read in {1000 * (time.monotonic() - started):.0f} ms")
         assert label[0][basic][basic.Attributes.NodeLabel] == "hall"
         assert "CASE session established" in restarted.log.read_text()
+        starts = loop.run_until_complete(controller.ReadEvent(0x3002, [(0, basic.Events.StartUp, 0)]))
+        assert len(starts) == 1 and starts[0].Header.EventNumber > first_start.Header.EventNumber  # numbers only grow
     finally:
         controller.Shutdown()
 
@@ -234,8 +238,10 @@ def test_a_wildcard_read_and_subscription_to_every_attribute_come_in_chunks(netw
         assert everything[4][Clusters.TemperatureMeasurement][Clusters.TemperatureMeasurement.Attributes.MeasuredValue] == 2150
         assert Clusters.OperationalCredentials in everything[0] and Clusters.AccessControl in everything[0]
 
-        subscription = loop.run_until_complete(controller.ReadAttribute(0x3007, ["*"], reportInterval=(0, 30)))
+        # As Home Assistant's Matter server subscribes: every attribute and every event.
+        subscription = loop.run_until_complete(controller.Read(0x3007, attributes=["*"], events=[("*", 1)], reportInterval=(0, 30)))
         assert sorted(subscription.GetAttributes()) == [0, 1, 2, 3, 4]
+        assert [event.Header.EventId for event in subscription.GetEvents()] == [0]  # StartUp
         reported = asyncio.Event()
         subscription.SetAttributeUpdateCallback(lambda path, transaction: loop.call_soon_threadsafe(reported.set))
         network_demo.process.send_signal(signal.SIGUSR1)

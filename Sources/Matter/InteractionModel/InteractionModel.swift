@@ -11,6 +11,7 @@ enum InteractionModel {
     struct ReadRequest {
         var paths: [AttributePath]
         var isFabricFiltered: Bool
+        var events: EventRequest? = nil
     }
 
     /// ReadRequestMessage {0: AttributeRequests, 1: EventRequests, 3: FabricFiltered, …}.
@@ -18,34 +19,47 @@ enum InteractionModel {
         let request = try TLVDecoder.decode(bytes).value
         guard case .structure = request else { throw MatterError.unexpectedTLV("a ReadRequestMessage must be a structure") }
         let paths = try (request[context: 0]?.members ?? []).map { try AttributePath(tlv: $0.value) }
-        return ReadRequest(paths: paths, isFabricFiltered: request[context: 3]?.boolValue ?? true)
+        let events = try EventRequest(paths: request[context: 1], filters: request[context: 2])
+        return ReadRequest(paths: paths, isFabricFiltered: request[context: 3]?.boolValue ?? true, events: events)
     }
 
     /// ReportDataMessages carrying `reports` (Matter specification 10.7.3, 10.6.6): one, or several
     /// when they do not fit one message, each but the last with MoreChunkedMessages (the controller
     /// asks for the next with a StatusResponse). The last of a read has SuppressResponse. Nil when a
     /// single attribute is too large for a message (lists are not split into their items yet).
-    static func reportChunks(_ reports: [DataModel.Report], subscriptionID: UInt32? = nil, suppressResponse: Bool) -> [[UInt8]]? {
-        let items = reports.map { TLVEncoder.encode(TLVElement(reportIB($0))) }
-        let overhead = 32  // the structure, SubscriptionId, the array's head and end, the flags and the revision
-        var chunks: [[[UInt8]]] = [[]]
+    static func reportChunks(
+        _ reports: [DataModel.Report], events: [EventRecord] = [], subscriptionID: UInt32? = nil, suppressResponse: Bool
+    ) -> [[UInt8]]? {
+        // Attribute reports first, then event reports (AttributeReports is tag 1, EventReports tag 2).
+        let items =
+            reports.map { (1, TLVEncoder.encode(TLVElement(reportIB($0)))) }
+            + events.map { (2, TLVEncoder.encode(TLVElement($0.reportIB))) }
+        let overhead = 36  // the structure, SubscriptionId, two arrays' heads and ends, the flags and the revision
+        var chunks: [[(Int, [UInt8])]] = [[]]
         var size = 0
         for item in items {
-            guard item.count + overhead <= maximumReportLength else { return nil }
-            if size + item.count + overhead > maximumReportLength {
+            guard item.1.count + overhead <= maximumReportLength else { return nil }
+            if size + item.1.count + overhead > maximumReportLength {
                 chunks.append([])
                 size = 0
             }
             chunks[chunks.count - 1].append(item)
-            size += item.count
+            size += item.1.count
         }
         return chunks.enumerated().map { index, items in
             let isLast = index == chunks.count - 1
             var out: [UInt8] = [0x15]  // anonymous structure
             if let subscriptionID { out += TLVEncoder.encode(TLVElement(.context(0), .unsigned(UInt64(subscriptionID)))) }
-            if !items.isEmpty || subscriptionID == nil {
+            let attributes = items.filter { $0.0 == 1 }.map(\.1)
+            if !attributes.isEmpty || (subscriptionID == nil && items.allSatisfy { $0.0 == 1 }) {
                 out += [0x36, 0x01]  // context 1: an array
-                for item in items { out += item }
+                for item in attributes { out += item }
+                out += [0x18]
+            }
+            let eventItems = items.filter { $0.0 == 2 }.map(\.1)
+            if !eventItems.isEmpty {
+                out += [0x36, 0x02]  // context 2: an array
+                for item in eventItems { out += item }
                 out += [0x18]
             }
             if !isLast { out += TLVEncoder.encode(TLVElement(.context(3), .bool(true))) }

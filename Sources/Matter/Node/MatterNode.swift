@@ -28,6 +28,7 @@ public final class MatterNode: Sendable {
     private let changed: AsyncStream<Void>.Continuation
     /// An element after each change a subscription may report (coalesced: one pending at most).
     public let changes: AsyncStream<Void>
+    private let started = ContinuousClock.now
 
     /// `model` holds the application's endpoints with Basic Information and the Descriptor on
     /// endpoint 0; the node adds the commissioning clusters and the global attributes.
@@ -75,7 +76,10 @@ public final class MatterNode: Sendable {
                     return InteractionModel.statusResponse(.invalidAction)
                 }
                 return state.firstChunk(
-                    InteractionModel.reportChunks(state.read(request, session: session), suppressResponse: true), exchange: exchange)
+                    InteractionModel.reportChunks(
+                        state.read(request, session: session), events: state.readEvents(request.events, session: session),
+                        suppressResponse: true),
+                    exchange: exchange)
             case .timedRequest:
                 guard let timeout = try? TLVDecoder.decode(payload).value.field(0, "Timeout", as: UInt16.self) else {
                     return InteractionModel.statusResponse(.invalidAction)
@@ -141,6 +145,17 @@ public final class MatterNode: Sendable {
         state.withLock { $0.dueReports(now: now, liveSessions: liveSessions) }.map {
             ($0.sessionID, InteractionOpcode.reportData.rawValue, $0.payload)
         }
+    }
+
+    /// Emits an event (StartUp, a switch's press, …): numbered, logged, reported to subscribers.
+    public func emitEvent(endpoint: UInt16, cluster: UInt32, event: UInt32, priority: EventRecord.Priority, fields: [TLVElement]) {
+        let systemTime = UInt64((ContinuousClock.now - started).components.seconds * 1000)
+        let stored = state.withLock { state in
+            state.emit(endpoint: endpoint, cluster: cluster, event: event, priority: priority, fields: fields, systemTime: systemTime)
+            return state.persistentState()
+        }
+        persist?(stored)  // the next event number, so numbers keep growing across restarts
+        changed.yield()
     }
 
     /// Changes an attribute from the application's side (a light switched by hand), bumping its data version.

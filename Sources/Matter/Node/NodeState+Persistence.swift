@@ -2,7 +2,8 @@ import Crypto
 
 /// What the node keeps across restarts (Matter specification 2.5, 6.6): the committed fabrics with
 /// their keys, the access control entries and the writable Basic Information attributes, as one
-/// TLV structure the embedding program stores (matter-demo: a file of the owner's alone).
+/// TLV structure the embedding program stores (matter-demo: a file of the owner's alone), with the
+/// next event number so that event numbers only grow across restarts.
 /// A fabric still under a fail-safe is not kept: a restart rolls it back as the fail-safe would.
 extension NodeState {
     func persistentState() -> [UInt8] {
@@ -32,6 +33,7 @@ extension NodeState {
                 TLVElement(.context(2), .array(acl.filter { $0.fabricIndex != pending }.map { TLVElement($0.tlv) })),
                 TLVElement(.context(3), basic[5] ?? .utf8("")),
                 TLVElement(.context(4), basic[6] ?? .utf8("XX")),
+                TLVElement(.context(5), .unsigned(nextEventNumber)),
             ]))
     }
 
@@ -65,6 +67,7 @@ extension NodeState {
                 model.set(endpoint: 0, cluster: ClusterID.basicInformation, attribute: attribute, to: stored[context: tag]!)
             }
         }
+        if let next = stored[context: 5]?.unsignedValue { nextEventNumber = max(nextEventNumber, next) }
         refresh()
     }
 }

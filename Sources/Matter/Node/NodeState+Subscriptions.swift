@@ -18,6 +18,9 @@ extension NodeState {
         var lastReport: ContinuousClock.Instant
         var versions: [ClusterKey: UInt32]
         var isPrimed = false
+        var events: EventRequest?
+        /// The number of the last event reported (0: none yet).
+        var lastEvent: UInt64 = 0
     }
 
     /// A report to send on a new exchange of `sessionID`.
@@ -42,11 +45,15 @@ extension NodeState {
         repeat { id = UInt32.random(in: 1...UInt32.max) } while subscriptions[id] != nil
         let isFabricFiltered = request[context: 7]?.boolValue ?? true
         let reports = read(.init(paths: paths, isFabricFiltered: isFabricFiltered), session: session)
+        let eventRequest = try? EventRequest(paths: request[context: 4], filters: request[context: 5])
+        let eventReports = readEvents(eventRequest, session: session)
         var subscription = Subscription(
             id: id, sessionID: session.sessionID, subject: session.subject, paths: paths, isFabricFiltered: isFabricFiltered,
             minInterval: .seconds(Int(floor)), maxInterval: .seconds(Int(max(floor, ceiling, 1))), lastReport: session.now, versions: [:])
         subscription.versions = versions(for: paths)
-        guard let chunks = InteractionModel.reportChunks(reports, subscriptionID: id, suppressResponse: false) else {
+        subscription.events = eventRequest
+        subscription.lastEvent = nextEventNumber - 1
+        guard let chunks = InteractionModel.reportChunks(reports, events: eventReports, subscriptionID: id, suppressResponse: false) else {
             return InteractionModel.statusResponse(.resourceExhausted)
         }
         subscriptions[id] = subscription
@@ -82,17 +89,19 @@ extension NodeState {
         {
             let current = versions(for: subscription.paths)
             let changed = Set(current.filter { subscription.versions[$0.key] != $0.value }.keys)
-            guard !changed.isEmpty || now - subscription.lastReport >= subscription.maxInterval else { continue }
             let session = SessionContext(
                 sessionID: subscription.sessionID, subject: subscription.subject, attestationChallenge: [], now: now)
+            let newEvents = readEvents(subscription.events, session: session, after: subscription.lastEvent)
+            guard !changed.isEmpty || !newEvents.isEmpty || now - subscription.lastReport >= subscription.maxInterval else { continue }
             let reports = read(.init(paths: subscription.paths, isFabricFiltered: subscription.isFabricFiltered), session: session).filter {
                 guard case .data(let path, _, _) = $0, let endpoint = path.endpoint, let cluster = path.cluster else { return false }
                 return changed.contains(.init(endpoint: endpoint, cluster: cluster))
             }
             subscription.versions = current
             subscription.lastReport = now
+            subscription.lastEvent = nextEventNumber - 1
             subscriptions[id] = subscription
-            due.append(Report(sessionID: subscription.sessionID, payload: reportMessage(subscriptionID: id, reports)))
+            due.append(Report(sessionID: subscription.sessionID, payload: reportMessage(subscriptionID: id, reports, events: newEvents)))
         }
         return due
     }
@@ -127,9 +136,10 @@ extension NodeState {
     }
 
     /// ReportDataMessage {0: SubscriptionId, 1: AttributeReports}: a subscription's report wants a StatusResponse.
-    func reportMessage(subscriptionID: UInt32, _ reports: [DataModel.Report]) -> [UInt8] {
+    func reportMessage(subscriptionID: UInt32, _ reports: [DataModel.Report], events: [EventRecord] = []) -> [UInt8] {
         var fields = [TLVElement(.context(0), .unsigned(UInt64(subscriptionID)))]
         if !reports.isEmpty { fields.append(TLVElement(.context(1), .array(reports.map { TLVElement(InteractionModel.reportIB($0)) }))) }
+        if !events.isEmpty { fields.append(TLVElement(.context(2), .array(events.map { TLVElement($0.reportIB) }))) }
         fields.append(TLVElement(.context(0xFF), .unsigned(InteractionModel.revision)))
         return TLVEncoder.encode(.structure(fields))
     }

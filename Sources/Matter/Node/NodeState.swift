@@ -54,6 +54,10 @@ struct NodeState: Sendable {
     var subscriptions: [UInt32: Subscription] = [:]
     var pendingSubscribeResponses: [ExchangeKey: UInt32] = [:]
     var pendingChunks: [ExchangeKey: [[UInt8]]] = [:]
+    /// The event log, oldest first, and the next event number (kept across restarts, so numbers only grow).
+    var events: [EventRecord] = []
+    var nextEventNumber: UInt64 = 1
+    static let eventLogLimit = 64
     static let subscriptionLimit = 32
 
     init(model: DataModel, attestation: DeviceAttestation?) {
@@ -76,6 +80,25 @@ struct NodeState: Sendable {
 
     func allows(_ session: SessionContext, _ privilege: AccessControlEntry.Privilege, endpoint: UInt16, cluster: UInt32) -> Bool {
         AccessControl.allows(session.subject, privilege, endpoint: endpoint, cluster: cluster, entries: acl)
+    }
+
+    // MARK: Events
+
+    /// Appends an event to the log with the next number; the oldest goes when the log is full.
+    mutating func emit(
+        endpoint: UInt16, cluster: UInt32, event: UInt32, priority: EventRecord.Priority, fields: [TLVElement], systemTime: UInt64
+    ) {
+        events.append(
+            EventRecord(
+                number: nextEventNumber, endpoint: endpoint, cluster: cluster, event: event, priority: priority, systemTime: systemTime,
+                fields: fields))
+        nextEventNumber += 1
+        if events.count > Self.eventLogLimit { events.removeFirst(events.count - Self.eventLogLimit) }
+    }
+
+    /// The events `request` asks for that `session` may read (View on the event's cluster), after `number`.
+    func readEvents(_ request: EventRequest?, session: SessionContext, after number: UInt64? = nil) -> [EventRecord] {
+        (request?.select(events, after: number) ?? []).filter { allows(session, .view, endpoint: $0.endpoint, cluster: $0.cluster) }
     }
 
     // MARK: Read
