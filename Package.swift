@@ -179,8 +179,7 @@ let package = Package(
             linkerSettings: leanLinking
         ),
         // Each parser that takes outside input as a function of bytes: fuzzed in Fuzz/, replayed in the tests.
-        .target(
-            name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore"], swiftSettings: swiftSettings),
+        .target(name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore", "Matter"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "homegate-bench",
             dependencies: [
@@ -367,6 +366,8 @@ package.targets += [
         name: "matter-demo",
         dependencies: [
             "Matter",
+            "DNSSD",  // avahi, for the advertisement the Matter module leaves to its embedder
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),

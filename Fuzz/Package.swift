@@ -6,7 +6,10 @@
 // which `-parse-as-library` leaves undefined; at 5.4 the `main` that links is libFuzzer's own.
 import PackageDescription
 
-let targets = ["json", "z2m-state", "z2m-devices", "z2m-groups", "topic", "mapping-file", "request", "import"]
+let targets = [
+    "json", "z2m-state", "z2m-devices", "z2m-groups", "topic", "mapping-file", "request", "import",
+    "matter-tlv", "matter-message", "matter-certificate", "matter-interaction",
+]
 
 let package = Package(
     name: "homegate-fuzz",

@@ -159,7 +159,73 @@ action_sets:
     write("import", "empty", "")
 
 
+# Certificates the Matter SDK's controller issued to matter-demo (root, ICAC, NOC; public, test only).
+MATTER_CERTIFICATES = {
+    "root": "1530010101240201370324140118260480228127260580254d3a3706241401182407012408013009410467d20fcfacd5289696b8595a969cd08e533896fe8346765a69889be5dd1167e72089c567e7f0285e122b4a6708a017da37b3a6d79ed18b52f275b959e2ec6c6f370a350129011824026030041424fd3ecad9c80b17afa43f68b8734a5639079bff30051424fd3ecad9c80b17afa43f68b8734a5639079bff18300b4068b36d4b295eb99f72bc602ccb993df7469ae594e134b9240e365b5e57572d42dc267bab7585a261267694df3ff9385161ce636c366f6fd43a0fdc73476d0bd718",
+    "icac": "1530010101240201370324140118260480228127260580254d3a37062413021824070124080130094104bce05fa9e95b5d1bfce6680071d4e0522780d4459494c4a35b28002819ef0960d1a767becfa3a4fc8991eecfe08a585e614ed9d091e4453d2688da152445951c370a35012901182402603004145ab28f9743063353a86e12423f538df405bebf7830051424fd3ecad9c80b17afa43f68b8734a5639079bff18300b406b42023c743e284760bdeef7c2d998e29d844c4fb4dc5c74aa1d750163fee1c871ce978aba050c4dbd6a91268e7a70e0c360c934e2005ed4e4118be0bd5d2bbd18",
+    "noc": "1530010101240201370324130218260480228127260580254d3a3706241501251107301824070124080130094104a6d5da863d72f7e1e993336152bf106ad86de3bdd3a0aa94350ddfa55632f4bd1ba568887dd811dafac7bee0d96b0b2bb400d787fde0249918d4fce3fee213d1370a350128011824020136030402040118300414e786fce7b0f19927fdb66a7374f53d9310d010493005145ab28f9743063353a86e12423f538df405bebf7818300b40e252a2ffb9bec2e67287832388458023031c83902fd4bf7e81d1174affb2e37e03c5ea2d944abe1d93cc2ff7b1b1faccabebe9e63d5b0ff5805943a626676eec18",
+}
+
+
+def tlv(value, tag=None):
+    """Matter TLV for the seeds: dicts are structures (int keys: context tags), lists of pairs are lists, lists arrays."""
+    def head(kind):
+        if tag is None:
+            return bytes([kind])
+        return bytes([0x20 | kind, tag]) if tag < 256 else bytes([0x20 | kind, 0xFF])
+    if isinstance(value, bool):
+        return head(0x09 if value else 0x08)
+    if isinstance(value, int):
+        for width, kind in ((1, 0x04), (2, 0x05), (4, 0x06), (8, 0x07)):
+            if value < 1 << (8 * width):
+                return head(kind) + value.to_bytes(width, "little")
+    if isinstance(value, str):
+        return head(0x0C) + bytes([len(value.encode())]) + value.encode()
+    if isinstance(value, bytes):
+        return head(0x10) + bytes([len(value)]) + value if len(value) < 256 else head(0x11) + len(value).to_bytes(2, "little") + value
+    if value is None:
+        return head(0x14)
+    if isinstance(value, dict):
+        return head(0x15) + b"".join(tlv(v, k) for k, v in value.items()) + b"\x18"
+    if isinstance(value, tuple):  # a list (AttributePathIB, CommandPathIB)
+        return head(0x17) + b"".join(tlv(v, k) for k, v in value) + b"\x18"
+    return head(0x16) + b"".join(tlv(v) for v in value) + b"\x18"
+
+
+def matter_seeds():
+    for name, text in MATTER_CERTIFICATES.items():
+        write("matter-certificate", name, bytes.fromhex(text))
+        write("matter-tlv", "certificate-" + name, bytes.fromhex(text))
+    read = {0: [((2, 0), (3, 0x28), (4, 5))], 3: True, 0xFF: 12}
+    requests = {
+        "read": (0x02, read),
+        "read-wildcard": (0x02, {0: [()], 3: False}),
+        "invoke-toggle": (0x08, {0: False, 1: False, 2: [{0: ((0, 1), (1, 6), (2, 2)), 1: {}}]}),
+        "invoke-arm-fail-safe": (0x08, {0: False, 1: False, 2: [{0: ((0, 0), (1, 0x30), (2, 0)), 1: {0: 60, 1: 1}}]}),
+        "invoke-attestation": (0x08, {0: False, 1: False, 2: [{0: ((0, 0), (1, 0x3E), (2, 0)), 1: {0: bytes(32)}}]}),
+        "invoke-add-noc": (0x08, {0: False, 1: False, 2: [{0: ((0, 0), (1, 0x3E), (2, 6)), 1: {
+            0: bytes.fromhex(MATTER_CERTIFICATES["noc"]), 1: bytes.fromhex(MATTER_CERTIFICATES["icac"]), 2: bytes(16), 3: 112233, 4: 0xFFF1}}]}),
+        "write-node-label": (0x06, {0: False, 1: False, 2: [{1: ((2, 0), (3, 0x28), (4, 5)), 2: "kitchen"}]}),
+        "write-acl": (0x06, {2: [{1: ((2, 0), (3, 0x1F), (4, 0)), 2: [{1: 5, 2: 2, 3: [112233], 4: None, 0xFE: 1}]}]}),
+        "subscribe": (0x03, {0: False, 1: 0, 2: 30, 3: [()], 7: True}),
+        "timed": (0x0A, {0: 500}),
+        "status": (0x01, {0: 0}),
+    }
+    for name, (opcode, message) in requests.items():
+        payload = tlv(message)
+        write("matter-interaction", name, bytes([opcode]) + payload)
+        write("matter-tlv", name, payload)
+    write("matter-tlv", "scalars", tlv({1: -5 & 0xFF, 2: "été", 3: b"\x00\x01", 4: None, 5: True, 6: [1, 2, 3]}))
+    # Datagrams: an unsecured PBKDFParamRequest, a Sigma1 shape, a secure session's header with junk.
+    pbkdf = {1: bytes(32), 2: 0x1234, 3: 0, 4: False}
+    unsecured = bytes.fromhex("04000000" "01000000" "0900000000000000")
+    write("matter-message", "pbkdf-param-request", unsecured + bytes.fromhex("05200100" "0000") + tlv(pbkdf))
+    sigma1 = {1: bytes(32), 2: 0x4321, 3: bytes(32), 4: bytes([4]) + bytes(64)}
+    write("matter-message", "sigma1", unsecured + bytes.fromhex("05300200" "0000") + tlv(sigma1))
+    write("matter-message", "secure-junk", bytes.fromhex("00341200" "05000000") + bytes(40))
+
+
 if __name__ == "__main__":
-    json_seeds(); state_seeds(); devices_seeds(); groups_seeds(); topic_seeds(); mapping_seeds(); request_seeds(); import_seeds()
+    json_seeds(); state_seeds(); devices_seeds(); groups_seeds(); topic_seeds(); mapping_seeds(); request_seeds(); import_seeds(); matter_seeds()
     for target in sorted(os.listdir(os.path.join(ROOT, "Fuzz/Corpus"))):
         print(target, len(os.listdir(os.path.join(ROOT, "Fuzz/Corpus", target))), file=sys.stderr)

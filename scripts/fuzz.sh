@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json z2m-state z2m-devices z2m-groups topic mapping-file request import)
+[ ${#targets[@]} -gt 0 ] || targets=(json z2m-state z2m-devices z2m-groups topic mapping-file request import matter-tlv matter-message matter-certificate matter-interaction)
 
 mkdir -p Fuzz/.work
 if ! (cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library) > Fuzz/.work/build.log 2>&1; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Matter stack's tests with the Matter SDK's own controller (Tests/matter): the Python controller
 # of connectedhomeip, as Home Assistant's Matter server uses it, establishes PASE with matter-demo on
-# ::1 (no mDNS needed for PASE; see docs/matter.md).
+# ::1, and between two network namespaces (avahi in the device's) commissions it in full, drives it,
+# subscribes, adds a second fabric and reconnects after a restart (needs root; see docs/matter.md).
 #
 #   scripts/matter-test.sh [BIN_PATH] [pytest arguments…]
 #
@@ -26,6 +27,8 @@ if ! dpkg-query -W -f='${Status}' libnl-route-3-200 2>/dev/null | grep -q "insta
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libnl-route-3-200 >/dev/null
 fi
+# avahi-daemon, dbus and iproute2 for the namespace tests (matter-demo advertises through avahi).
+scripts/install-mdns-deps.sh
 # It hard-codes /data/chip_{factory,config,counters}.ini.
 [ -d /data ] || $sudo mkdir -p /data
 

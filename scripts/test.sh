@@ -63,7 +63,7 @@ stage_hap_bridge() { # the HomeKit bridge of real homegate with aiohomekit over 
   scripts/hap-bridge-test.sh "$bin_path"
 }
 
-stage_matter() { # the Matter stack with the Matter SDK's own controller: PASE and reads over ::1 (docs/matter.md)
+stage_matter() { # the Matter stack with the Matter SDK's own controller: PASE over ::1, then commissioning, control, subscriptions, multi-admin and a restart between two namespaces (docs/matter.md)
   scripts/matter-test.sh "$bin_path"
 }
 

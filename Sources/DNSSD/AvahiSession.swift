@@ -21,6 +21,7 @@ final class AvahiSession: @unchecked Sendable {
     private let type: String
     private let port: UInt16
     private let domain: String?
+    private let subtypes: [String]
 
     // Guarded by the poll lock.
     private var name: String
@@ -54,6 +55,7 @@ final class AvahiSession: @unchecked Sendable {
         self.type = service.type
         self.port = service.port
         self.domain = service.domain
+        self.subtypes = service.subtypes
         self.txt = service.txt
     }
 
@@ -227,7 +229,13 @@ final class AvahiSession: @unchecked Sendable {
                 avahi_entry_group_reset(group)
                 continue
             }
-            let committed = added < 0 ? added : avahi_entry_group_commit(group)
+            var result = added
+            for subtype in subtypes where result >= 0 {
+                result = avahi_entry_group_add_service_subtype(
+                    group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name, type, domain,
+                    "\(subtype)._sub.\(type)")
+            }
+            let committed = result < 0 ? result : avahi_entry_group_commit(group)
             guard committed >= 0 else {
                 board.publish(.notAdvertised(reason: "avahi-daemon refused '\(name)' (\(type), port \(port)): \(Self.message(committed))"))
                 avahi_entry_group_reset(group)

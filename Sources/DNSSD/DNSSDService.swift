@@ -13,13 +13,18 @@ public struct DNSSDService: Sendable, Hashable {
     public var txt: [String: String]
     /// Nil lets avahi-daemon choose (`local`).
     public var domain: String?
+    /// Subtypes browsable as `<subtype>._sub.<type>` (Matter's `_L3840`, `_CM`, …); none for HAP.
+    public var subtypes: [String]
 
-    public init(name: String, type: String = "_hap._tcp", port: UInt16, txt: [String: String] = [:], domain: String? = nil) {
+    public init(
+        name: String, type: String = "_hap._tcp", port: UInt16, txt: [String: String] = [:], domain: String? = nil, subtypes: [String] = []
+    ) {
         self.name = name
         self.type = type
         self.port = port
         self.txt = txt
         self.domain = domain
+        self.subtypes = subtypes
     }
 
     /// Checks what avahi-daemon would refuse later, where the caller can still say which field is wrong.

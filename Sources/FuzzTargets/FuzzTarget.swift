@@ -18,6 +18,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case request
     /// A `homegate import` file, read and checked but not stored.
     case archive = "import"
+    /// Matter TLV, and a round trip through the encoder.
+    case matterTLV = "matter-tlv"
+    /// A UDP datagram into the Matter node's message layer.
+    case matterMessage = "matter-message"
+    /// A Matter TLV certificate and its X.509 form.
+    case matterCertificate = "matter-certificate"
+    /// An Interaction Model request (first byte: the opcode) answered by a Matter node.
+    case matterInteraction = "matter-interaction"
 
     /// Feeds `bytes` to the parser. Returns what went wrong when a property that must hold did not
     /// (a JSON value that changes on a round trip), for the fuzzer to trap on and a test to report.
@@ -31,6 +39,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .mappingFile: Self.mappingFile(bytes)
         case .request: Self.request(bytes)
         case .archive: Self.archive(bytes)
+        case .matterTLV: Self.matterTLV(bytes)
+        case .matterMessage: Self.matterMessage(bytes)
+        case .matterCertificate: Self.matterCertificate(bytes)
+        case .matterInteraction: Self.matterInteraction(bytes)
         }
     }
 }

@@ -17,7 +17,8 @@ struct CryptoTests {
     func ccmVectorsRoundTrip() throws {
         for vector in Self.ccmVectors {
             let sealed = try AESCCM.seal(
-                Array(vector.plaintext), key: Self.ccmKey, nonce: hex(vector.nonce), authenticating: Self.ccmHeader, tagLength: vector.tagLength)
+                Array(vector.plaintext), key: Self.ccmKey, nonce: hex(vector.nonce), authenticating: Self.ccmHeader,
+                tagLength: vector.tagLength)
             #expect(sealed == hex(vector.sealed))
             let opened = try AESCCM.open(
                 hex(vector.sealed), key: Self.ccmKey, nonce: hex(vector.nonce), authenticating: Self.ccmHeader, tagLength: vector.tagLength)
@@ -35,7 +36,9 @@ struct CryptoTests {
             #expect(throws: MatterError.self) { try AESCCM.open(tampered, key: Self.ccmKey, nonce: nonce, authenticating: Self.ccmHeader) }
         }
         #expect(throws: MatterError.self) { try AESCCM.open(hex(vector.sealed), key: Self.ccmKey, nonce: nonce, authenticating: [9]) }
-        #expect(throws: MatterError.self) { try AESCCM.open(hex(vector.sealed), key: [UInt8](repeating: 0, count: 16), nonce: nonce, authenticating: Self.ccmHeader) }
+        #expect(throws: MatterError.self) {
+            try AESCCM.open(hex(vector.sealed), key: [UInt8](repeating: 0, count: 16), nonce: nonce, authenticating: Self.ccmHeader)
+        }
         #expect(throws: MatterError.self) { try AESCCM.open([1, 2, 3], key: Self.ccmKey, nonce: nonce, authenticating: []) }
     }
 
@@ -52,16 +55,21 @@ struct CryptoTests {
         let verifier = PASEVerifier(
             w0: hex("e6887cf9bdfb7579c69bf47928a84514b5e355ac034863f7ffaf4390e67d798c"),
             L: hex(
-                "0495645cfb74df6e58f9748bb83a86620bab7c82e107f57d6870da8cbcb2ff9f7063a14b6402c62f99afcb9706a4d1a143273259fe76f1c605a3639745a92154b9"),
+                "0495645cfb74df6e58f9748bb83a86620bab7c82e107f57d6870da8cbcb2ff9f7063a14b6402c62f99afcb9706a4d1a143273259fe76f1c605a3639745a92154b9"
+            ),
             salt: [], iterations: 0)
         let spake = try SPAKE2PlusVerifier(
             context: Array("SPAKE2+-P256-SHA256-HKDF draft-01".utf8),
             X: hex(
-                "04af09987a593d3bac8694b123839422c3cc87e37d6b41c1d630f000dd64980e537ae704bcede04ea3bec9b7475b32fa2ca3b684be14d11645e38ea6609eb39e7e"),
+                "04af09987a593d3bac8694b123839422c3cc87e37d6b41c1d630f000dd64980e537ae704bcede04ea3bec9b7475b32fa2ca3b684be14d11645e38ea6609eb39e7e"
+            ),
             verifier: verifier, y: hex("2e0895b0e763d6d5a9564433e64ac3cac74ff897f6c3445247ba1bab40082a91"),
             proverIdentity: Array("client".utf8), verifierIdentity: Array("server".utf8))
-        #expect(spake.Y == hex(
-            "04417592620aebf9fd203616bbb9f121b730c258b286f890c5f19fea833a9c900cbe9057bc549a3e19975be9927f0e7614f08d1f0a108eede5fd7eb5624584a4f4"))
+        #expect(
+            spake.Y
+                == hex(
+                    "04417592620aebf9fd203616bbb9f121b730c258b286f890c5f19fea833a9c900cbe9057bc549a3e19975be9927f0e7614f08d1f0a108eede5fd7eb5624584a4f4"
+                ))
         #expect(spake.sharedSecret == hex("801db297654816eb4f02868129b9dc89"))
         #expect(spake.confirmation == hex("0660a680663e8c5695956fb22dff298b1d07a526cf3cc591adfecd1f6ef6e02e"))
         #expect(spake.verifies(proverConfirmation: hex("d4376f2da9c72226dd151b77c2919071155fc22a2068d90b5faa6c78c11e77dd")))
@@ -81,5 +89,15 @@ struct CryptoTests {
     func verifierRanges() {
         #expect(throws: MatterError.self) { try PASEVerifier(passcode: 1, salt: [UInt8](repeating: 0, count: 16), iterations: 999) }
         #expect(throws: MatterError.self) { try PASEVerifier(passcode: 1, salt: [UInt8](repeating: 0, count: 15), iterations: 1000) }
+    }
+}
+
+@Suite("The fuzz targets' fixed PASE verifier")
+struct FuzzVerifierTests {
+    @Test("w0 and L the Matter fuzz targets use are the verifier of passcode 20202021 with their salt")
+    func fuzzVerifier() throws {
+        let verifier = try PASEVerifier(passcode: 20_202_021, salt: [UInt8](repeating: 0x5A, count: 16), iterations: 1000)
+        #expect(verifier.w0 == hex("26012df8bf442a5b9004c0c4af89d52d953a831b0151c15da32acba220e0b8b3"))
+        #expect(verifier.L.prefix(4) == [0x04, 0x25, 0x03, 0xB1])
     }
 }

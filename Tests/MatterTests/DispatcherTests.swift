@@ -13,7 +13,7 @@ struct Commissioner {
 
     static func makeDispatcher() throws -> MessageDispatcher<String> {
         var dispatcher = MessageDispatcher<String>(verifier: try PASEVerifier(passcode: 20_202_021, salt: salt, iterations: 1000))
-        dispatcher.application = { header, payload in (header.opcode + 1, payload.reversed()) }  // an echo, for the session test
+        dispatcher.application = { header, payload, _ in (header.opcode + 1, payload.reversed()) }  // an echo, for the session test
         return dispatcher
     }
 
@@ -22,8 +22,11 @@ struct Commissioner {
         _ opcode: SecureChannelOpcode, _ payload: [UInt8], to dispatcher: inout MessageDispatcher<String>, at offset: Duration = .zero
     ) throws -> (MessageHeader, ProtocolHeader, [UInt8]) {
         counter += 1
-        let datagram = MessageHeader(sessionID: 0, messageCounter: counter, sourceNodeID: Self.ephemeral).encoded()
-            + ProtocolHeader(isInitiator: true, needsAcknowledgement: true, opcode: opcode.rawValue, exchangeID: 7, protocolID: .secureChannel).encoded()
+        let datagram =
+            MessageHeader(sessionID: 0, messageCounter: counter, sourceNodeID: Self.ephemeral).encoded()
+            + ProtocolHeader(
+                isInitiator: true, needsAcknowledgement: true, opcode: opcode.rawValue, exchangeID: 7, protocolID: .secureChannel
+            ).encoded()
             + payload
         let replies = dispatcher.receive(datagram, from: "controller", now: start + offset)
         try #require(replies.count == 1)
@@ -34,11 +37,14 @@ struct Commissioner {
     }
 
     /// Runs PASE up to Pake3 with `passcode`; the device's StatusReport and the prover's keys.
-    mutating func pase(passcode: UInt32, dispatcher: inout MessageDispatcher<String>) throws -> (StatusReport, responderSession: UInt16, sharedSecret: [UInt8]?) {
-        let request = TLVEncoder.encode(.structure([
-            TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32))), TLVElement(.context(2), .unsigned(0x1234)),
-            TLVElement(.context(3), .unsigned(0)), TLVElement(.context(4), .bool(false)),
-        ]))
+    mutating func pase(
+        passcode: UInt32, dispatcher: inout MessageDispatcher<String>
+    ) throws -> (StatusReport, responderSession: UInt16, sharedSecret: [UInt8]?) {
+        let request = TLVEncoder.encode(
+            .structure([
+                TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32))), TLVElement(.context(2), .unsigned(0x1234)),
+                TLVElement(.context(3), .unsigned(0)), TLVElement(.context(4), .bool(false)),
+            ]))
         let (header, protocolHeader, response) = try send(.pbkdfParamRequest, request, to: &dispatcher)
         #expect(header.destination == .node(Self.ephemeral))
         #expect(header.sourceNodeID == nil)
@@ -55,9 +61,11 @@ struct Commissioner {
         let (_, _, pake2) = try send(.pake1, TLVEncoder.encode(.structure([TLVElement(.context(1), .bytes(prover.X))])), to: &dispatcher)
         let pake2Fields = try TLVDecoder.decode(pake2).value
         let finished = try prover.finish(
-            context: context, Y: try pake2Fields.bytesField(1, "pB", length: 65...65), cB: try pake2Fields.bytesField(2, "cB", length: 32...32))
+            context: context, Y: try pake2Fields.bytesField(1, "pB", length: 65...65),
+            cB: try pake2Fields.bytesField(2, "cB", length: 32...32))
         let cA = finished?.cA ?? [UInt8](repeating: 0, count: 32)  // a wrong passcode: send a confirmation anyway
-        let (_, statusHeader, status) = try send(.pake3, TLVEncoder.encode(.structure([TLVElement(.context(1), .bytes(cA))])), to: &dispatcher)
+        let (_, statusHeader, status) = try send(
+            .pake3, TLVEncoder.encode(.structure([TLVElement(.context(1), .bytes(cA))])), to: &dispatcher)
         #expect(statusHeader.opcode == SecureChannelOpcode.statusReport.rawValue)
         return (try StatusReport.decode(status), responderSession, finished?.sharedSecret)
     }
@@ -95,7 +103,9 @@ struct DispatcherTests {
         let keys = SessionKeys(sharedSecret: try #require(secret))
         let header = MessageHeader(sessionID: session, messageCounter: 55)
         let aad = header.encoded()
-        let message = ProtocolHeader(isInitiator: true, needsAcknowledgement: true, opcode: 0x02, exchangeID: 9, protocolID: .interactionModel).encoded()
+        let message = ProtocolHeader(
+            isInitiator: true, needsAcknowledgement: true, opcode: 0x02, exchangeID: 9, protocolID: .interactionModel
+        ).encoded()
         let nonce = SecureSession<String>.nonce(securityFlags: 0, counter: 55, sourceNodeID: 0)
         let datagram = aad + (try AESCCM.seal(message + [1, 2, 3], key: keys.initiatorToResponder, nonce: nonce, authenticating: aad))
 
@@ -123,16 +133,18 @@ struct DispatcherTests {
         var commissioner = Commissioner()
         let start = commissioner.start
         var dispatcher = try Commissioner.makeDispatcher()
-        let request = TLVEncoder.encode(.structure([
-            TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32))), TLVElement(.context(2), .unsigned(1)),
-            TLVElement(.context(3), .unsigned(0)), TLVElement(.context(4), .bool(true)),
-        ]))
+        let request = TLVEncoder.encode(
+            .structure([
+                TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32))), TLVElement(.context(2), .unsigned(1)),
+                TLVElement(.context(3), .unsigned(0)), TLVElement(.context(4), .bool(true)),
+            ]))
         let (header, _, _) = try commissioner.send(.pbkdfParamRequest, request, to: &dispatcher)
         #expect(dispatcher.tick(now: start + .milliseconds(100)).isEmpty)
         let resent = dispatcher.tick(now: start + .seconds(1))
         #expect(resent.count == 1)
         #expect(try resent.first.map { try MessageHeader.decode($0.datagram).header } == header)
-        let ack = MessageHeader(sessionID: 0, messageCounter: 5000, sourceNodeID: Commissioner.ephemeral).encoded()
+        let ack =
+            MessageHeader(sessionID: 0, messageCounter: 5000, sourceNodeID: Commissioner.ephemeral).encoded()
             + ProtocolHeader(
                 isInitiator: true, needsAcknowledgement: false, acknowledgedCounter: header.messageCounter,
                 opcode: SecureChannelOpcode.standaloneAck.rawValue, exchangeID: 7, protocolID: .secureChannel
@@ -158,8 +170,10 @@ struct HostileInputTests {
     func survivesMutatedDatagrams() throws {
         var dispatcher = try Commissioner.makeDispatcher()
         var generator = SystemRandomNumberGenerator()
-        let seed = MessageHeader(sessionID: 0, messageCounter: 1, sourceNodeID: 9).encoded()
-            + ProtocolHeader(isInitiator: true, needsAcknowledgement: true, opcode: 0x20, exchangeID: 1, protocolID: .secureChannel).encoded()
+        let seed =
+            MessageHeader(sessionID: 0, messageCounter: 1, sourceNodeID: 9).encoded()
+            + ProtocolHeader(isInitiator: true, needsAcknowledgement: true, opcode: 0x20, exchangeID: 1, protocolID: .secureChannel)
+            .encoded()
             + TLVEncoder.encode(.structure([TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32)))]))
         let start = ContinuousClock.now
         for round in 0..<5000 {
@@ -183,15 +197,19 @@ struct StrangerTests {
     func strangerCannotEndPASE() throws {
         var dispatcher = try Commissioner.makeDispatcher()
         let start = ContinuousClock.now
-        let request = TLVEncoder.encode(.structure([
-            TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32))), TLVElement(.context(2), .unsigned(1)),
-            TLVElement(.context(3), .unsigned(0)), TLVElement(.context(4), .bool(false)),
-        ]))
+        let request = TLVEncoder.encode(
+            .structure([
+                TLVElement(.context(1), .bytes([UInt8](repeating: 1, count: 32))), TLVElement(.context(2), .unsigned(1)),
+                TLVElement(.context(3), .unsigned(0)), TLVElement(.context(4), .bool(false)),
+            ]))
         var commissioner = Commissioner()
         _ = try commissioner.send(.pbkdfParamRequest, request, to: &dispatcher)
         for opcode in [SecureChannelOpcode.pake1, .statusReport] {
-            let stranger = MessageHeader(sessionID: 0, messageCounter: 1, sourceNodeID: 0xBAD).encoded()
-                + ProtocolHeader(isInitiator: true, needsAcknowledgement: false, opcode: opcode.rawValue, exchangeID: 7, protocolID: .secureChannel).encoded()
+            let stranger =
+                MessageHeader(sessionID: 0, messageCounter: 1, sourceNodeID: 0xBAD).encoded()
+                + ProtocolHeader(
+                    isInitiator: true, needsAcknowledgement: false, opcode: opcode.rawValue, exchangeID: 7, protocolID: .secureChannel
+                ).encoded()
                 + TLVEncoder.encode(.structure([TLVElement(.context(1), .bytes([UInt8](repeating: 4, count: 65)))]))
             _ = dispatcher.receive(stranger, from: "stranger", now: start)
         }

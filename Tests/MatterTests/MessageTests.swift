@@ -17,12 +17,16 @@ struct MessageTests {
             #expect(decoded == header)
             #expect(length == bytes.count - 1)
         }
-        #expect(MessageHeader(sessionID: 0x1234, messageCounter: 1, sourceNodeID: 2).encoded() == hex("04 34 12 00 01 00 00 00 02 00 00 00 00 00 00 00"))
+        #expect(
+            MessageHeader(sessionID: 0x1234, messageCounter: 1, sourceNodeID: 2).encoded()
+                == hex("04 34 12 00 01 00 00 00 02 00 00 00 00 00 00 00"))
     }
 
-    @Test("message headers that are short, of another version or with a reserved destination size are refused", arguments: [
-        "", "00 00", "04 00 00 00 01 00 00 00 02", "10 00 00 00 01 00 00 00", "03 00 00 00 01 00 00 00", "00 00 00 80 01 00 00 00",
-    ])
+    @Test(
+        "message headers that are short, of another version or with a reserved destination size are refused",
+        arguments: [
+            "", "00 00", "04 00 00 00 01 00 00 00 02", "10 00 00 00 01 00 00 00", "03 00 00 00 01 00 00 00", "00 00 00 80 01 00 00 00",
+        ])
     func refusesMalformedHeaders(bytes: String) {
         #expect(throws: MatterError.self) { try MessageHeader.decode(hex(bytes)) }
     }
@@ -35,7 +39,8 @@ struct MessageTests {
         let (decoded, payload) = try ProtocolHeader.decode(header.encoded() + [1, 2])
         #expect(decoded == header)
         #expect(payload == [1, 2])
-        let standard = ProtocolHeader(isInitiator: false, needsAcknowledgement: false, opcode: 0x40, exchangeID: 1, protocolID: .secureChannel)
+        let standard = ProtocolHeader(
+            isInitiator: false, needsAcknowledgement: false, opcode: 0x40, exchangeID: 1, protocolID: .secureChannel)
         #expect(standard.encoded() == hex("00 40 01 00 00 00"))
         #expect(throws: MatterError.self) { try ProtocolHeader.decode(hex("02 40 01 00 00 00 01")) }
     }

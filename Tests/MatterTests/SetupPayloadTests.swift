@@ -24,10 +24,12 @@ struct SetupPayloadTests {
         }
     }
 
-    @Test("refuses the forbidden passcodes and those out of range", arguments: [
-        0, 11_111_111, 22_222_222, 33_333_333, 44_444_444, 55_555_555, 66_666_666, 77_777_777, 88_888_888, 99_999_999,
-        12_345_678, 87_654_321, 100_000_000,
-    ] as [UInt32])
+    @Test(
+        "refuses the forbidden passcodes and those out of range",
+        arguments: [
+            0, 11_111_111, 22_222_222, 33_333_333, 44_444_444, 55_555_555, 66_666_666, 77_777_777, 88_888_888, 99_999_999,
+            12_345_678, 87_654_321, 100_000_000,
+        ] as [UInt32])
     func refusesForbidden(passcode: UInt32) {
         #expect(throws: MatterError.self) { try SetupPayload.validate(passcode: passcode) }
     }

@@ -32,10 +32,11 @@ struct TLVTests {
         (TLVElement(.structure([TLVElement(.context(0), .signed(42)), TLVElement(.context(1), .signed(-17))])), "15 20 00 2a 20 01 ef 18"),
         (TLVElement(.array((0...4).map { TLVElement(.signed($0)) })), "16 00 00 00 01 00 02 00 03 00 04 18"),
         (
-            TLVElement(.array([
-                TLVElement(.signed(42)), TLVElement(.signed(-170000)), TLVElement(.structure([])), TLVElement(.float(17.9)),
-                TLVElement(.utf8("Hello!")),
-            ])),
+            TLVElement(
+                .array([
+                    TLVElement(.signed(42)), TLVElement(.signed(-170000)), TLVElement(.structure([])), TLVElement(.float(17.9)),
+                    TLVElement(.utf8("Hello!")),
+                ])),
             "16 00 2a 02 f0 67 fd ff 15 18 0a 33 33 8f 41 0c 06 48 65 6c 6c 6f 21 18"
         ),
         (TLVElement(.context(1), .unsigned(42)), "24 01 2a"),
@@ -70,18 +71,20 @@ struct TLVTests {
         #expect(try TLVDecoder.decode(hex("11 02 00 aa bb")).value == .bytes([0xAA, 0xBB]))
     }
 
-    @Test("refuses malformed input with the reason and where", arguments: [
-        ("", "1 bytes needed"),
-        ("04", "1 bytes needed"),
-        ("10 05 00 01", "a length of 5 with 2 bytes left"),
-        ("13 ff ff ff ff ff ff ff ff", "a length of"),
-        ("15 24 01 2a", "container without its end"),
-        ("18", "end of container outside a container"),
-        ("1f", "reserved"),
-        ("0c 02 c3 28", "not valid UTF-8"),
-        ("09 09", "1 bytes after the element"),
-        ("24", "1 bytes needed"),
-    ])
+    @Test(
+        "refuses malformed input with the reason and where",
+        arguments: [
+            ("", "1 bytes needed"),
+            ("04", "1 bytes needed"),
+            ("10 05 00 01", "a length of 5 with 2 bytes left"),
+            ("13 ff ff ff ff ff ff ff ff", "a length of"),
+            ("15 24 01 2a", "container without its end"),
+            ("18", "end of container outside a container"),
+            ("1f", "reserved"),
+            ("0c 02 c3 28", "not valid UTF-8"),
+            ("09 09", "1 bytes after the element"),
+            ("24", "1 bytes needed"),
+        ])
     func refusesMalformed(bytes: String, reason: String) {
         let error = #expect(throws: MatterError.self) { try TLVDecoder.decode(hex(bytes)) }
         #expect("\(error.map { "\($0)" } ?? "")".contains(reason), "\(String(describing: error))")
@@ -97,10 +100,11 @@ struct TLVTests {
 
     @Test("survives every truncation and every single-byte change of a message without crashing")
     func survivesMutations() {
-        let message = TLVEncoder.encode(.structure([
-            TLVElement(.context(1), .bytes(Array(repeating: 7, count: 32))), TLVElement(.context(2), .unsigned(1234)),
-            TLVElement(.context(5), .structure([TLVElement(.context(1), .unsigned(500))])), TLVElement(.context(6), .utf8("x")),
-        ]))
+        let message = TLVEncoder.encode(
+            .structure([
+                TLVElement(.context(1), .bytes(Array(repeating: 7, count: 32))), TLVElement(.context(2), .unsigned(1234)),
+                TLVElement(.context(5), .structure([TLVElement(.context(1), .unsigned(500))])), TLVElement(.context(6), .utf8("x")),
+            ]))
         for length in 0..<message.count { _ = try? TLVDecoder.decode(Array(message[..<length])) }
         for index in message.indices {
             for value in [0x00, 0x18, 0x1F, 0xFF] as [UInt8] {

@@ -25,11 +25,15 @@ def free_udp_port() -> int:
         return probe.getsockname()[1]
 
 
-class Demo:
-    """A running matter-demo and what it printed when ready."""
+PAA_STORE = str(pathlib.Path(__file__).parent / "paa")  # the SDK's test PAA: attestation is checked, not bypassed
 
-    def __init__(self, process: subprocess.Popen, ready: dict):
+
+class Demo:
+    """A running matter-demo, what it printed when ready, and its log."""
+
+    def __init__(self, process: subprocess.Popen, ready: dict, log: pathlib.Path):
         self.process = process
+        self.log = log
         self.port = int(ready["port"])
         self.passcode = int(ready["passcode"])
         self.discriminator = int(ready["discriminator"])
@@ -37,19 +41,24 @@ class Demo:
         self.qr = ready["qr"]
 
 
-def start_demo(bin_path: str, state: pathlib.Path, *arguments: str) -> Demo:
-    process = subprocess.Popen(
-        [os.path.join(bin_path, "matter-demo"), "--port", str(free_udp_port()), "--state", str(state), *arguments],
-        stdout=subprocess.PIPE, text=True)
+def start_demo(bin_path: str, state: pathlib.Path, *arguments: str, network=None) -> Demo:
+    """matter-demo here, or in namespace A of `network` (with avahi there to advertise through)."""
+    log = state.parent / (state.name + ".log")
+    command = [os.path.join(bin_path, "matter-demo"), "--port", str(free_udp_port()), "--state", str(state), *arguments]
+    with open(log, "ab") as log_file:
+        if network:
+            process = network.start(command, network.ns_a, stdout=subprocess.PIPE, stderr=log_file)
+        else:
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log_file, text=True)
     line = process.stdout.readline()
     if not line.startswith("ready "):
         process.kill()
         raise RuntimeError(f"matter-demo did not start: {line!r}")
-    return Demo(process, dict(field.split("=", 1) for field in line.split()[1:]))
+    return Demo(process, dict(field.split("=", 1) for field in line.split()[1:]), log)
 
 
 @pytest.fixture
-def demo(request, tmp_path):
+def demo(request, tmp_path, network):  # the network first: this process must be in its namespace before the demo starts
     """matter-demo with the SDK's example passcode and discriminator."""
     running = start_demo(request.config.getoption("--bin-path"), tmp_path / "state",
                          "--passcode", str(PASSCODE), "--discriminator", str(DISCRIMINATOR))
@@ -66,7 +75,25 @@ def loop():
 
 
 @pytest.fixture(scope="session")
-def fabric_admin(tmp_path_factory):
+def network():
+    """Namespaces A (avahi, matter-demo) and B (this process, so the controller), or None with the
+    reason kept in NETWORK_REASON: the loopback tests run either way."""
+    from netns import Network
+    made, reason = Network.make()
+    global NETWORK_REASON
+    NETWORK_REASON = reason
+    if made:
+        made.enter_b()
+    yield made
+    if made:
+        made.close()
+
+
+NETWORK_REASON = None
+
+
+@pytest.fixture(scope="session")
+def fabric_admin(tmp_path_factory, network):
     """The controller stack (one per process: it keeps /data/chip_*.ini and /tmp/chip_kvs) and a fabric admin."""
     import chip.CertificateAuthority
     import chip.native
@@ -78,14 +105,21 @@ def fabric_admin(tmp_path_factory):
     authorities = chip.CertificateAuthority.CertificateAuthorityManager(chipStack=stack)
     authority = authorities.NewCertificateAuthority()
     admin = authority.NewFabricAdmin(vendorId=0xFFF1, fabricId=1)
+    admin.authorities = authorities  # for a second ecosystem's fabric (second_fabric_admin)
     yield admin
     authorities.Shutdown()
     stack.Shutdown()
 
 
+@pytest.fixture(scope="session")
+def second_fabric_admin(fabric_admin):
+    """Another ecosystem: a root of its own and fabric 2, in the same controller stack."""
+    return fabric_admin.authorities.NewCertificateAuthority().NewFabricAdmin(vendorId=0xFFF2, fabricId=2)
+
+
 @pytest.fixture
 def controller(fabric_admin):
     """A fresh controller per test: a failed PASE leaves a stray callback that breaks the next attempt on the same one."""
-    controller = fabric_admin.NewController(paaTrustStorePath=tempfile.mkdtemp())
+    controller = fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
     yield controller
     controller.Shutdown()

@@ -104,5 +104,5 @@ def test_the_controller_reads_the_root_nodes_descriptor(demo, controller, loop):
     result = loop.run_until_complete(controller.ReadAttribute(0x1008, [(0, descriptor)]))
     attributes = result[0][descriptor]
     assert [t.deviceType for t in attributes[descriptor.Attributes.DeviceTypeList]] == [0x0016]
-    assert attributes[descriptor.Attributes.ServerList] == [0x001D, 0x0028]
-    assert attributes[descriptor.Attributes.PartsList] == []
+    assert attributes[descriptor.Attributes.ServerList] == [0x001D, 0x001F, 0x0028, 0x0030, 0x0031, 0x003C, 0x003E, 0x003F]
+    assert attributes[descriptor.Attributes.PartsList] == [1, 2, 3, 4]  # the aggregator and the bridged devices

@@ -12,7 +12,8 @@ public enum AESCCM {
         _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], authenticating aad: [UInt8], tagLength: Int = AESCCM.tagLength
     ) throws -> [UInt8] {
         try check(key: key, nonce: nonce, tagLength: tagLength)
-        return try withCipher(encrypt: true, key: key, nonce: nonce, tag: nil, tagLength: tagLength, length: plaintext.count, aad: aad) { ctx in
+        return try withCipher(encrypt: true, key: key, nonce: nonce, tag: nil, tagLength: tagLength, length: plaintext.count, aad: aad) {
+            ctx in
             var out = [UInt8](repeating: 0, count: plaintext.count + tagLength)
             var written: Int32 = 0
             var final = [UInt8](repeating: 0, count: 16)  // CCM writes nothing at the end
@@ -36,7 +37,8 @@ public enum AESCCM {
         guard sealed.count >= tagLength else { throw MatterError.decryptionFailed("\(sealed.count) bytes are shorter than the tag") }
         let ciphertext = Array(sealed.dropLast(tagLength))
         let tag = Array(sealed.suffix(tagLength))
-        return try withCipher(encrypt: false, key: key, nonce: nonce, tag: tag, tagLength: tagLength, length: ciphertext.count, aad: aad) { ctx in
+        return try withCipher(encrypt: false, key: key, nonce: nonce, tag: tag, tagLength: tagLength, length: ciphertext.count, aad: aad) {
+            ctx in
             var out = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
             var written: Int32 = 0
             guard EVP_DecryptUpdate(ctx, &out, &written, nonEmpty(ciphertext), Int32(ciphertext.count)) == 1 else {
@@ -48,7 +50,8 @@ public enum AESCCM {
 
     private static func check(key: [UInt8], nonce: [UInt8], tagLength: Int) throws {
         guard key.count == keyLength, nonce.count == nonceLength, (4...16).contains(tagLength), tagLength % 2 == 0 else {
-            throw MatterError.decryptionFailed("AES-CCM needs a \(keyLength)-byte key, a \(nonceLength)-byte nonce and an even tag length of 4 to 16")
+            throw MatterError.decryptionFailed(
+                "AES-CCM needs a \(keyLength)-byte key, a \(nonceLength)-byte nonce and an even tag length of 4 to 16")
         }
     }
 

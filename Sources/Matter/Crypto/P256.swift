@@ -3,7 +3,7 @@ import CMatterCrypto
 /// The P-256 point arithmetic SPAKE2+ needs, on OpenSSL's libcrypto (swift-crypto has no public API
 /// for it). Points are SEC1 uncompressed (65 bytes), scalars 32 bytes big-endian. Each call makes
 /// its own OpenSSL objects, so the type is freely `Sendable`.
-enum P256 {
+enum P256Point {
     static let pointLength = 65
     static let scalarLength = 32
 
@@ -60,7 +60,9 @@ enum P256 {
             let value = BN_new()
             defer { BN_free(value) }
             repeat {
-                guard BN_priv_rand_range(value, EC_GROUP_get0_order(group)) == 1 else { throw MatterError.crypto("BN_priv_rand_range failed") }
+                guard BN_priv_rand_range(value, EC_GROUP_get0_order(group)) == 1 else {
+                    throw MatterError.crypto("BN_priv_rand_range failed")
+                }
             } while BN_is_zero(value) == 1
             return try scalarBytes(value)
         }

@@ -20,8 +20,8 @@ public struct PASEVerifier: Sendable, Equatable {
         let ws = try KDF.Insecure.PBKDF2.deriveKey(
             from: littleEndian(passcode), salt: salt, using: .sha256, outputByteCount: 80, unsafeUncheckedRounds: iterations
         ).withUnsafeBytes { Array($0) }
-        w0 = try P256.reduce(Array(ws[0..<40]))
-        L = try P256.combination(generatorScalar: try P256.reduce(Array(ws[40..<80])))
+        w0 = try P256Point.reduce(Array(ws[0..<40]))
+        L = try P256Point.combination(generatorScalar: try P256Point.reduce(Array(ws[40..<80])))
         self.salt = salt
         self.iterations = iterations
     }
@@ -55,19 +55,20 @@ public struct SPAKE2PlusVerifier: Sendable {
     /// (passed in by tests to replay a test vector).
     /// The identities are empty in Matter; the draft's test vectors name them.
     public init(
-        context: [UInt8], X: [UInt8], verifier: PASEVerifier, y: [UInt8]? = nil, proverIdentity: [UInt8] = [], verifierIdentity: [UInt8] = []
+        context: [UInt8], X: [UInt8], verifier: PASEVerifier, y: [UInt8]? = nil, proverIdentity: [UInt8] = [],
+        verifierIdentity: [UInt8] = []
     ) throws {
-        guard X.count == P256.pointLength, X.first == 0x04 else {
+        guard X.count == P256Point.pointLength, X.first == 0x04 else {
             throw MatterError.pase("pA must be an uncompressed P-256 point of 65 bytes, got \(X.count) bytes")
         }
-        let y = try y ?? P256.randomScalar()
-        let M = try P256.combination(generatorScalar: nil, point: Self.M, scalar: [1])
-        let N = try P256.combination(generatorScalar: nil, point: Self.N, scalar: [1])
-        let Y = try P256.combination(generatorScalar: y, point: N, scalar: verifier.w0)
+        let y = try y ?? P256Point.randomScalar()
+        let M = try P256Point.combination(generatorScalar: nil, point: Self.M, scalar: [1])
+        let N = try P256Point.combination(generatorScalar: nil, point: Self.N, scalar: [1])
+        let Y = try P256Point.combination(generatorScalar: y, point: N, scalar: verifier.w0)
         // Z = y·(X − w0·M), V = y·L
-        let unblinded = try P256.add(X, P256.negate(P256.combination(generatorScalar: nil, point: M, scalar: verifier.w0)))
-        let Z = try P256.combination(generatorScalar: nil, point: unblinded, scalar: y)
-        let V = try P256.combination(generatorScalar: nil, point: verifier.L, scalar: y)
+        let unblinded = try P256Point.add(X, P256Point.negate(P256Point.combination(generatorScalar: nil, point: M, scalar: verifier.w0)))
+        let Z = try P256Point.combination(generatorScalar: nil, point: unblinded, scalar: y)
+        let V = try P256Point.combination(generatorScalar: nil, point: verifier.L, scalar: y)
 
         var transcript: [UInt8] = []
         for part in [context, proverIdentity, verifierIdentity, M, N, X, Y, Z, V, verifier.w0] {

@@ -11,9 +11,16 @@ public struct AttributePath: Sendable, Hashable {
         self.attribute = attribute
     }
 
+    /// Set for a write that appends one item to a list (ListIndex null).
+    public var appendsToList = false
+
     init(tlv: TLVValue) throws {
         guard case .list = tlv else { throw MatterError.unexpectedTLV("an AttributePathIB must be a list") }
-        guard tlv[context: 5] == nil else { throw MatterError.unexpectedTLV("list indexes in attribute paths are not supported") }
+        switch tlv[context: 5] {
+        case nil: break
+        case .null?: appendsToList = true
+        default: throw MatterError.unexpectedTLV("list indexes other than null (append) are not supported")
+        }
         endpoint = tlv[context: 2] == nil ? nil : try tlv.field(2, "Endpoint", as: UInt16.self)
         cluster = tlv[context: 3] == nil ? nil : try tlv.field(3, "Cluster", as: UInt32.self)
         attribute = tlv[context: 4] == nil ? nil : try tlv.field(4, "Attribute", as: UInt32.self)
@@ -24,6 +31,7 @@ public struct AttributePath: Sendable, Hashable {
         if let endpoint { fields.append(TLVElement(.context(2), .unsigned(UInt64(endpoint)))) }
         if let cluster { fields.append(TLVElement(.context(3), .unsigned(UInt64(cluster)))) }
         if let attribute { fields.append(TLVElement(.context(4), .unsigned(UInt64(attribute)))) }
+        if appendsToList { fields.append(TLVElement(.context(5), .null)) }
         return .list(fields)
     }
 }
@@ -34,10 +42,22 @@ public enum InteractionStatus: UInt8, Sendable {
     case failure = 0x01
     case invalidAction = 0x80
     case unsupportedCommand = 0x81
+    case unsupportedAccess = 0x7E
     case unsupportedEndpoint = 0x7F
+    case invalidCommand = 0x85
     case unsupportedAttribute = 0x86
-    case unsupportedCluster = 0xC3
+    case constraintError = 0x87
+    case unsupportedWrite = 0x88
     case resourceExhausted = 0x89
+    case notFound = 0x8B
+    case dataVersionMismatch = 0x92
+    case timeout = 0x94
+    case busy = 0x9C
+    case unsupportedCluster = 0xC3
+    case needsTimedInteraction = 0xC6
+    case timedRequestMismatch = 0xC9
+    case failsafeRequired = 0xCA
+    case invalidInState = 0xCB
 }
 
 /// The Interaction Model's opcodes (Matter specification 10.2.1).

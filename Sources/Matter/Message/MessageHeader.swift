@@ -13,7 +13,9 @@ public struct MessageHeader: Sendable, Equatable {
     public var sourceNodeID: UInt64?
     public var destination: Destination?
 
-    public init(sessionID: UInt16, securityFlags: UInt8 = 0, messageCounter: UInt32, sourceNodeID: UInt64? = nil, destination: Destination? = nil) {
+    public init(
+        sessionID: UInt16, securityFlags: UInt8 = 0, messageCounter: UInt32, sourceNodeID: UInt64? = nil, destination: Destination? = nil
+    ) {
         self.sessionID = sessionID
         self.securityFlags = securityFlags
         self.messageCounter = messageCounter

@@ -34,10 +34,12 @@ struct PBKDFParamResponse: Sendable {
         ]
         if let pbkdf {
             fields.append(
-                TLVElement(.context(4), .structure([
-                    TLVElement(.context(1), .unsigned(UInt64(pbkdf.iterations))),
-                    TLVElement(.context(2), .bytes(pbkdf.salt)),
-                ])))
+                TLVElement(
+                    .context(4),
+                    .structure([
+                        TLVElement(.context(1), .unsigned(UInt64(pbkdf.iterations))),
+                        TLVElement(.context(2), .bytes(pbkdf.salt)),
+                    ])))
         }
         fields.append(TLVElement(.context(5), responderParameters.tlv))
         return TLVEncoder.encode(.structure(fields))
@@ -64,7 +66,9 @@ public struct SessionParameters: Sendable, Equatable {
     }
 
     var tlv: TLVValue {
-        func milliseconds(_ duration: Duration) -> UInt64 { UInt64(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000) }
+        func milliseconds(_ duration: Duration) -> UInt64 {
+            UInt64(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        }
         return .structure([
             TLVElement(.context(1), .unsigned(milliseconds(idleInterval))),
             TLVElement(.context(2), .unsigned(milliseconds(activeInterval))),

@@ -7,9 +7,9 @@ public struct SessionKeys: Sendable, Equatable {
     public let responderToInitiator: [UInt8]
     public let attestationChallenge: [UInt8]
 
-    init(sharedSecret: [UInt8]) {
+    init(sharedSecret: [UInt8], salt: [UInt8] = [], info: String = "SessionKeys") {
         let keys = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: sharedSecret), salt: [UInt8](), info: Array("SessionKeys".utf8), outputByteCount: 48
+            inputKeyMaterial: SymmetricKey(data: sharedSecret), salt: salt, info: Array(info.utf8), outputByteCount: 48
         ).withUnsafeBytes { Array($0) }
         initiatorToResponder = Array(keys[0..<16])
         responderToInitiator = Array(keys[16..<32])
@@ -37,7 +37,9 @@ struct PASEResponder: Sendable {
         request: [UInt8], verifier: PASEVerifier, responderSessionID: UInt16, parameters: SessionParameters
     ) throws -> (PASEResponder, response: [UInt8]) {
         let parsed = try PBKDFParamRequest(tlv: request)
-        guard parsed.passcodeID == 0 else { throw MatterError.pase("passcode id \(parsed.passcodeID); only the default passcode (0) exists") }
+        guard parsed.passcodeID == 0 else {
+            throw MatterError.pase("passcode id \(parsed.passcodeID); only the default passcode (0) exists")
+        }
         var random = SystemRandomNumberGenerator()
         let response = PBKDFParamResponse(
             initiatorRandom: parsed.initiatorRandom,

@@ -11,14 +11,28 @@ public final class MatterServer: Service, Sendable {
     let logger: Logger
     private let dispatcher: Mutex<MessageDispatcher<SocketAddress>>
     private let boundPort = Mutex<Int?>(nil)
+    private let node: MatterNode?
     /// How often the retransmission table is looked at: well under MRP's shortest wait (330 ms).
     static let retransmissionCheck: Duration = .milliseconds(20)
 
-    public init(port: Int, verifier: PASEVerifier, application: MatterApplication? = nil, logger: Logger = Logger(label: "matter")) {
+    /// A node answering with `node` (or, for tests, any `application`).
+    public init(
+        port: Int, verifier: PASEVerifier, node: MatterNode? = nil, application: MatterApplication? = nil,
+        logger: Logger = Logger(label: "matter")
+    ) {
         self.port = port
         self.logger = logger
+        self.node = node
         var dispatcher = MessageDispatcher<SocketAddress>(verifier: verifier, logger: logger)
-        dispatcher.application = application
+        if let application {
+            dispatcher.application = application
+        } else if let node {
+            dispatcher.application = { @Sendable in node.respond(to: $0, payload: $1, session: $2) }
+        }
+        if let node {
+            dispatcher.fabrics = { node.fabrics }
+            dispatcher.commissioningVerifier = { node.commissioningVerifier(default: $0) }
+        }
         self.dispatcher = Mutex(dispatcher)
     }
 
@@ -35,7 +49,8 @@ public final class MatterServer: Service, Sendable {
                 .channelOption(ChannelOptions.Types.SocketOption(level: .ipv6, name: .ipv6_v6only), value: 0)
                 .bind(host: "::", port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(wrappingChannelSynchronously: channel)
+                        try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(
+                            wrappingChannelSynchronously: channel)
                     }
                 }
         } catch {
@@ -47,6 +62,14 @@ public final class MatterServer: Service, Sendable {
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.retransmit(outbound) }
+                    if let node {
+                        // A change is reported at once, not at the next look (when the subscription's floor allows).
+                        group.addTask {
+                            for await _ in node.changes {
+                                try await self.send(self.dueReports(node, now: .now), on: outbound)
+                            }
+                        }
+                    }
                     for try await envelope in inbound {
                         let replies = dispatcher.withLock {
                             $0.receive(Array(buffer: envelope.data), from: envelope.remoteAddress, now: .now)
@@ -65,13 +88,36 @@ public final class MatterServer: Service, Sendable {
     private func retransmit(_ outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async throws {
         while !Task.isCancelled {
             try await Task.sleep(for: Self.retransmissionCheck)
-            let due = dispatcher.withLock { $0.tick(now: .now) }
+            let now = ContinuousClock.now
+            var due: [Outgoing<SocketAddress>] = []
+            if let node {
+                node.tick(now: now)
+                due = dueReports(node, now: now)
+            }
+            due += dispatcher.withLock { $0.tick(now: now) }
             try await send(due, on: outbound)
         }
     }
 
+    /// The node's subscription reports due at `now`, each on a new exchange of its session; first the
+    /// sessions of fabrics the node no longer belongs to end (their subscriptions with them).
+    private func dueReports(_ node: MatterNode, now: ContinuousClock.Instant) -> [Outgoing<SocketAddress>] {
+        let fabrics = Set(node.fabrics.map(\.index))
+        let live = dispatcher.withLock {
+            $0.closeSessions(ofFabricsOtherThan: fabrics)
+            return Set($0.sessions.keys)
+        }
+        return node.dueReports(now: now, liveSessions: live).compactMap { report in
+            dispatcher.withLock {
+                $0.initiate(on: report.sessionID, protocolID: .interactionModel, opcode: report.opcode, payload: report.payload, now: now)
+            }
+        }
+    }
+
     /// Sends each datagram; one that cannot go out (an unreachable peer) is logged, not fatal to the node.
-    private func send(_ messages: [Outgoing<SocketAddress>], on outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>) async throws {
+    private func send(
+        _ messages: [Outgoing<SocketAddress>], on outbound: NIOAsyncChannelOutboundWriter<AddressedEnvelope<ByteBuffer>>
+    ) async throws {
         for message in messages {
             do {
                 try await outbound.write(AddressedEnvelope(remoteAddress: message.peer, data: ByteBuffer(bytes: message.datagram)))

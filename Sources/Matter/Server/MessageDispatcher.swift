@@ -2,7 +2,23 @@ public import Logging
 
 /// Answers a request of another protocol than the Secure Channel on a secure session: the reply's
 /// opcode and payload, or nil for none (the request is then acknowledged only).
-public typealias MatterApplication = @Sendable (ProtocolHeader, [UInt8]) -> (opcode: UInt8, payload: [UInt8])?
+public typealias MatterApplication = @Sendable (ProtocolHeader, [UInt8], SessionContext) -> (opcode: UInt8, payload: [UInt8])?
+
+/// The secure session a request arrived on, as the application sees it.
+public struct SessionContext: Sendable {
+    public var sessionID: UInt16
+    public var subject: Subject
+    /// The session's attestation challenge: what attestation and CSR elements are signed over.
+    public var attestationChallenge: [UInt8]
+    public var now: ContinuousClock.Instant
+
+    public init(sessionID: UInt16, subject: Subject, attestationChallenge: [UInt8], now: ContinuousClock.Instant) {
+        self.sessionID = sessionID
+        self.subject = subject
+        self.attestationChallenge = attestationChallenge
+        self.now = now
+    }
+}
 
 /// A datagram to send and where.
 public struct Outgoing<Peer: Sendable>: Sendable {
@@ -16,17 +32,28 @@ public struct Outgoing<Peer: Sendable>: Sendable {
 public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     struct UnsecuredPeer: Hashable { var peer: Peer; var ephemeralNodeID: UInt64 }
     struct PendingPASE { var responder: PASEResponder; var initiator: UnsecuredPeer; var exchangeID: UInt16 }
+    struct PendingCASE { var responder: CASEResponder; var exchangeID: UInt16 }
 
     /// How many commissioners' unsecured counters are remembered (each a few bytes).
     static var unsecuredPeerLimit: Int { 256 }
+    static var pendingCASELimit: Int { 16 }
+    static var resumptionLimit: Int { 64 }
 
     public var verifier: PASEVerifier
+    /// The verifier PASE answers with now, from the device's own (`verifier`): nil when no
+    /// commissioning window is open (the node's: an enhanced window's verifier, or its own while on no fabric).
+    public var commissioningVerifier: @Sendable (PASEVerifier) -> PASEVerifier? = { $0 }
     public var parameters = SessionParameters()
     public var application: MatterApplication?
     public private(set) var sessions: [UInt16: SecureSession<Peer>] = [:]
     var unsecuredCounter = MessageCounter()
     var unsecuredWindows: [UnsecuredPeer: ReceptionWindow] = [:]
     var pase: PendingPASE?
+    var nextExchangeID = UInt16.random(in: 0...UInt16.max)
+    var pendingCASE: [UnsecuredPeer: PendingCASE] = [:]
+    var resumptions: [[UInt8]: CASEResponder.Resumption] = [:]
+    /// The fabrics CASE answers for (the node's, once commissioned).
+    public var fabrics: @Sendable () -> [Fabric] = { [] }
     var retransmissions = RetransmissionTable<Peer>()
     let logger: Logger
 
@@ -53,7 +80,8 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     public mutating func tick(now: ContinuousClock.Instant) -> [Outgoing<Peer>] {
         let (resend, expired) = retransmissions.due(now: now)
         for key in expired {
-            logger.debug("no acknowledgement after the last retransmission", metadata: ["session": "\(key.session)", "counter": "\(key.counter)"])
+            logger.debug(
+                "no acknowledgement after the last retransmission", metadata: ["session": "\(key.session)", "counter": "\(key.counter)"])
         }
         return resend.map { Outgoing(datagram: $0.datagram, peer: $0.peer) }
     }
@@ -63,7 +91,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
     private mutating func receiveUnsecured(
         _ datagram: [UInt8], header: MessageHeader, length: Int, from peer: Peer, now: ContinuousClock.Instant
     ) throws -> [Outgoing<Peer>] {
-        guard let ephemeral = header.sourceNodeID else { throw MatterError.malformedMessage("an unsecured request without a source node id") }
+        guard let ephemeral = header.sourceNodeID else {
+            throw MatterError.malformedMessage("an unsecured request without a source node id")
+        }
         let initiator = UnsecuredPeer(peer: peer, ephemeralNodeID: ephemeral)
         let (protocolHeader, payload) = try ProtocolHeader.decode(Array(datagram[length...]))
         if let acknowledged = protocolHeader.acknowledgedCounter { retransmissions.acknowledged(.init(session: 0, counter: acknowledged)) }
@@ -78,15 +108,29 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             return ack.map { [standaloneAck(acknowledging: $0, to: protocolHeader, unsecured: initiator)] } ?? []
         }
         guard protocolHeader.protocolID == .secureChannel, let opcode = SecureChannelOpcode(rawValue: protocolHeader.opcode) else {
-            throw MatterError.malformedMessage("protocol \(protocolHeader.protocolID.number) opcode \(protocolHeader.opcode) on the unsecured session")
+            throw MatterError.malformedMessage(
+                "protocol \(protocolHeader.protocolID.number) opcode \(protocolHeader.opcode) on the unsecured session")
         }
         let reply: (SecureChannelOpcode, [UInt8])?
-        do {
-            reply = try handlePASE(opcode, payload: payload, initiator: initiator, exchangeID: protocolHeader.exchangeID)
-        } catch let error as MatterError {
-            logger.info("PASE failed", metadata: ["reason": "\(error)"])
-            if pase?.initiator == initiator { pase = nil }  // a stranger's bad message does not end another's PASE
-            reply = (.statusReport, StatusReport(.failure, code: .invalidParameter).encoded())
+        if [.sigma1, .sigma3].contains(opcode) {
+            do {
+                reply = try handleCASE(opcode, payload: payload, initiator: initiator, exchangeID: protocolHeader.exchangeID)
+            } catch {
+                logger.info("CASE failed", metadata: ["reason": "\(error)"])
+                pendingCASE[initiator] = nil
+                let code: StatusReport.SecureChannelCode =
+                    if case CASEError.noSharedRoot = error { .noSharedTrustRoots } else { .invalidParameter }
+                reply = (.statusReport, StatusReport(.failure, code: code).encoded())
+            }
+        } else {
+            do {
+                reply = try handlePASE(opcode, payload: payload, initiator: initiator, exchangeID: protocolHeader.exchangeID)
+            } catch let error as MatterError {
+                logger.info("PASE failed", metadata: ["reason": "\(error)"])
+                if pase?.initiator == initiator { pase = nil }  // a stranger's bad message does not end another's PASE
+                pendingCASE[initiator] = nil
+                reply = (.statusReport, StatusReport(.failure, code: .invalidParameter).encoded())
+            }
         }
         guard let reply else {
             return ack.map { [standaloneAck(acknowledging: $0, to: protocolHeader, unsecured: initiator)] } ?? []
@@ -107,7 +151,7 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             return nil
         case .pbkdfParamRequest:
             let (responder, response) = try PASEResponder.start(
-                request: payload, verifier: verifier, responderSessionID: freeSessionID(), parameters: parameters)
+                request: payload, verifier: try currentVerifier(), responderSessionID: freeSessionID(), parameters: parameters)
             pase = PendingPASE(responder: responder, initiator: initiator, exchangeID: exchangeID)
             return (.pbkdfParamResponse, response)
         case .pake1:
@@ -131,10 +175,67 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             return (.statusReport, StatusReport(.success, code: .sessionEstablishmentSuccess).encoded())
         case .statusReport:
             if pase?.initiator == initiator { pase = nil }  // the commissioner gave up
+            pendingCASE[initiator] = nil
             return nil
         default:
             throw MatterError.malformedMessage("secure channel opcode \(opcode) is not served on the unsecured session")
         }
+    }
+
+    private func currentVerifier() throws -> PASEVerifier {
+        guard let current = commissioningVerifier(verifier) else { throw MatterError.pase("no commissioning window is open") }
+        return current
+    }
+
+    /// One step of CASE as the responder: Sigma1 → Sigma2 (or Sigma2Resume), Sigma3 → the session.
+    private mutating func handleCASE(
+        _ opcode: SecureChannelOpcode, payload: [UInt8], initiator: UnsecuredPeer, exchangeID: UInt16
+    ) throws -> (SecureChannelOpcode, [UInt8])? {
+        switch opcode {
+        case .sigma1:
+            let fabrics = fabrics()
+            if let (established, sigma2Resume) = try CASEResponder.resume(
+                sigma1: payload, records: resumptions, fabrics: fabrics, responderSessionID: freeSessionID(), parameters: parameters)
+            {
+                let id = UInt16(try TLVDecoder.decode(sigma2Resume).value.field(3, "responderSessionID", as: UInt16.self))
+                open(established, localSessionID: id, peer: initiator.peer)
+                return (.sigma2Resume, sigma2Resume)
+            }
+            if pendingCASE[initiator] == nil, pendingCASE.count >= Self.pendingCASELimit { pendingCASE.removeAll() }
+            let (responder, sigma2) = try CASEResponder.start(
+                sigma1: payload, fabrics: fabrics, responderSessionID: freeSessionID(), parameters: parameters)
+            pendingCASE[initiator] = PendingCASE(responder: responder, exchangeID: exchangeID)
+            return (.sigma2, sigma2)
+        default:  // Sigma3
+            guard let pending = pendingCASE.removeValue(forKey: initiator), pending.exchangeID == exchangeID else {
+                throw CASEError.invalid("Sigma3 without a Sigma1 on its exchange")
+            }
+            let established = try pending.responder.sigma3(payload)
+            open(established, localSessionID: pending.responder.responderSessionID, peer: initiator.peer)
+            return (.statusReport, StatusReport(.success, code: .sessionEstablishmentSuccess).encoded())
+        }
+    }
+
+    /// Starts the secure session a CASE established, and remembers how to resume it.
+    private mutating func open(_ established: CASEResponder.Established, localSessionID: UInt16, peer: Peer) {
+        var session = SecureSession(
+            localSessionID: localSessionID, peerSessionID: established.initiatorSessionID, keys: established.keys, peer: peer,
+            peerParameters: established.initiatorParameters)
+        session.localNodeID = established.fabric.nodeID
+        session.peerNodeID = established.peerNodeID
+        session.subject = .caseSession(fabricIndex: established.fabric.index, nodeID: established.peerNodeID, tags: established.peerTags)
+        sessions[localSessionID] = session
+        resumptions = resumptions.filter {
+            $0.value.peerNodeID != established.peerNodeID || $0.value.fabricIndex != established.fabric.index
+        }
+        if resumptions.count >= Self.resumptionLimit { resumptions.removeAll() }
+        resumptions[established.resumption.id] = established.resumption
+        logger.info(
+            "CASE session established",
+            metadata: [
+                "session": "\(localSessionID)", "fabric": "\(established.fabric.index)",
+                "peer": "\(String(established.peerNodeID, radix: 16))",
+            ])
     }
 
     private mutating func receiveSecure(
@@ -153,7 +254,9 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         }
         let ack = protocolHeader.needsAcknowledgement ? header.messageCounter : nil
         guard verdict == .new else {
-            return try ack.map { [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)] } ?? []
+            return try ack.map {
+                [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)]
+            } ?? []
         }
         if protocolHeader.protocolID == .secureChannel, protocolHeader.opcode == SecureChannelOpcode.statusReport.rawValue,
             let report = try? StatusReport.decode(payload), report.protocolCode == StatusReport.SecureChannelCode.closeSession.rawValue
@@ -161,13 +264,17 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
             sessions[header.sessionID] = nil
             return []
         }
-        if protocolHeader.protocolID != .secureChannel, case let (opcode, reply)? = application?(protocolHeader, payload) {
+        let context = SessionContext(
+            sessionID: header.sessionID, subject: session.subject, attestationChallenge: session.keys.attestationChallenge, now: now)
+        if protocolHeader.protocolID != .secureChannel, case let (opcode, reply)? = application?(protocolHeader, payload, context) {
             let response = ProtocolHeader(
                 isInitiator: false, needsAcknowledgement: true, acknowledgedCounter: ack, opcode: opcode,
                 exchangeID: protocolHeader.exchangeID, protocolID: protocolHeader.protocolID)
             return [try sendSecure(response.encoded() + reply, on: header.sessionID, reliably: true, now: now)]
         }
-        return try ack.map { [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)] } ?? []
+        return try ack.map {
+            [try sendSecure(ackHeader(acknowledging: $0, to: protocolHeader), on: header.sessionID, reliably: false, now: now)]
+        } ?? []
     }
 
     private func ackHeader(acknowledging counter: UInt32, to request: ProtocolHeader) -> [UInt8] {
@@ -177,11 +284,15 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         ).encoded()
     }
 
-    private mutating func standaloneAck(acknowledging counter: UInt32, to request: ProtocolHeader, unsecured initiator: UnsecuredPeer) -> Outgoing<Peer> {
+    private mutating func standaloneAck(
+        acknowledging counter: UInt32, to request: ProtocolHeader, unsecured initiator: UnsecuredPeer
+    ) -> Outgoing<Peer> {
         sendUnsecured(ackHeader(acknowledging: counter, to: request), to: initiator, reliably: false, now: nil)
     }
 
-    private mutating func sendUnsecured(_ message: [UInt8], to initiator: UnsecuredPeer, reliably: Bool, now: ContinuousClock.Instant?) -> Outgoing<Peer> {
+    private mutating func sendUnsecured(
+        _ message: [UInt8], to initiator: UnsecuredPeer, reliably: Bool, now: ContinuousClock.Instant?
+    ) -> Outgoing<Peer> {
         let header = MessageHeader(sessionID: 0, messageCounter: unsecuredCounter.next(), destination: .node(initiator.ephemeralNodeID))
         let datagram = header.encoded() + message
         if reliably, let now {
@@ -192,7 +303,29 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         return Outgoing(datagram: datagram, peer: initiator.peer)
     }
 
-    private mutating func sendSecure(_ message: [UInt8], on sessionID: UInt16, reliably: Bool, now: ContinuousClock.Instant) throws -> Outgoing<Peer> {
+    /// Ends the CASE sessions and resumption records of fabrics the node no longer belongs to (RemoveFabric).
+    public mutating func closeSessions(ofFabricsOtherThan live: Set<UInt8>) {
+        sessions = sessions.filter { _, session in
+            guard case .caseSession(let fabricIndex, _, _) = session.subject else { return true }
+            return live.contains(fabricIndex)
+        }
+        resumptions = resumptions.filter { live.contains($0.value.fabricIndex) }
+    }
+
+    /// A message this node starts an exchange with on a secure session (a subscription's report),
+    /// sent reliably; nil when the session is gone.
+    public mutating func initiate(
+        on sessionID: UInt16, protocolID: ProtocolID, opcode: UInt8, payload: [UInt8], now: ContinuousClock.Instant
+    ) -> Outgoing<Peer>? {
+        nextExchangeID &+= 1
+        let header = ProtocolHeader(
+            isInitiator: true, needsAcknowledgement: true, opcode: opcode, exchangeID: nextExchangeID, protocolID: protocolID)
+        return try? sendSecure(header.encoded() + payload, on: sessionID, reliably: true, now: now)
+    }
+
+    private mutating func sendSecure(
+        _ message: [UInt8], on sessionID: UInt16, reliably: Bool, now: ContinuousClock.Instant
+    ) throws -> Outgoing<Peer> {
         guard var session = sessions[sessionID] else { throw MatterError.malformedMessage("no secure session \(sessionID)") }
         let (datagram, counter) = try session.seal(message)
         sessions[sessionID] = session

@@ -10,6 +10,8 @@ public struct SecureSession<Peer: Hashable & Sendable>: Sendable {
     /// Node ids are unspecified (0) in a PASE session; they go into the nonce.
     public var localNodeID: UInt64 = 0
     public var peerNodeID: UInt64 = 0
+    /// Who the peer is for access control: the commissioner (PASE) or a node of a fabric (CASE).
+    public var subject: Subject = .pase
     var sendCounter = MessageCounter()
     var receptionWindow = ReceptionWindow(allowsRollover: false)
 
@@ -30,7 +32,8 @@ public struct SecureSession<Peer: Hashable & Sendable>: Sendable {
     func open(_ datagram: [UInt8], header: MessageHeader, headerLength: Int) throws -> [UInt8] {
         let nonce = Self.nonce(securityFlags: header.securityFlags, counter: header.messageCounter, sourceNodeID: peerNodeID)
         return try AESCCM.open(
-            Array(datagram[headerLength...]), key: keys.initiatorToResponder, nonce: nonce, authenticating: Array(datagram[..<headerLength]))
+            Array(datagram[headerLength...]), key: keys.initiatorToResponder, nonce: nonce, authenticating: Array(datagram[..<headerLength])
+        )
     }
 
     /// An encrypted datagram carrying `message` (protocol header and payload), and its counter.

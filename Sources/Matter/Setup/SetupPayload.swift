@@ -24,7 +24,8 @@ public struct SetupPayload: Sendable, Equatable {
 
     public static func validate(passcode: UInt32) throws {
         guard passcodeRange.contains(passcode), !forbiddenPasscodes.contains(passcode) else {
-            throw MatterError.invalidSetup("passcode \(passcode) is not allowed: 00000001…99999998, not 12345678, 87654321 or eight equal digits")
+            throw MatterError.invalidSetup(
+                "passcode \(passcode) is not allowed: 00000001…99999998, not 12345678, 87654321 or eight equal digits")
         }
     }
 
