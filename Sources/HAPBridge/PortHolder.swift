@@ -4,22 +4,23 @@ import Foundation
 /// listening socket's inode from /proc/net/tcp and tcp6, then the process holding that inode
 /// among /proc/*/fd. Nil where it cannot tell (not Linux, or another user's process).
 public enum PortHolder {
-    /// "homebridge (pid 1234)", or nil.
+    /// "homebridge (pid 1234)", or nil; every holder where several processes listen on the port
+    /// (on different addresses, or sharing the socket): "homebridge (pid 1234), node (pid 1240)".
     public static func describe(port: Int) -> String? {
         let inodes = listeningInodes(port: port)
         guard !inodes.isEmpty, let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        var holders: [String] = []
         for pid in processes where pid.allSatisfy(\.isNumber) {
             guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
-            for fd in fds {
-                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
-                    target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast()))
-                else { continue }
-                let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-                return "\(name ?? "a process") (pid \(pid))"
+            let holds = fds.contains { fd in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)") else { return false }
+                return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
             }
+            guard holds else { continue }
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            holders.append("\(name ?? "a process") (pid \(pid))")
         }
-        return nil
+        return holders.isEmpty ? nil : holders.joined(separator: ", ")
     }
 
     /// The inodes of sockets listening on `port` (state 0A), IPv4 and IPv6.

@@ -38,6 +38,52 @@ struct PortHolderTests {
         try #require(listening && listen(fd, 1) == 0)
         let port = Int(UInt16(bigEndian: address.sin_port))
         let holder = try #require(PortHolder.describe(port: port))
-        #expect(holder.hasSuffix("(pid \(getpid()))"), "\(holder)")
+        #expect(holder.contains("(pid \(getpid()))"), "\(holder)")
+    }
+
+    @Test(
+        "two processes on the port, on different addresses: both are named",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp6") && FileManager.default.fileExists(atPath: "/usr/bin/python3")))
+    func twoHolders() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        try #require(listening && listen(fd, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // Another process listens on the same port on ::1 (IPv6 only), as a second program may.
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        other.arguments = [
+            "-c",
+            """
+            import socket, sys
+            s = socket.socket(socket.AF_INET6)
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            s.bind(("::1", \(port)))
+            s.listen()
+            print("listening", flush=True)
+            sys.stdin.read()
+            """,
+        ]
+        let output = Pipe()
+        let input = Pipe()
+        other.standardOutput = output
+        other.standardInput = input
+        try other.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            other.waitUntilExit()
+        }
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(line.hasPrefix("listening"), "the second listener did not start: \(line)")
+        let holder = try #require(PortHolder.describe(port: port))
+        #expect(holder.contains("(pid \(getpid()))"), "\(holder)")
+        #expect(holder.contains("(pid \(other.processIdentifier))"), "\(holder)")
     }
 }
