@@ -188,7 +188,7 @@ struct FaultTests {
 
         // Requests are handled after the flaps that came before them: an answer means all were handled.
         let started = ContinuousClock.now
-        try await house.ok("home/list")
+        try await house.ok("home/list", timeout: .seconds(30))
         let answeredIn = ContinuousClock.now - started
         let peak = memory(house.gateway, "VmHWM")
         let reachability = r.since(mark).filter {

@@ -132,13 +132,15 @@ final class House: @unchecked Sendable {
 
     /// Sends `homegate/request/<command>` and waits for the answer with the same transaction.
     @discardableResult
-    func request(_ command: String, _ body: JSONValue = [:]) async throws -> JSONValue {
+    func request(_ command: String, _ body: JSONValue = [:], timeout: Duration = .seconds(10)) async throws -> JSONValue {
         let transaction = "t\(UInt32.random(in: 0...UInt32.max))"
         var fields = body.objectValue ?? [:]
         fields["transaction"] = .string(transaction)
         let mark = recorder.mark
         try await recorder.publish("homegate/request/\(command)", JSONValue.object(fields).serialized())
-        return try await recorder.wait(for: "homegate/response/\(command)", after: mark) { $0["transaction"] == .string(transaction) }
+        return try await recorder.wait(for: "homegate/response/\(command)", after: mark, timeout: timeout) {
+            $0["transaction"] == .string(transaction)
+        }
     }
 
     /// Returns once the gateway has handled everything published before this call: its answer to a
@@ -150,8 +152,10 @@ final class House: @unchecked Sendable {
 
     /// A request that must succeed: its `data`.
     @discardableResult
-    func ok(_ command: String, _ body: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
-        let response = try await request(command, body)
+    func ok(
+        _ command: String, _ body: JSONValue = [:], timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> JSONValue {
+        let response = try await request(command, body, timeout: timeout)
         #expect(response["status"] == "ok", "\(command): \(response)", sourceLocation: sourceLocation)
         return response["data"] ?? .null
     }
