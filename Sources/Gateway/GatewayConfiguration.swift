@@ -19,6 +19,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
         /// `5` or `3.1.1`.
         public var protocolVersion = MQTTConfiguration.ProtocolVersion.v5
         public var cleanSession = true
+        /// The bridges' device lists (`<base>/bridge/devices`) on a second connection of their own
+        /// (client id `<client_id>-lists`), so that device messages never wait behind one: a list
+        /// is megabytes with a thousand devices, and a connection delivers in order.
+        public var listsConnection = true
 
         public init(password: Secret? = nil) { self.password = password }
     }
