@@ -16,6 +16,9 @@ actor GatewayRuntime {
     private let log: ComponentLoggers
     private var subscribed: Set<String> = []
     private var listsSubscribed: Set<String> = []
+    /// Whether the main connection has subscribed once: the lists wait for it, or the state a
+    /// device is asked for once its list is read could come back before anything listens.
+    private var mainSubscribed = false
     private var warningWindow: (start: Duration?, count: Int, suppressed: Int) = (nil, 0, 0)
     private let writer: StoreWriter
     private let clock: any GatewayClock
@@ -143,6 +146,8 @@ actor GatewayRuntime {
     /// tree, and after a reconnect we ask devices for their state.
     func connected(first: Bool) async {
         await syncSubscriptions()
+        mainSubscribed = true
+        await syncListSubscriptions()
         trees?.connected()
         client.announce()  // "online" at start once the subscriptions hold; after a reconnect it went out already
         if !first { hub.core.refreshAfterReconnect() }
@@ -179,7 +184,7 @@ actor GatewayRuntime {
     }
 
     private func syncListSubscriptions() async {
-        guard let lists else { return }
+        guard let lists, mainSubscribed else { return }
         let wanted = hub.listSubscriptions
         for filter in wanted.subtracting(listsSubscribed).sorted() {
             do {
