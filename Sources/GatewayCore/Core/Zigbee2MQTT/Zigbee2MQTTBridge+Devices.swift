@@ -85,6 +85,7 @@ extension Zigbee2MQTTBridge {
     /// An override keyed by a friendly name that no device has (a typo, a device renamed since):
     /// said once per key, with the closest name on the bridge.
     private mutating func unmatchedOverrideWarnings(_ devices: [Zigbee2MQTTDevice]) -> [String] {
+        guard !source.devices.isEmpty else { return [] }  // no set of every name and address for nothing
         let keys = Set(devices.map(\.friendlyName) + devices.map(\.ieeeAddress))
         var warnings: [String] = []
         for key in source.devices.keys.sorted() where !keys.contains(key) && !unmatchedWarned.contains(key) {
