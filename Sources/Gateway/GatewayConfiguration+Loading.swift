@@ -65,6 +65,7 @@ extension GatewayConfiguration {
                 return nil
             },
             boolean("mqtt.clean_session") { $0.mqtt.cleanSession = $1 },
+            boolean("mqtt.lists_connection") { $0.mqtt.listsConnection = $1 },
             Key(name: "base_topic", kind: .string) { config, value in
                 guard !value.isEmpty, !value.contains(where: { "+#".contains($0) }), !value.hasSuffix("/") else {
                     return "expected a topic without wildcards or a trailing '/', got '\(value)'"

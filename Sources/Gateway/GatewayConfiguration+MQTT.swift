@@ -32,6 +32,19 @@ extension GatewayConfiguration {
         configuration.birthWaitsForAnnounce = true
         return configuration
     }
+
+    /// The settings of the connection for the bridges' device lists (`mqtt.lists_connection`): the
+    /// same broker and credentials, its own client id, a clean session, no will and no birth (the
+    /// gateway's status is the main connection's).
+    public func listsMQTTConfiguration() throws(MQTTError) -> MQTTConfiguration {
+        var configuration = try mqttConfiguration()
+        configuration.clientID = "\(mqtt.clientID)-lists"
+        configuration.cleanSession = true
+        configuration.will = nil
+        configuration.birth = nil
+        configuration.birthWaitsForAnnounce = false
+        return configuration
+    }
 }
 
 extension GatewayConfiguration.MQTT.ProtocolVersion {

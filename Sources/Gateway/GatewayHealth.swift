@@ -9,6 +9,8 @@ final class GatewayHealth: Sendable {
     private struct State {
         var connected = false
         var brokerProblem: String? = "not connected yet"
+        /// The connection for the device lists (`mqtt.lists_connection`): nil when there is none.
+        var lists: (connected: Bool, problem: String?)?
         var brokenMappings: [String: Bool] = [:]
         var mappingFiles = 0
         var adapters: [String: AdapterStatus] = [:]
@@ -25,6 +27,16 @@ final class GatewayHealth: Sendable {
         state.withLock {
             $0.connected = false; $0.brokerProblem = reason
         }
+    }
+
+    /// The device lists' connection (`ListsService`): up, or down and why.
+    func lists(connected: Bool, problem: String?) {
+        state.withLock { $0.lists = (connected, problem) }
+    }
+
+    /// The device lists come on the main connection (the broker refused the second one).
+    func listsOnMainConnection() {
+        state.withLock { $0.lists = nil }
     }
 
     func mappings(files: Int, broken: [String: Bool]) {
@@ -46,6 +58,7 @@ final class GatewayHealth: Sendable {
         let current = state.withLock { $0 }
         var problems: [String] = []
         if let problem = current.brokerProblem { problems.append("broker: \(problem)") }
+        if let problem = current.lists?.problem { problems.append("broker (the device lists' connection): \(problem)") }
         if let store {
             let seconds = store.duration.components.seconds
             problems.append("database: \(store.count) writes failed in the last \(seconds) s (\(store.reason)); changes are kept in memory")
@@ -70,6 +83,7 @@ final class GatewayHealth: Sendable {
                 "dropped_incoming": .integer(dropped.incoming), "dropped_while_disconnected": .integer(dropped.outgoing),
             ],
         ]
+        if let lists = current.lists { report["lists_connection"] = .string(lists.connected ? "connected" : "disconnected") }
         for (name, status) in current.adapters where report[name] == nil { report[name] = status.section }
         return .object(report)
     }

@@ -11,8 +11,14 @@ import Mosquitto
 actor GatewayRuntime {
     private var hub: Hub
     private let client: MQTTClient
+    /// The connection for the bridges' device lists, when they come apart (`mqtt.lists_connection`).
+    private let lists: MQTTClient?
     private let log: ComponentLoggers
     private var subscribed: Set<String> = []
+    private var listsSubscribed: Set<String> = []
+    /// Whether the main connection has subscribed once: the lists wait for it, or the state a
+    /// device is asked for once its list is read could come back before anything listens.
+    private var mainSubscribed = false
     private var warningWindow: (start: Duration?, count: Int, suppressed: Int) = (nil, 0, 0)
     private let writer: StoreWriter
     private let clock: any GatewayClock
@@ -29,12 +35,21 @@ actor GatewayRuntime {
     /// Events from before the broker connection (mapping files broken at start), told once it is up.
     private var atStart: [HomeEvent]
 
-    init(hub: Hub, client: MQTTClient, writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock, events: EventHub,
-         tree: TreeChanges, inventories: InventoryReader, atStart: [HomeEvent] = []) {
+    /// Renders and publishes a large house's tree after the step, off the runtime (`Hub.treeApart`).
+    private let trees: TreePublisher?
+
+    init(hub: Hub, client: MQTTClient, lists: MQTTClient? = nil, trees: TreePublisher? = nil, writer: StoreWriter,
+         log: ComponentLoggers, clock: any GatewayClock, events: EventHub, tree: TreeChanges, inventories: InventoryReader,
+         atStart: [HomeEvent] = []) {
         self.tree = tree
         self.atStart = atStart
+        self.trees = trees
+        var hub = hub
+        hub.listsApart = lists != nil
+        hub.treeApart = trees != nil
         self.hub = hub
         self.client = client
+        self.lists = lists
         self.writer = writer
         self.log = log
         self.clock = clock
@@ -44,8 +59,9 @@ actor GatewayRuntime {
 
     private func now() -> Date { clock.now }
 
-    func handle(_ batch: consuming [MQTTMessage]) {
+    func handle(_ batch: consuming [MQTTMessage]) async {
         let largeInput = batch.contains { $0.payload.count >= 256 * 1024 || $0.read != nil }  // `read`: a device list
+        let lists = hub.listsApart && batch.contains { hub.devices.isInventory($0.topic) || $0.read != nil }
         let incoming = batch.map {
             Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain, read: $0.read?.value as? DeviceInput)
         }
@@ -54,6 +70,8 @@ actor GatewayRuntime {
         // After a large message (a bridge's device list) or a large answer (the tree, every
         // trigger), give what it took back to the system: glibc keeps freed memory otherwise.
         if largeOutput || largeInput { releaseMemory() }
+        // A device named `kitchen/light` is subscribed to by name (`DeviceSources.subscriptions(listsApart:)`).
+        if lists { await syncSubscriptions() }
     }
 
     /// Gives freed heap pages back to the system (after a burst of messages, say).
@@ -128,6 +146,9 @@ actor GatewayRuntime {
     /// tree, and after a reconnect we ask devices for their state.
     func connected(first: Bool) async {
         await syncSubscriptions()
+        mainSubscribed = true
+        await syncListSubscriptions()
+        trees?.connected()
         client.announce()  // "online" at start once the subscriptions hold; after a reconnect it went out already
         if !first { hub.core.refreshAfterReconnect() }
         if deliver(hub.tick(now: now())) { releaseMemory() }  // the whole tree and every state, at start
@@ -139,11 +160,45 @@ actor GatewayRuntime {
         if deliver(hub.reload(mappings, now: now())) { releaseMemory() }
         inventories.update(hub.devices)
         await syncSubscriptions()
+        await syncListSubscriptions()
         log[.mappings].info(
             "mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(hub.core.accessories.count)"])
     }
 
     var counters: GatewayCounters { hub.counters }
+
+    /// On every CONNACK of the device lists' connection: the client restores what it held, the
+    /// first time there is nothing to restore.
+    func listsConnected() async {
+        await syncListSubscriptions()
+        trees?.connected()
+    }
+
+    /// The broker refused the device lists' connection (an ACL on client ids, a limit of
+    /// connections): the lists come on the main connection, as with `mqtt.lists_connection: false`.
+    func listsRefused() async {
+        hub.listsApart = false
+        listsSubscribed = []
+        trees?.useMainConnection()
+        await syncSubscriptions()
+    }
+
+    private func syncListSubscriptions() async {
+        guard let lists, mainSubscribed else { return }
+        let wanted = hub.listSubscriptions
+        for filter in wanted.subtracting(listsSubscribed).sorted() {
+            do {
+                try await lists.subscribe(filter, qos: .atLeastOnce)
+                listsSubscribed.insert(filter)
+            } catch {
+                log[.mqtt].error("cannot subscribe", metadata: ["filter": "\(filter)", "error": "\(error)", "connection": "lists"])
+            }
+        }
+        for filter in listsSubscribed.subtracting(wanted).sorted() {
+            try? await lists.unsubscribe(filter)
+            listsSubscribed.remove(filter)
+        }
+    }
 
     func syncSubscriptions() async {
         let wanted = hub.subscriptions
@@ -174,6 +229,7 @@ actor GatewayRuntime {
         // Before the tree message goes: whoever has seen it can count on the generation being raised.
         if output.treeChanged { tree.raise() }
         send(output.messages)
+        if let accessories = output.tree { trees?.enqueue(accessories) }
         for (ticket, answer) in output.answers { waiting.removeValue(forKey: ticket)?.resume(returning: answer) }
         writer.enqueue(output.store, then: output.afterCommit, at: output.time)
         drainNotices()

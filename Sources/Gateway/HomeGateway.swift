@@ -58,8 +58,11 @@ public struct HomeGateway: Sendable {
             throw .database(error)
         }
         let client: MQTTClient
+        let lists: MQTTClient?
         do {
             client = try MQTTClient(configuration.mqttConfiguration())
+            let apart = configuration.mqtt.listsConnection && !loaded.set.zigbee2mqtt.isEmpty
+            lists = apart ? try MQTTClient(configuration.listsMQTTConfiguration()) : nil
         } catch {
             throw .mqtt(error)
         }
@@ -72,6 +75,8 @@ public struct HomeGateway: Sendable {
         // where libmosquitto holds it, rather than copied beside libmosquitto's own two copies first.
         let inventories = InventoryReader(hub.devices)
         client.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
+        lists?.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
+        let trees = TreePublisher(topic: "\(configuration.baseTopic)/accessories", main: client, lists: lists, log: log[.mqtt])
         let mappingReport = MappingReport(health: health, log: log[.mappings])
         log[.gateway].info(
             "starting",
@@ -82,7 +87,7 @@ public struct HomeGateway: Sendable {
                 "action_sets": "\(core.automationCounts.actionSets)", "triggers": "\(core.automationCounts.triggers)",
             ])
         let runtime = GatewayRuntime(
-            hub: hub, client: client, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
+            hub: hub, client: client, lists: lists, trees: trees, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
         access = RuntimeAccess(
@@ -104,12 +109,14 @@ public struct HomeGateway: Sendable {
             [
                 DatabaseService(store: store, writerDone: writerDone, log: log[.gateway]),
                 BrokerService(client: client, runtime: runtime, health: health, offline: configuration.bridgeStatus("offline"), log: log),
+                TreeService(publisher: trees),
                 StoreWriterService(writer: writer, runtime: runtime, done: writerDone),
                 TickerService(runtime: runtime, clock: clock),
                 RequestPacerService(runtime: runtime),
                 MappingWatcherService(
                     directory: configuration.mappings, loaded: loaded, runtime: runtime, report: mappingReport, clock: clock),
                 DropReporterService(client: client, runtime: runtime, log: log[.gateway], clock: clock),
+            ] + (lists.map { [ListsService(client: $0, runtime: runtime, health: health, log: log)] } ?? []) + [
                 MessageService(client: client, runtime: runtime, writer: writer, health: health, baseTopic: configuration.baseTopic),
             ] + adapted
     }

@@ -94,7 +94,7 @@ final class House: @unchecked Sendable {
 
     /// Seconds from spawning `homegate run` to its retained tree with every accessory. `http` is
     /// `http.listen` ("off", or an address such as 127.0.0.1:0, then `httpPort` says where).
-    func startGateway(logLevel: String = "warning", http: String = "off") async throws -> Double {
+    func startGateway(logLevel: String = "warning", http: String = "off", environment extra: [String: String] = [:]) async throws -> Double {
         let watcher = try await Self.client(broker, "bench-startup")
         try await watcher.subscribe("homegate/accessories")
         let executable = Self.gatewayExecutable
@@ -105,7 +105,7 @@ final class House: @unchecked Sendable {
                 "HOMEGATE_MQTT_URL": "mqtt://127.0.0.1:\(broker.port)", "HOMEGATE_HTTP_LISTEN": http,
                 "HOMEGATE_MAPPINGS": directory.appendingPathComponent("mappings").path,
                 "HOMEGATE_LOG_LEVEL": logLevel, "HOMEGATE_DATABASE": database.path,
-            ])
+            ].merging(extra) { _, new in new })
         for await message in watcher.messages {
             let tree = try? JSONValue(parsing: message.payload)
             accessoryCount = tree?["accessories"]?.arrayValue?.count ?? 0

@@ -17,6 +17,10 @@ struct InventoryBench: AsyncParsableCommand {
     @Option(help: "Readings per second timed during the rename runs.") var rate = 50
     @Option(help: "Seconds per rename run (one rename, then back, in each).") var seconds = 8.0
     @Option(help: "Rename runs.") var renames = 3
+    @Option(help: "homegate's mqtt.lists_connection: the device lists on a second connection (true, as measured in docs/performance.md) or not.")
+    var listsConnection = true
+    @Flag(help: "The reference receives the list on a connection of its own, as homegate does with --lists-connection true.")
+    var splitReference = false
 
     func run() async throws {
         say("machine load average at start: \(loadAverage()); gateway: \(House.gatewayExecutable)")
@@ -29,10 +33,10 @@ struct InventoryBench: AsyncParsableCommand {
         let reference = try await holdList(house)
         defer { kill(reference.pid, SIGTERM); var status: Int32 = 0; waitpid(reference.pid, &status, 0) }
         say(
-            "reference (bare libmosquitto client, receives the list, keeps nothing): RSS \(mb(reference.rest)) MB, peak \(mb(reference.peak)) MB"
+            "reference (bare libmosquitto client, receives the list\(splitReference ? " on a connection of its own" : ""), keeps nothing): RSS \(mb(reference.rest)) MB, peak \(mb(reference.peak)) MB"
         )
 
-        let startup = try await house.startGateway()
+        let startup = try await house.startGateway(environment: ["HOMEGATE_MQTT_LISTS_CONNECTION": "\(listsConnection)"])
         try await Task.sleep(for: .seconds(3))
         let rest = ProcessStats(pid: house.gateway)
         say(
@@ -104,7 +108,8 @@ struct InventoryBench: AsyncParsableCommand {
         try await watcher.subscribe("bench/held")
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
         let pid = try spawn(
-            [executable, "hold-list", "--port", "\(house.broker.port)", "--from", "bench", "--to", "bench-echo"],
+            [executable, "hold-list", "--port", "\(house.broker.port)", "--from", "bench", "--to", "bench-echo"]
+                + (splitReference ? ["--split"] : []),
             output: house.directory.appendingPathComponent("hold-list.log").path)
         for await _ in watcher.messages { break }
         await watcher.shutdown()
@@ -124,11 +129,22 @@ struct HoldList: ParsableCommand {
     @Option(help: "The broker's port on 127.0.0.1.") var port: Int32
     @Option var from: String
     @Option var to: String
+    @Flag(help: "Receive the list on a second connection, the readings on the first.") var split = false
 
     func run() throws {
         let list = "zigbee2mqtt/bridge/devices"
         let (from, to) = (from, to)
-        try BareClient(filters: [list, from + "/#"]) { mosq, message in
+        if split {
+            let port = port
+            let lists = Thread {
+                try? BareClient(filters: [list]) { mosq, message in
+                    let size = "\(message.pointee.payloadlen)"
+                    mosquitto_publish_v5(mosq, nil, "bench/held", Int32(size.utf8.count), size, 0, false, nil)
+                }.run(id: "bench-hold-list-lists", port: port)
+            }
+            lists.start()
+        }
+        try BareClient(filters: split ? [from + "/#"] : [list, from + "/#"]) { mosq, message in
             guard let topic = message.pointee.topic.map({ String(cString: $0) }) else { return }
             if topic == list {
                 let size = "\(message.pointee.payloadlen)"

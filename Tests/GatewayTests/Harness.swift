@@ -178,6 +178,8 @@ final class House: @unchecked Sendable {
             "HOMEGATE_MQTT_URL": broker.url, "HOMEGATE_HTTP_LISTEN": "127.0.0.1:0", "HOMEGATE_MAPPINGS": mappings.path,
             "HOMEGATE_LOG_LEVEL": "debug",
             "HOMEGATE_DATABASE": broker.database,
+            // One connection: `barrier` counts on a device list being handled before a later request.
+            "HOMEGATE_MQTT_LISTS_CONNECTION": "false",
         ]
         for (k, v) in environment { env[k] = v }
         gateway = try spawn(

@@ -22,6 +22,9 @@ final class InProcessGateway: Sendable {
         configuration.location.latitude = 52.37
         configuration.location.longitude = 4.90
         configuration.location.timeZone = "Europe/Amsterdam"
+        // One connection, so that a request answered after a device list was published comes after
+        // the list is handled (`House.barrier`); ListsConnectionTests turns the second one on.
+        configuration.mqtt.listsConnection = false
         configure(&configuration)
         var logger = Logger(label: "homegate")
         logger.logLevel = .warning

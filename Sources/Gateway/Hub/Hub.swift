@@ -1,6 +1,6 @@
 import Automation
 public import Foundation
-import HomeModel
+public import HomeModel
 import JSON
 public import Mappings
 
@@ -30,8 +30,28 @@ public struct Hub: Sendable {
         devices = DeviceSources(mappings: core.mappings)
     }
 
-    /// Every topic filter the gateway needs right now: its own command topics and the devices'.
-    public var subscriptions: Set<String> { devices.subscriptions.union(mqtt.topics.subscriptions) }
+    /// Whether the bridges' device lists come on a connection of their own (`mqtt.lists_connection`):
+    /// then `subscriptions` leaves them to `listSubscriptions`.
+    public var listsApart = false
+
+    /// Whether a large house's tree (`homegate/accessories`) is left to the runtime to render and
+    /// publish after the step (`HubOutput.tree`), off the path of the messages: with 10,000
+    /// accessories it is 18 MB, a quarter of a second to write. Once a tree went so, every later
+    /// one does (they go out in order, one way).
+    public var treeApart = false
+    /// Accessories from which the tree is left to the runtime, with `treeApart`.
+    public static let treeApartFrom = 1_000
+    private var treeWentApart = false
+
+    /// Every topic filter the gateway needs right now on its main connection: its own command
+    /// topics and the devices'.
+    public var subscriptions: Set<String> {
+        let devices = listsApart ? devices.subscriptions { core.multiLevelNames(bridge: $0) } : devices.subscriptions
+        return devices.union(mqtt.topics.subscriptions)
+    }
+
+    /// The filters of the device lists' own connection: none unless `listsApart`.
+    public var listSubscriptions: Set<String> { listsApart ? devices.listFilters : [] }
 
     /// Whether `filter` is one of the gateway's own `set/` or `request/` subscriptions.
     public func isCommandFilter(_ filter: String) -> Bool { mqtt.isCommandFilter(filter) }
@@ -189,7 +209,12 @@ public struct Hub: Sendable {
             case .stateRemoved(let id):
                 output.messages.append(mqtt.stateMessage(id, nil))
             case .treeChanged:
-                output.messages.append(mqtt.treeMessage(core.accessories))
+                if treeApart, treeWentApart || core.accessoryCount >= Self.treeApartFrom {
+                    treeWentApart = true
+                    output.tree = core.accessories
+                } else {
+                    output.messages.append(mqtt.treeMessage(core.accessories))
+                }
                 output.treeChanged = true
             }
         }
@@ -210,9 +235,11 @@ public struct HubOutput: Sendable {
     /// The changes to store, and what waits until they are (`Hub.committed`).
     public var store = StoreBatch()
     public var afterCommit: [CoreEffect] = []
-    /// Whether the step changed the accessory tree (MQTT's tree message is among `messages`) or a
-    /// home, room or zone: the front ends in the process are told once (`TreeChanges`).
+    /// Whether the step changed the accessory tree (MQTT's tree message is among `messages`, or in
+    /// `tree`) or a home, room or zone: the front ends in the process are told once (`TreeChanges`).
     public var treeChanged = false
+    /// The accessories of a tree left to the runtime to render and publish (`Hub.treeApart`).
+    public var tree: [Accessory]?
 
     init(time: Date) { self.time = time }
 

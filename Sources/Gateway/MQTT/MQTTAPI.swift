@@ -127,16 +127,21 @@ struct MQTTAPI: Sendable {
 
     /// The whole tree, written accessory by accessory: as one JSON value it costs its size many times over.
     mutating func treeMessage(_ accessories: [Accessory]) -> Outgoing {
+        let tree = Self.tree(accessories, reserving: treeBytes + treeBytes / 16)
+        treeBytes = tree.count
+        return Outgoing(topics.accessories, tree, retain: true)
+    }
+
+    static func tree(_ accessories: [Accessory], reserving capacity: Int) -> [UInt8] {
         var tree: [UInt8] = []
-        tree.reserveCapacity(treeBytes + treeBytes / 16)
+        tree.reserveCapacity(capacity)
         tree.append(contentsOf: #"{"accessories":["#.utf8)
         for (index, accessory) in accessories.enumerated() {
             if index > 0 { tree.append(UInt8(ascii: ",")) }
             accessory.treeJSON.write(to: &tree)
         }
         tree.append(contentsOf: "]}".utf8)
-        treeBytes = tree.count
-        return Outgoing(topics.accessories, tree, retain: true)
+        return tree
     }
 
     func topic(of event: HomeEvent) -> String {

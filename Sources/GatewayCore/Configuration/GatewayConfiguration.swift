@@ -18,6 +18,11 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var keepAlive = 30
         public var protocolVersion = ProtocolVersion.v5
         public var cleanSession = true
+        /// The bridges' device lists (`<base>/bridge/devices`) on a second connection of their own
+        /// (client id `<client_id>-lists`), so that device messages never wait behind one: a list
+        /// is megabytes with a thousand devices, and a connection delivers in order. Off by default:
+        /// apart, a list and the readings around it are no longer handled in the order published.
+        public var listsConnection = false
 
         /// As `mqtt.protocol` spells it: `5` or `3.1.1`.
         public enum ProtocolVersion: String, Sendable, Equatable, CaseIterable {

@@ -23,6 +23,10 @@ extension HomeCore {
         }
     }
 
+    /// A bridge's friendly names with more than one topic level, whose topics the main connection
+    /// subscribes to one by one when the device lists come on a connection of their own.
+    public func multiLevelNames(bridge base: String) -> [String] { bridges[base]?.multiLevelNames ?? [] }
+
     /// Whether every Zigbee2MQTT bridge has sent its device list since the start: until then the
     /// house may be as stored rather than as it is.
     public var inventoriesHeard: Bool { bridges.inventoriesHeard }

@@ -8,7 +8,10 @@ extension HomeCore {
     mutating func reported(_ name: String, topic: String, _ payload: [UInt8], bridge base: String, seen: Bool) {
         // Only the mapping is taken out: a copy of the whole entry would share the accessory's storage,
         // and apply's update would then copy every service of the accessory for each reading.
-        guard let id = bridges.accessory(named: name, on: base), case .zigbee2mqtt(_, let mapping)? = entries[id]?.source else { return }
+        guard let id = bridges.accessory(named: name, on: base), case .zigbee2mqtt(_, let mapping)? = entries[id]?.source else {
+            bridges.update(base) { $0.wait(for: name) { $0.report = (topic, payload, seen) } }
+            return
+        }
         if seen { entries[id]?.lastSeen = now }
         if entries[id]?.heard == false {
             entries[id]?.heard = true
@@ -46,6 +49,13 @@ extension HomeCore {
                     + "kept, unreachable: only an online bridge's list removes a device")
         }
         rebuild(bridge: base, requestState: true)
+        bridges.update(base) { bridge in
+            bridge.formerNames = [:]
+            for rename in change.renamed where bridge.byFriendlyName[rename.was] == nil {
+                if let id = bridge.idByIEEE[rename.ieeeAddress] { bridge.formerNames[rename.was] = id }
+            }
+        }
+        readWaiting(bridge: base)
         let after = bridges[base]?.accessories ?? []
         if change.first {
             notice(.info, .devices, "\(base): \(devices.count) devices, \(after.count) of them accessories")
@@ -69,6 +79,19 @@ extension HomeCore {
         guard bridges.update(base, { $0.takeGroups(groups) }) == true else { return }
         step.inventoriesChanged.insert(base)
         rebuild(bridge: base, requestState: true)
+        readWaiting(bridge: base)
+    }
+
+    /// What came for names no accessory had, read again now that a list changed: a device that
+    /// joined or was renamed, its state sent right after its list and read before it.
+    private mutating func readWaiting(bridge base: String) {
+        guard let waiting = bridges.update(base, { $0.takeWaiting() }), !waiting.isEmpty else { return }
+        for (name, input) in waiting.sorted(by: { $0.key < $1.key }) where bridges.accessory(named: name, on: base) != nil {
+            if let said = input.availability { availabilityChanged(name, said, bridge: base) }
+            if let report = input.report { reported(name, topic: report.topic, report.payload, bridge: base, seen: report.seen) }
+        }
+        // Read again, a name with no accessory waits anew: let it go, it had its chance.
+        bridges.update(base) { $0.waiting = [:] }
     }
 
     /// `<base>/<device>/availability`: the device's accessory, and the groups it is a member of.
@@ -77,7 +100,10 @@ extension HomeCore {
         guard let (named, member, bridgeOnline) = bridges[base].map({ ($0.accessory(named: name), $0.groupMember(named: name), $0.online) })
         else { return }
         let id = named.flatMap { entries[$0] == nil ? nil : $0 }
-        guard id != nil || member != nil else { return }
+        guard id != nil || member != nil else {
+            bridges.update(base) { $0.wait(for: name) { $0.availability = .some(said) } }
+            return
+        }
         guard let online = said else {
             counters.invalid += 1
             notice(.warning, .devices, "\(base)/\(name)/availability: expected online or offline")

@@ -132,6 +132,7 @@ public struct HomeCore: Sendable {
     }
 
     public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
+    public var accessoryCount: Int { entries.count }
     /// When each accessory's device last reported, for those that have since the start.
     public var lastSeen: [String: Date] { entries.compactMapValues(\.lastSeen) }
     /// How many action sets and triggers there are, for the log.

@@ -69,6 +69,25 @@ public struct DeviceSources: Sendable {
         Set(bridges.map { "\($0)/#" }).union(stateRoutes.keys).union(availabilityRoutes.keys)
     }
 
+    /// The device topic filters of the main connection when the bridges' device lists come on a
+    /// connection of their own (`listFilters`): a bridge's every topic but `bridge/devices`. MQTT
+    /// cannot subscribe to `<base>/#` less one topic, so it is `<base>/+` (a device's state),
+    /// `<base>/+/availability`, `bridge/state` and `bridge/groups`, and for each friendly name of
+    /// more than one level (`multiLevelNames`, from the bridge's lists) its state and availability.
+    public func subscriptions(listsApart multiLevelNames: (String) -> [String]) -> Set<String> {
+        var filters = Set(stateRoutes.keys).union(availabilityRoutes.keys)
+        for base in bridges {
+            filters.formUnion(["\(base)/+", "\(base)/+/availability", "\(base)/bridge/state", "\(base)/bridge/groups"])
+            for name in multiLevelNames(base) where MQTTTopicFilter.isPlain(name) {
+                filters.formUnion(["\(base)/\(name)", "\(base)/\(name)/availability"])
+            }
+        }
+        return filters
+    }
+
+    /// The bridges' device lists, for the connection of their own.
+    public var listFilters: Set<String> { Set(bridges.map { "\($0)/bridge/devices" }) }
+
     /// Whether the topic is a bridge's device list, which may be larger than `max_payload_bytes`.
     public func isInventory(_ topic: String) -> Bool { inventoryBase(topic) != nil }
 
@@ -252,5 +271,14 @@ public struct DeviceSources: Sendable {
         case .mqtt(let topic, let payload, let retain):
             Outgoing(topic, payload, retain: retain, qos: 1)
         }
+    }
+}
+
+/// What a friendly name may be in a subscription.
+enum MQTTTopicFilter {
+    /// A name with no wildcard and no empty level (`Zigbee2MQTTDevice.nameProblem` gives no accessory to others).
+    static func isPlain(_ name: String) -> Bool {
+        !name.isEmpty && !name.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 })
+            && !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty)
     }
 }

@@ -2,6 +2,13 @@ import HomeModel
 import Mappings
 
 extension Zigbee2MQTTBridge {
+    /// A device whose friendly name a list changed.
+    struct Rename: Sendable {
+        var was: String
+        var ieeeAddress: String
+        var name: String
+    }
+
     /// What a new device list means for the core, once the bridge has taken it.
     struct DeviceListChange: Sendable {
         /// The first list since the start: its devices are news as a whole, not one by one.
@@ -12,6 +19,8 @@ extension Zigbee2MQTTBridge {
         var warnings: [String]
         /// Devices an offline bridge's list left out, kept (by friendly name).
         var keptWhileOffline: [String] = []
+        /// Devices whose friendly name changed: the name before, and the IEEE address.
+        var renamed: [Rename] = []
     }
 
     /// The bridge's accessories, as the last placing found them.
@@ -35,19 +44,34 @@ extension Zigbee2MQTTBridge {
         guard self.devices != devices else { return nil }
         let first = self.devices == nil
         let before = accessories
-        var warnings = renameWarnings(from: self.devices ?? [], to: devices)
+        let renamed = Self.renames(from: self.devices ?? [], to: devices)
+        var warnings = renameWarnings(renamed)
         self.devices = devices
         warnings += unmatchedOverrideWarnings(devices)
-        return DeviceListChange(first: first, accessoriesBefore: before, warnings: warnings, keptWhileOffline: kept)
+        return DeviceListChange(first: first, accessoriesBefore: before, warnings: warnings, keptWhileOffline: kept, renamed: renamed)
+    }
+
+    /// The devices of `new` whose friendly name differs from `old`'s, with the name before.
+    private static func renames(from old: [Zigbee2MQTTDevice], to new: [Zigbee2MQTTDevice]) -> [Rename] {
+        // A list changes a device or two at a time: in step with the last, one comparison a device.
+        if old.count == new.count, zip(old, new).allSatisfy({ $0.ieeeAddress == $1.ieeeAddress }) {
+            return zip(old, new).compactMap {
+                $0.friendlyName == $1.friendlyName ? nil : Rename(was: $0.friendlyName, ieeeAddress: $1.ieeeAddress, name: $1.friendlyName)
+            }
+        }
+        let oldNames = Dictionary(old.map { ($0.ieeeAddress, $0.friendlyName) }, uniquingKeysWith: { a, _ in a })
+        return new.compactMap { device in
+            guard let was = oldNames[device.ieeeAddress], was != device.friendlyName else { return nil }
+            return Rename(was: was, ieeeAddress: device.ieeeAddress, name: device.friendlyName)
+        }
     }
 
     /// A device renamed in Zigbee2MQTT whose override is keyed by its old friendly name loses it.
-    private mutating func renameWarnings(from old: [Zigbee2MQTTDevice], to new: [Zigbee2MQTTDevice]) -> [String] {
-        let oldNames = Dictionary(old.map { ($0.ieeeAddress, $0.friendlyName) }, uniquingKeysWith: { a, _ in a })
+    private mutating func renameWarnings(_ renamed: [Rename]) -> [String] {
         var warnings: [String] = []
-        for device in new {
-            guard let was = oldNames[device.ieeeAddress], was != device.friendlyName, source.devices[was] != nil,
-                source.devices[device.ieeeAddress] == nil, source.devices[device.friendlyName] == nil
+        for rename in renamed {
+            let (was, device) = (rename.was, (ieeeAddress: rename.ieeeAddress, friendlyName: rename.name))
+            guard source.devices[was] != nil, source.devices[device.ieeeAddress] == nil, source.devices[device.friendlyName] == nil
             else { continue }
             unmatchedWarned.insert(was)
             warnings.append(
@@ -61,6 +85,7 @@ extension Zigbee2MQTTBridge {
     /// An override keyed by a friendly name that no device has (a typo, a device renamed since):
     /// said once per key, with the closest name on the bridge.
     private mutating func unmatchedOverrideWarnings(_ devices: [Zigbee2MQTTDevice]) -> [String] {
+        guard !source.devices.isEmpty else { return [] }  // no set of every name and address for nothing
         let keys = Set(devices.map(\.friendlyName) + devices.map(\.ieeeAddress))
         var warnings: [String] = []
         for key in source.devices.keys.sorted() where !keys.contains(key) && !unmatchedWarned.contains(key) {

@@ -35,6 +35,11 @@ struct Zigbee2MQTTBridge: Sendable {
     /// Whether its device list came since the start: until every bridge's has, the house may still
     /// be as stored rather than as it is, and the HomeKit bridge does not change `c#`.
     var inventoryHeard = false
+    /// What came for friendly names no accessory has, the last of each, until a list names them
+    /// (`Zigbee2MQTTBridge+Waiting.swift`).
+    var waiting: [String: Waiting] = [:]
+    /// The accessories of the devices the last device list renamed, by their former friendly names.
+    var formerNames: [String: String] = [:]
 
     init(source: Zigbee2MQTTSource) {
         self.source = source
@@ -43,7 +48,9 @@ struct Zigbee2MQTTBridge: Sendable {
     var baseTopic: String { source.baseTopic }
 
     /// The accessory a device's or group's messages (`<base>/<friendly name>`) are for.
-    func accessory(named friendlyName: String) -> String? { byFriendlyName[friendlyName] }
+    /// A device renamed by the last list is found by its former name too, for a report sent before
+    /// the rename and read after the list (which comes on a connection of its own).
+    func accessory(named friendlyName: String) -> String? { byFriendlyName[friendlyName] ?? formerNames[friendlyName] }
 
     /// Whether both lists came, so that what is not in them is gone rather than not yet known.
     var listsKnown: Bool { devices != nil && groupsKnown }

@@ -6,7 +6,7 @@ import Mappings
 /// same lists (`Zigbee2MQTTInventoryTests` pins that).
 enum Zigbee2MQTTInventory {
     static func stored(base: String, devices: [Zigbee2MQTTDevice], groups: [Zigbee2MQTTGroup]?) -> StoredInventory {
-        StoredInventory(baseTopic: base, devices: .array(devices.map(json)), groups: groups.map { .array($0.map(json)) })
+        StoredInventory(baseTopic: base, devices: { .array(devices.map(json)) }, groups: { groups.map { .array($0.map(json)) } })
     }
 
     /// The lists read back; entries that are not a device or group are left out, as in a live list.
