@@ -41,7 +41,7 @@ struct Run: AsyncParsableCommand {
             if let homeKit {
                 let hap = logger.component(.hap, in: settings)
                 adapters.append { access in
-                    try HAPBridgeService(access: access, settings: settings.hap, control: homeKit, logger: hap)
+                    try HomeKitBridges(access: access, settings: settings.hap, control: homeKit, logger: hap)
                 }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)
