@@ -11,7 +11,7 @@ import Logging
 /// and HTTP's, credited to `hap`.
 actor BridgeAccessories: HAPAccessoryProvider {
     private let access: any GatewayAccess
-    private let registry: HAPIdentifierRegistry
+    private let registry: IdentifierRegistry
     /// Which bridge this is (0: the first).
     let index: Int
     private let logger: Logger
@@ -37,7 +37,7 @@ actor BridgeAccessories: HAPAccessoryProvider {
     /// The connection that last wrote each service's ConfiguredName, left out of that rename's event.
     private var nameWriters: [ServiceReference: HAPConnectionID] = [:]
 
-    init(access: any GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
+    init(access: any GatewayAccess, registry: IdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
         self.access = access
         self.registry = registry
         self.index = index
@@ -108,7 +108,7 @@ actor BridgeAccessories: HAPAccessoryProvider {
                     results[id] = .failure(.serviceCommunicationFailure)
                     continue
                 }
-                results[id] = .success(HAPConversion.readValue(characteristic))
+                results[id] = .success(Conversion.readValue(characteristic))
             }
         }
         return results
@@ -133,7 +133,7 @@ actor BridgeAccessories: HAPAccessoryProvider {
                 requests.append(
                     WriteRequest(
                         accessory: path.accessory, service: path.service, characteristic: path.characteristic,
-                        value: HAPConversion.json(write.value)))
+                        value: Conversion.json(write.value)))
                 requested.append(write.id)
             }
         }
@@ -143,11 +143,11 @@ actor BridgeAccessories: HAPAccessoryProvider {
             for (id, outcome) in zip(requested, outcomes) {
                 switch outcome {
                 case .success: statuses[id] = .success
-                case .failure(let error): statuses[id] = HAPStatusMapping.status(for: error)
+                case .failure(let error): statuses[id] = StatusMapping.status(for: error)
                 }
             }
         } else {
-            let status = answer.error.map(HAPStatusMapping.status(for:)) ?? .success
+            let status = answer.error.map(StatusMapping.status(for:)) ?? .success
             for id in requested { statuses[id] = status }
         }
         return statuses
@@ -168,7 +168,7 @@ actor BridgeAccessories: HAPAccessoryProvider {
         if let error = answer.error {
             nameWriters[reference] = nil
             logger.info("a HomeKit controller's rename of a service was refused: \(error.message)", metadata: ["accessory": "\(accessory)"])
-            return HAPStatusMapping.status(for: error)
+            return StatusMapping.status(for: error)
         }
         return .success
     }

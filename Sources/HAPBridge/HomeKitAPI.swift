@@ -54,21 +54,21 @@ public enum HomeKitAPI {
     }
 
     /// The bridges of `GET /api/homekit`'s answer.
-    public static func bridges(status: Int, body: [UInt8]) throws(HAPBridgeError) -> [HAPBridgePairing] {
+    public static func bridges(status: Int, body: [UInt8]) throws(BridgeError) -> [BridgePairing] {
         let json = try answer(status: status, body: body)
         guard let items = json["bridges"]?.arrayValue else { throw .api("the answer of GET /api/homekit has no bridges list") }
-        var bridges: [HAPBridgePairing] = []
+        var bridges: [BridgePairing] = []
         for (index, item) in items.enumerated() { bridges.append(try bridge(item, at: "bridges[\(index)]")) }
         return bridges
     }
 
     /// The bridge a `POST …/setup-code` or `DELETE …/pairings…` answers with.
-    public static func bridge(status: Int, body: [UInt8]) throws(HAPBridgeError) -> HAPBridgePairing {
+    public static func bridge(status: Int, body: [UInt8]) throws(BridgeError) -> BridgePairing {
         try bridge(try answer(status: status, body: body), at: "the answer")
     }
 
     /// The JSON of a 200 answer; otherwise the API's `{"error": …}` as an error (404: `.notFound`).
-    static func answer(status: Int, body: [UInt8]) throws(HAPBridgeError) -> JSONValue {
+    static func answer(status: Int, body: [UInt8]) throws(BridgeError) -> JSONValue {
         let json = try? JSONValue(parsing: body)
         guard status == 200 else {
             let message = json?["error"]?.stringValue ?? String(decoding: body.prefix(200), as: UTF8.self)
@@ -83,7 +83,7 @@ public enum HomeKitAPI {
         return json
     }
 
-    static func bridge(_ json: JSONValue, at place: String) throws(HAPBridgeError) -> HAPBridgePairing {
+    static func bridge(_ json: JSONValue, at place: String) throws(BridgeError) -> BridgePairing {
         guard let number = json["number"]?.intValue, let code = json["setup_code"]?.stringValue,
             let uri = json["setup_uri"]?.stringValue
         else { throw .api("\(place): a bridge needs number, setup_code and setup_uri") }
@@ -92,7 +92,7 @@ public enum HomeKitAPI {
             guard let id = item["id"]?.stringValue else { throw .api("\(place).controllers: a controller without an id") }
             controllers.append((id, item["admin"]?.boolValue ?? false))
         }
-        return HAPBridgePairing(
+        return BridgePairing(
             number: number, name: json["name"]?.stringValue ?? "", port: json["port"]?.intValue ?? 0, setupCode: code, setupURI: uri,
             deviceID: json["device_id"]?.stringValue ?? "", pairings: controllers,
             configurationNumber: UInt32(clamping: json["configuration_number"]?.intValue ?? 0))

@@ -38,7 +38,7 @@ final class HomeKitBridge: Sendable {
     static let firmware = HomegateVersion.number
 
     init(
-        access: any GatewayAccess, registry: HAPIdentifierRegistry, index: Int, configuration: HAPServerConfiguration,
+        access: any GatewayAccess, registry: IdentifierRegistry, index: Int, configuration: HAPServerConfiguration,
         name: String, store: any HAPPairingStore, logger: Logger, advertised: @escaping @Sendable (HomeKitAdvertisement) -> Void
     ) {
         self.index = index

@@ -12,17 +12,17 @@ public final class HomeKitBridges: ServiceLifecycle.Service, Sendable {
     let access: any GatewayAccess
     let settings: GatewayConfiguration.HAP
     let setupCode: HAPSetupCode?
-    let storage: any HAPStateStorage
+    let storage: any BridgeStateStorage
     let logger: Logger
     /// What the HTTP API reads and does (`HomeKitControl`); each bridge joins it as it is made.
-    public let control: HAPBridgeControl
+    public let control: BridgeControl
     private let newBridges: AsyncStream<Int>
     private let newBridgesContinuation: AsyncStream<Int>.Continuation
 
     /// `control`: the one the HTTP API was given; a new one when nobody else needs it.
     public init(
-        access: any GatewayAccess, settings: GatewayConfiguration.HAP, control: HAPBridgeControl? = nil, logger: Logger
-    ) throws(HAPBridgeError) {
+        access: any GatewayAccess, settings: GatewayConfiguration.HAP, control: BridgeControl? = nil, logger: Logger
+    ) throws(BridgeError) {
         if let code = settings.revealedSetupCode {
             do {
                 setupCode = try HAPSetupCode(code)
@@ -39,13 +39,13 @@ public final class HomeKitBridges: ServiceLifecycle.Service, Sendable {
         (newBridges, newBridgesContinuation) = AsyncStream.makeStream(of: Int.self)
         self.access = access
         self.settings = settings
-        self.control = control ?? HAPBridgeControl(settings: settings)
+        self.control = control ?? BridgeControl(settings: settings)
         self.logger = logger
     }
 
     /// Bridge `index`: the first has the configured name, port and setup code; the others the name
     /// with their number, the next ports (or any free one), and setup codes of their own.
-    func bridge(_ index: Int, registry: HAPIdentifierRegistry) -> HomeKitBridge {
+    func bridge(_ index: Int, registry: IdentifierRegistry) -> HomeKitBridge {
         var configuration = HAPServerConfiguration(
             host: settings.bind, port: settings.port == 0 ? 0 : settings.port + index, model: "homegate", category: .bridge)
         configuration.setupCode = index == 0 ? setupCode : nil
@@ -53,16 +53,16 @@ public final class HomeKitBridges: ServiceLifecycle.Service, Sendable {
         configuration.onListening = { port in control.serving(index, port: port) }
         let bridge = HomeKitBridge(
             access: access, registry: registry, index: index, configuration: configuration,
-            name: HAPStateKeys.name(settings.name, bridge: index),
-            store: HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index)), logger: logger
+            name: BridgeStateKeys.name(settings.name, bridge: index),
+            store: StoredPairingStore(storage: storage, key: BridgeStateKeys.pairing(bridge: index)), logger: logger
         ) { control.advertisement(index, $0) }
         control.add(bridge, access: access)
         return bridge
     }
 
     public func run() async throws {
-        let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: storage), logger: logger,
+        let registry = try await IdentifierRegistry(
+            storage: IdentifierStorage(storage: storage), logger: logger,
             selection: BridgedSelection(include: settings.include, exclude: settings.exclude), newBridges: newBridgesContinuation)
         let count = await registry.bridgeCount(await access.snapshot())
         let bridges = (0..<count).map { self.bridge($0, registry: registry) }

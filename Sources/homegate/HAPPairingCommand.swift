@@ -20,7 +20,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let bridges: [HAPBridgePairing]
+        let bridges: [BridgePairing]
         do {
             // As the database's owner when homegate is not running (so a first identity can be
             // stored); next to a running homegate, as a reader.
@@ -34,7 +34,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
                 canWrite = false
             }
             defer { store.close() }
-            bridges = try await HAPBridgePairing.load(settings: settings, storage: DatabaseStateStorage(store: store), canWrite: canWrite)
+            bridges = try await BridgePairing.load(settings: settings, storage: DatabaseStateStorage(store: store), canWrite: canWrite)
         } catch {
             printError("homegate hap pairing: \(error)")
             throw ExitCode(1)
@@ -53,7 +53,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
     }
 }
 
-extension HAPBridgePairing {
+extension BridgePairing {
     /// The setup code, the URI and its QR code.
     func printSetup() {
         print("setup code: \(setupCode)")

@@ -26,7 +26,7 @@ struct HAPResetCodeCommand: AsyncParsableCommand {
             )
             throw ExitCode(78)
         }
-        let pairing: HAPBridgePairing
+        let pairing: BridgePairing
         do {
             let control = try BridgeStateAccess.open(settings)
             defer { control.close() }

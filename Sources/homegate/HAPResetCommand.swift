@@ -30,8 +30,8 @@ struct HAPResetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let before: HAPBridgePairing?
-        let pairing: HAPBridgePairing
+        let before: BridgePairing?
+        let pairing: BridgePairing
         do {
             let control = try BridgeStateAccess.open(settings)
             defer { control.close() }

@@ -33,8 +33,8 @@ struct HAPUnpairCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let before: HAPBridgePairing?
-        let after: HAPBridgePairing
+        let before: BridgePairing?
+        let after: BridgePairing
         do {
             let control = try BridgeStateAccess.open(settings)
             defer { control.close() }

@@ -30,8 +30,8 @@ struct BridgeAccessoriesTests {
     }
 
     static func bridge(_ access: any GatewayAccess) async throws -> BridgeAccessories {
-        let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
+        let registry = try await IdentifierRegistry(
+            storage: IdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
         return BridgeAccessories(
             access: access, registry: registry, index: 0,
             bridge: BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0"), logger: Logger(label: "test"))

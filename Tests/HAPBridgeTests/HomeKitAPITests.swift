@@ -51,7 +51,7 @@ struct HomeKitAPITests {
 
     @Test("refusals carry the API's message: 404 is not found, 409 and 401 say what to do; a wrong shape is named")
     func refusals() {
-        #expect(throws: HAPBridgeError.self) { try HomeKitAPI.bridge(status: 404, body: Array(#"{"error":"no controller x"}"#.utf8)) }
+        #expect(throws: BridgeError.self) { try HomeKitAPI.bridge(status: 404, body: Array(#"{"error":"no controller x"}"#.utf8)) }
         do {
             _ = try HomeKitAPI.bridge(status: 404, body: Array(#"{"error":"no controller x","kind":"not_found"}"#.utf8))
         } catch {
@@ -76,6 +76,6 @@ struct HomeKitAPITests {
         } catch {
             #expect("\(error)".contains("bridges[0]: a bridge needs number, setup_code and setup_uri"))
         }
-        #expect(throws: HAPBridgeError.self) { try HomeKitAPI.bridges(status: 200, body: Array("<html>".utf8)) }
+        #expect(throws: BridgeError.self) { try HomeKitAPI.bridges(status: 200, body: Array("<html>".utf8)) }
     }
 }

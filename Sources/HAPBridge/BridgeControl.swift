@@ -8,7 +8,7 @@ import Synchronization
 /// setup code, pairings removed; and their advertisement in the gateway's health. Made before the
 /// gateway (`homegate run` hands it to both the HTTP API and `HomeKitBridges`); the service
 /// adds each bridge as it starts.
-public final class HAPBridgeControl: HomeKitControl {
+public final class BridgeControl: HomeKitControl {
     private struct Entry: Sendable {
         let bridge: HomeKitBridge
         var advertisement = HomeKitAdvertisement(.starting, detail: "waiting for the HAP server to listen")

@@ -3,7 +3,7 @@ import HAP
 
 /// What a person needs to add a bridge to Apple Home, read from the pairing store that
 /// `homegate run` uses (`homegate hap pairing`).
-public struct HAPBridgePairing: Sendable {
+public struct BridgePairing: Sendable {
     /// 1 for the first bridge.
     public var number: Int
     public var name: String
@@ -23,20 +23,20 @@ public struct HAPBridgePairing: Sendable {
     /// code, or a random one), so that the code printed is the code that pairs; `canWrite` false
     /// (homegate runs and holds the database) says so instead.
     public static func load(
-        settings: GatewayConfiguration, storage: any HAPStateStorage, canWrite: Bool
+        settings: GatewayConfiguration, storage: any BridgeStateStorage, canWrite: Bool
     ) async throws
-        -> [HAPBridgePairing]
+        -> [BridgePairing]
     {
         let configured: HAPSetupCode?
         do {
             configured = try settings.hap.revealedSetupCode.map { try HAPSetupCode($0) }
         } catch {
-            throw HAPBridgeError.configuration("hap.setup_code: HomeKit refuses codes that are too easy to guess")
+            throw BridgeError.configuration("hap.setup_code: HomeKit refuses codes that are too easy to guess")
         }
-        let count = max(1, try await HAPIdentifierStorage(storage: storage).load().bridgeCount)
-        var bridges: [HAPBridgePairing] = []
+        let count = max(1, try await IdentifierStorage(storage: storage).load().bridgeCount)
+        var bridges: [BridgePairing] = []
         for index in 0..<count {
-            let store = HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index))
+            let store = StoredPairingStore(storage: storage, key: BridgeStateKeys.pairing(bridge: index))
             let identity: HAPIdentity
             if var stored = try await store.identity() {
                 // `homegate run` puts a configured code in place of the first bridge's stored one at its start.
@@ -44,7 +44,7 @@ public struct HAPBridgePairing: Sendable {
                 identity = stored
             } else {
                 guard canWrite else {
-                    throw HAPBridgeError.storage(
+                    throw BridgeError.storage(
                         "bridge \(index + 1) has no identity yet, and the running homegate holds the database: start it with hap.enabled: true, then ask again"
                     )
                 }
@@ -52,8 +52,8 @@ public struct HAPBridgePairing: Sendable {
                 try await store.saveIdentity(identity)
             }
             bridges.append(
-                HAPBridgePairing(
-                    number: index + 1, name: HAPStateKeys.name(settings.hap.name, bridge: index),
+                BridgePairing(
+                    number: index + 1, name: BridgeStateKeys.name(settings.hap.name, bridge: index),
                     port: settings.hap.port == 0 ? 0 : settings.hap.port + index, setupCode: identity.setupCode.description,
                     setupURI: HAPSetupURI.make(code: identity.setupCode, setupID: identity.setupID, category: .bridge),
                     deviceID: identity.deviceID.description, pairings: try await store.pairings().map { ($0.controllerID, $0.isAdmin) },
