@@ -92,16 +92,20 @@ enum HomeKitRoutes {
             body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg())))
     }
 
-    /// A bridge as the routes answer it (web/openapi.yaml's `HomeKitBridge`).
+    /// A bridge as the routes answer it (web/openapi.yaml's `HomeKitBridge`); `HomeKitControl` gives running ones.
     static func json(_ bridge: HomeKitBridgeStatus) -> JSONValue {
-        [
+        var fields: [String: JSONValue] = [
             "number": .integer(bridge.number), "name": .string(bridge.name), "port": .integer(bridge.port),
             "device_id": .string(bridge.deviceID), "setup_code": .string(bridge.setupCode), "setup_uri": .string(bridge.setupURI),
-            "configuration_number": .integer(bridge.configurationNumber), "accessories": .integer(bridge.accessories),
-            "settled": .bool(bridge.settled),
+            "configuration_number": .integer(bridge.configurationNumber),
             "paired": .bool(bridge.paired),
-            "advertisement": ["state": .string(bridge.advertisement.state.rawValue), "detail": .string(bridge.advertisement.detail)],
             "controllers": .array(bridge.controllers.map { ["id": .string($0.id), "admin": .bool($0.admin)] }),
         ]
+        if let running = bridge.running {
+            fields["accessories"] = .integer(running.accessories)
+            fields["settled"] = .bool(running.settled)
+            fields["advertisement"] = ["state": .string(running.advertisement.state.rawValue), "detail": .string(running.advertisement.detail)]
+        }
+        return .object(fields)
     }
 }

@@ -1,4 +1,5 @@
 import Gateway
+import GatewayCore
 import Testing
 
 @testable import HAPBridge
@@ -43,8 +44,9 @@ struct HomeKitAPITests {
         #expect(bridge.number == 1 && bridge.name == "homegate" && bridge.port == 51826)
         #expect(bridge.setupCode == "031-45-154" && bridge.setupURI == "X-HM://0023ISYWYABCD")
         #expect(bridge.deviceID == "AA:BB:CC:DD:EE:FF" && bridge.configurationNumber == 3)
-        #expect(bridge.pairings.map(\.id) == ["phone-1", "guest"])
-        #expect(bridge.pairings.map(\.admin) == [true, false])
+        #expect(bridge.controllers.map(\.id) == ["phone-1", "guest"])
+        #expect(bridge.controllers.map(\.admin) == [true, false])
+        #expect(bridge.running == .init(accessories: 12, advertisement: HomeKitAdvertisement(.advertised, detail: "on eth0")))
         let after = try HomeKitAPI.bridge(status: 200, body: Array(Self.bridge.utf8))
         #expect(after.setupCode == "031-45-154")
     }

@@ -1,23 +1,9 @@
 public import GatewayCore
 import HAP
 
-/// What a person needs to add a bridge to Apple Home, read from the pairing store that
-/// `homegate run` uses (`homegate hap pairing`).
-public struct BridgePairing: Sendable {
-    /// 1 for the first bridge.
-    public var number: Int
-    public var name: String
-    /// The configured port (0: any free one).
-    public var port: Int
-    /// `XXX-XX-XXX`, to type into Apple Home.
-    public var setupCode: String
-    /// `X-HM://…`, the QR code's content.
-    public var setupURI: String
-    public var deviceID: String
-    /// The paired controllers' ids, admins marked.
-    public var pairings: [(id: String, admin: Bool)]
-    public var configurationNumber: UInt32
-
+/// The bridges' state in the database that `homegate run` uses, for `homegate hap …` while homegate
+/// is not running (or next to it, reading).
+public enum StoredBridges {
     /// Every bridge the house has (one per 149 accessories), from `storage` (the database). Before
     /// the first bridge's first start, makes and stores its identity (with the configured setup
     /// code, or a random one), so that the code printed is the code that pairs; `canWrite` false
@@ -25,7 +11,7 @@ public struct BridgePairing: Sendable {
     public static func load(
         settings: GatewayConfiguration, storage: any BridgeStateStorage, canWrite: Bool
     ) async throws
-        -> [BridgePairing]
+        -> [HomeKitBridgeStatus]
     {
         let configured: HAPSetupCode?
         do {
@@ -34,7 +20,7 @@ public struct BridgePairing: Sendable {
             throw BridgeError.configuration("hap.setup_code: HomeKit refuses codes that are too easy to guess")
         }
         let count = max(1, try await IdentifierStorage(storage: storage).load().bridgeCount)
-        var bridges: [BridgePairing] = []
+        var bridges: [HomeKitBridgeStatus] = []
         for index in 0..<count {
             let store = StoredPairingStore(storage: storage, key: BridgeStateKeys.pairing(bridge: index))
             let identity: HAPIdentity
@@ -52,12 +38,13 @@ public struct BridgePairing: Sendable {
                 try await store.saveIdentity(identity)
             }
             bridges.append(
-                BridgePairing(
+                HomeKitBridgeStatus(
                     number: index + 1, name: BridgeStateKeys.name(settings.hap.name, bridge: index),
-                    port: settings.hap.port == 0 ? 0 : settings.hap.port + index, setupCode: identity.setupCode.description,
+                    port: settings.hap.port == 0 ? 0 : settings.hap.port + index, deviceID: identity.deviceID.description,
+                    setupCode: identity.setupCode.description,
                     setupURI: HAPSetupURI.make(code: identity.setupCode, setupID: identity.setupID, category: .bridge),
-                    deviceID: identity.deviceID.description, pairings: try await store.pairings().map { ($0.controllerID, $0.isAdmin) },
-                    configurationNumber: try await store.configurationNumber()))
+                    configurationNumber: Int(try await store.configurationNumber()),
+                    controllers: try await store.pairings().map { .init(id: $0.controllerID, admin: $0.isAdmin) }, running: nil))
         }
         return bridges
     }

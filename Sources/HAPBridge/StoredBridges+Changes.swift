@@ -4,13 +4,13 @@ import HAP
 /// `homegate hap reset-code` and `homegate hap unpair` while homegate is not running: the bridge's
 /// stored state changed as the running bridge changes it (`HAPServer.resetSetupCode`, HAP's
 /// remove-pairing), so that the next start serves the new code and forgets the controllers.
-extension BridgePairing {
+extension StoredBridges {
     /// Gives bridge `number` (1 for the first) a new random setup code. Refused while `hap.setup_code`
     /// is configured: homegate puts the configured code back at every start.
     public static func resetSetupCode(
         bridge number: Int, settings: GatewayConfiguration, storage: any BridgeStateStorage
     )
-        async throws -> BridgePairing
+        async throws -> HomeKitBridgeStatus
     {
         if settings.hap.setupCode != nil { throw BridgeError.configuration(configuredCodeWins) }
         let store = try await pairingStore(bridge: number, settings: settings, storage: storage)
@@ -27,7 +27,7 @@ extension BridgePairing {
     /// every pairing goes), or every pairing when `controller` is nil. Returns the bridge after.
     public static func unpair(
         bridge number: Int, controller: String?, settings: GatewayConfiguration, storage: any BridgeStateStorage
-    ) async throws -> BridgePairing {
+    ) async throws -> HomeKitBridgeStatus {
         let store = try await pairingStore(bridge: number, settings: settings, storage: storage)
         let pairings = try await store.pairings()
         let removed: Set<String>
@@ -51,7 +51,7 @@ extension BridgePairing {
     /// `hap.setup_code` gives bridge 1 its code. Returns the bridge after.
     public static func resetIdentity(
         bridge number: Int, settings: GatewayConfiguration, storage: any BridgeStateStorage
-    ) async throws -> BridgePairing {
+    ) async throws -> HomeKitBridgeStatus {
         let store = try await pairingStore(bridge: number, settings: settings, storage: storage)
         let configured = number == 1 ? try settings.hap.revealedSetupCode.map { try HAPSetupCode($0) } : nil
         let old = try await store.identity()
@@ -86,7 +86,7 @@ extension BridgePairing {
     private static func bridge(
         _ number: Int, settings: GatewayConfiguration, storage: any BridgeStateStorage
     ) async throws
-        -> BridgePairing
+        -> HomeKitBridgeStatus
     {
         try await load(settings: settings, storage: storage, canWrite: true)[number - 1]
     }
