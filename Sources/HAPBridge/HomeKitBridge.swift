@@ -88,7 +88,9 @@ final class HomeKitBridge: Sendable {
             for run in await accessories.take(events) { server.notify(run.changes, excluding: run.excluding) }
             // A service renamed in homegate: its ConfiguredName, to every controller but the one that wrote it.
             for case .accessory(let id, .serviceRenamed, let state) in events {
-                if let service = state?.service?.id, let (hap, excluding) = await accessories.serviceRenamed(accessory: id, service: service) {
+                if let service = state?.service?.id,
+                    let (hap, excluding) = await accessories.serviceRenamed(accessory: id, service: service)
+                {
                     server.notify([hap], excluding: excluding)
                 }
             }

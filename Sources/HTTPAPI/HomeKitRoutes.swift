@@ -104,7 +104,9 @@ enum HomeKitRoutes {
         if let running = bridge.running {
             fields["accessories"] = .integer(running.accessories)
             fields["settled"] = .bool(running.settled)
-            fields["advertisement"] = ["state": .string(running.advertisement.state.rawValue), "detail": .string(running.advertisement.detail)]
+            fields["advertisement"] = [
+                "state": .string(running.advertisement.state.rawValue), "detail": .string(running.advertisement.detail),
+            ]
         }
         return .object(fields)
     }
