@@ -35,8 +35,8 @@ extension Trigger {
         case (nil, let events?):
             let items = try Read.array(events, at: "events")
             guard !items.isEmpty else { throw AutomationError(at: "events", "name at least one event") }
-            var decoded: [TriggerEvent] = []
-            for (i, item) in items.enumerated() { decoded.append(try TriggerEvent(json: item, at: "events[\(i)]")) }
+            var decoded: [Event] = []
+            for (i, item) in items.enumerated() { decoded.append(try Event(json: item, at: "events[\(i)]")) }
             return .events(decoded)
         case (nil, nil): throw AutomationError("a trigger needs either \"timer\" or \"events\"")
         case (_?, _?): throw AutomationError("a trigger has either \"timer\" or \"events\", not both")
@@ -132,7 +132,7 @@ extension TimerSchedule {
     }
 }
 
-extension TriggerEvent {
+extension Trigger.Event {
     init(json: JSONValue, at path: String) throws(AutomationError) {
         let fields = try Read.object(
             json, at: path, allowed: ["characteristic", "accessory", "service", "value", "range", "for", "sun", "offset"])

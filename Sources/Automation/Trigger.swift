@@ -6,7 +6,7 @@ public struct Trigger: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case timer(TimerSchedule)
         /// Fires when any one of the events happens.
-        case events([TriggerEvent])
+        case events([Event])
     }
 
     public let id: String
@@ -33,7 +33,7 @@ public struct Trigger: Sendable, Hashable {
         self.executeOnce = executeOnce
     }
 
-    public var events: [TriggerEvent] { if case .events(let events) = kind { events } else { [] } }
+    public var events: [Event] { if case .events(let events) = kind { events } else { [] } }
 
     /// Every characteristic its events and conditions read.
     public var characteristics: Set<CharacteristicPath> {
@@ -43,15 +43,17 @@ public struct Trigger: Sendable, Hashable {
     }
 }
 
-/// One event of an event trigger.
-public enum TriggerEvent: Sendable, Hashable {
-    /// A characteristic changing (to a value, into a range, or at all), optionally held for a duration.
-    case characteristic(CharacteristicPath, ValueMatch, held: TimeInterval?)
-    /// Sunrise or sunset, plus an offset in seconds (negative: before).
-    case sun(SunEvent, offset: TimeInterval)
+extension Trigger {
+    /// One event of an event trigger (HomeKit's `HMEvent`); not `TriggerEvent`, the core's event about a trigger.
+    public enum Event: Sendable, Hashable {
+        /// A characteristic changing (to a value, into a range, or at all), optionally held for a duration.
+        case characteristic(CharacteristicPath, ValueMatch, held: TimeInterval?)
+        /// Sunrise or sunset, plus an offset in seconds (negative: before).
+        case sun(SunEvent, offset: TimeInterval)
 
-    public var path: CharacteristicPath? {
-        if case .characteristic(let path, _, _) = self { path } else { nil }
+        public var path: CharacteristicPath? {
+            if case .characteristic(let path, _, _) = self { path } else { nil }
+        }
     }
 }
 

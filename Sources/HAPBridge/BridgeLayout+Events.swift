@@ -21,7 +21,7 @@ extension BridgeLayout {
                 guard let id = ids[change.path], case .home(let path, var characteristic) = targets[id] else { continue }
                 characteristic.value = change.value
                 targets[id] = .home(path, characteristic)
-                let value = HAPConversion.value(change.value, format: characteristic.type.format)
+                let value = Conversion.value(change.value, format: characteristic.type.format)
                 taken.append(Taken(hap: HAPCharacteristicChange(id: id, value: value), change: change))
             case .accessory(let id, .reachability, let now?) where reachable[id] != nil:
                 reachable[id] = now.reachable

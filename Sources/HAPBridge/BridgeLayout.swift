@@ -20,8 +20,8 @@ struct BridgeLayout: Sendable {
     /// HomeKit refuses a bridge with more bridged accessories than this: a larger house gets several bridges.
     static let maximumBridged = 149
 
-    /// `accessories` are the bridge's, already placed on it by `HAPIdentifierMap.assign`.
-    static func build(_ accessories: [Accessory], map: inout HAPIdentifierMap, bridge: BridgeIdentity) -> BridgeLayout {
+    /// `accessories` are the bridge's, already placed on it by `IdentifierMap.assign`.
+    static func build(_ accessories: [Accessory], map: inout IdentifierMap, bridge: BridgeIdentity) -> BridgeLayout {
         var layout = BridgeLayout()
         layout.addBridge(bridge)
         let numbered = accessories.compactMap { accessory in map.accessories[accessory.id].map { ($0.aid, accessory) } }
@@ -45,7 +45,7 @@ struct BridgeLayout: Sendable {
         accessories.append(HAPAccessory(aid: 1, services: [information, protocolInformation]))
     }
 
-    private mutating func add(_ accessory: Accessory, aid: Int, map: inout HAPIdentifierMap) {
+    private mutating func add(_ accessory: Accessory, aid: Int, map: inout IdentifierMap) {
         let information = AccessoryInformation.service(
             name: accessory.name, manufacturer: accessory.manufacturer ?? "homegate", model: accessory.model ?? accessory.category.rawValue,
             serial: accessory.id, firmware: accessory.firmware ?? "")
@@ -54,23 +54,23 @@ struct BridgeLayout: Sendable {
         var services = [information]
         let names = ServiceNames.names(of: accessory)
         for service in accessory.services where service.type != .accessory_information {
-            let serviceIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.serviceKey(service.id))
+            let serviceIID = map.iid(accessory: accessory.id, key: IdentifierMap.serviceKey(service.id))
             var characteristics: [HAPCharacteristic] = []
             for characteristic in service.characteristics {
-                let iid = map.iid(accessory: accessory.id, key: HAPIdentifierMap.characteristicKey(service.id, characteristic.name))
+                let iid = map.iid(accessory: accessory.id, key: IdentifierMap.characteristicKey(service.id, characteristic.name))
                 let id = HAPCharacteristicID(aid: aid, iid: iid)
                 let path = CharacteristicPath(accessory: accessory.id, service: service.id, characteristic: characteristic.name)
                 let value =
                     characteristic.type == .programmable_switch_event
-                    ? nil : characteristic.value.map { HAPConversion.value($0, format: characteristic.type.format) }
-                characteristics.append(HAPConversion.characteristic(characteristic, iid: iid, value: value))
+                    ? nil : characteristic.value.map { Conversion.value($0, format: characteristic.type.format) }
+                characteristics.append(Conversion.characteristic(characteristic, iid: iid, value: value))
                 targets[id] = .home(path, characteristic)
                 ids[path] = id
             }
             if let name = names[service.id] {
                 // After the service's own characteristics: their iids came first and stay as they were.
-                let nameIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.nameKey(service.id))
-                let configuredIID = map.iid(accessory: accessory.id, key: HAPIdentifierMap.configuredNameKey(service.id))
+                let nameIID = map.iid(accessory: accessory.id, key: IdentifierMap.nameKey(service.id))
+                let configuredIID = map.iid(accessory: accessory.id, key: IdentifierMap.configuredNameKey(service.id))
                 characteristics += ServiceNames.characteristics(name: name, nameIID: nameIID, configuredIID: configuredIID)
                 targets[HAPCharacteristicID(aid: aid, iid: nameIID)] = .serviceName(
                     accessory: accessory.id, service: service.id, configured: false)

@@ -1,7 +1,7 @@
 import GatewayCore
 
 /// The bridge's state in homegate's database, through the running gateway.
-struct GatewayStateStorage: HAPStateStorage {
+struct GatewayStateStorage: BridgeStateStorage {
     let access: any GatewayAccess
 
     func load(_ key: String) async throws -> String? { try access.adapterState(key) }

@@ -54,21 +54,21 @@ public enum HomeKitAPI {
     }
 
     /// The bridges of `GET /api/homekit`'s answer.
-    public static func bridges(status: Int, body: [UInt8]) throws(HAPBridgeError) -> [HAPBridgePairing] {
+    public static func bridges(status: Int, body: [UInt8]) throws(BridgeError) -> [HomeKitBridgeStatus] {
         let json = try answer(status: status, body: body)
         guard let items = json["bridges"]?.arrayValue else { throw .api("the answer of GET /api/homekit has no bridges list") }
-        var bridges: [HAPBridgePairing] = []
+        var bridges: [HomeKitBridgeStatus] = []
         for (index, item) in items.enumerated() { bridges.append(try bridge(item, at: "bridges[\(index)]")) }
         return bridges
     }
 
     /// The bridge a `POST …/setup-code` or `DELETE …/pairings…` answers with.
-    public static func bridge(status: Int, body: [UInt8]) throws(HAPBridgeError) -> HAPBridgePairing {
+    public static func bridge(status: Int, body: [UInt8]) throws(BridgeError) -> HomeKitBridgeStatus {
         try bridge(try answer(status: status, body: body), at: "the answer")
     }
 
     /// The JSON of a 200 answer; otherwise the API's `{"error": …}` as an error (404: `.notFound`).
-    static func answer(status: Int, body: [UInt8]) throws(HAPBridgeError) -> JSONValue {
+    static func answer(status: Int, body: [UInt8]) throws(BridgeError) -> JSONValue {
         let json = try? JSONValue(parsing: body)
         guard status == 200 else {
             let message = json?["error"]?.stringValue ?? String(decoding: body.prefix(200), as: UTF8.self)
@@ -83,18 +83,26 @@ public enum HomeKitAPI {
         return json
     }
 
-    static func bridge(_ json: JSONValue, at place: String) throws(HAPBridgeError) -> HAPBridgePairing {
+    static func bridge(_ json: JSONValue, at place: String) throws(BridgeError) -> HomeKitBridgeStatus {
         guard let number = json["number"]?.intValue, let code = json["setup_code"]?.stringValue,
             let uri = json["setup_uri"]?.stringValue
         else { throw .api("\(place): a bridge needs number, setup_code and setup_uri") }
-        var controllers: [(id: String, admin: Bool)] = []
+        var controllers: [HomeKitBridgeStatus.Controller] = []
         for item in json["controllers"]?.arrayValue ?? [] {
             guard let id = item["id"]?.stringValue else { throw .api("\(place).controllers: a controller without an id") }
-            controllers.append((id, item["admin"]?.boolValue ?? false))
+            controllers.append(.init(id: id, admin: item["admin"]?.boolValue ?? false))
         }
-        return HAPBridgePairing(
-            number: number, name: json["name"]?.stringValue ?? "", port: json["port"]?.intValue ?? 0, setupCode: code, setupURI: uri,
-            deviceID: json["device_id"]?.stringValue ?? "", pairings: controllers,
-            configurationNumber: UInt32(clamping: json["configuration_number"]?.intValue ?? 0))
+        var running: HomeKitBridgeStatus.Running?
+        if let accessories = json["accessories"]?.intValue, let state = json["advertisement"]?["state"]?.stringValue,
+            let advertised = HomeKitAdvertisement.State(rawValue: state)
+        {
+            running = .init(
+                accessories: accessories, settled: json["settled"]?.boolValue ?? true,
+                advertisement: HomeKitAdvertisement(advertised, detail: json["advertisement"]?["detail"]?.stringValue ?? ""))
+        }
+        return HomeKitBridgeStatus(
+            number: number, name: json["name"]?.stringValue ?? "", port: json["port"]?.intValue ?? 0,
+            deviceID: json["device_id"]?.stringValue ?? "", setupCode: code, setupURI: uri,
+            configurationNumber: json["configuration_number"]?.intValue ?? 0, controllers: controllers, running: running)
     }
 }

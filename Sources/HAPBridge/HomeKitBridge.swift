@@ -4,223 +4,175 @@ import HAP
 import HomeModel
 import Logging
 
-/// The home as HAP accessories, over the core's typed surface (`GatewayAccess`): what the HAP
-/// server asks (`/accessories`, reads, writes, identify) answered from the layout and core commands.
-/// The layout is made from a snapshot when the tree changes and holds every value and reachability
-/// from the events since, so a read takes no snapshot. Writes go through the same command as MQTT's
-/// and HTTP's, credited to `hap`.
-actor HomeKitBridge: HAPAccessoryProvider {
-    private let access: any GatewayAccess
-    private let registry: HAPIdentifierRegistry
-    /// Which bridge this is (0: the first).
+/// One HomeKit bridge: its HAP server over its share of the home, the core's value changes sent to
+/// its subscribed controllers once per burst, its layout made again when the house's tree changes
+/// (`TreeChanges`), `c#` bumped when its accessory set changes, and its `_hap._tcp` advertisement.
+/// A house of more than 149 accessories has several.
+final class HomeKitBridge: Sendable {
+    let access: any GatewayAccess
+    let server: HAPServer
+    let accessories: BridgeAccessories
+    let store: any HAPPairingStore
+    let name: String
+    /// 0 for the first bridge.
     let index: Int
-    private let logger: Logger
-    private var bridge: BridgeIdentity
-    private var layout = BridgeLayout()
-    /// Whether the accessory set was compared with the published one once the inventories came (or
-    /// the wait for them ended): from then on `c#` follows the house (`/api/homekit`'s `settled`).
-    private(set) var settled = false
-    /// When the accessory set was last compared (nil: not since the start): the accessories that
-    /// left since are the ones a change takes away.
-    private var comparedAt: Date?
-    /// The connection that last wrote each characteristic: the change the write brings (credited to
-    /// `hap`) is not sent back to it.
-    private var writers: [CharacteristicPath: HAPConnectionID] = [:]
-    /// Events taken while a refresh waited for its snapshot, taken again into the layout it makes:
-    /// the snapshot may be older than some of them. The suffix of the stream from the refresh's
-    /// start, replayed in order, leaves every value as the newest event said.
-    private var takenDuringRefresh: [HomeEvent] = []
-    private var refreshesUnderWay = 0
-    /// Which refresh made the layout: an older one that finishes later does not replace it.
-    private var refreshes = 0
-    private var laidOutBy = 0
-    /// The connection that last wrote each service's ConfiguredName, left out of that rename's event.
-    private var nameWriters: [ServiceReference: HAPConnectionID] = [:]
+    let logger: Logger
+    /// Hears each change of the advertisement (for the health report and the web page).
+    let advertised: @Sendable (HomeKitAdvertisement) -> Void
+    /// The core's value and reachability events, a publish at a time.
+    let feed: BridgeEventFeed
 
-    init(access: any GatewayAccess, registry: HAPIdentifierRegistry, index: Int, bridge: BridgeIdentity, logger: Logger) {
-        self.access = access
-        self.registry = registry
+    /// How long the tree must have been still before `c#` follows it: a device that joins brings
+    /// several changes in a row, and controllers should re-read `/accessories` once.
+    static let shapeCheckInterval: Duration = .seconds(1)
+
+    /// How long `c#` waits at most for every Zigbee2MQTT bridge's device list after the start: the
+    /// house is as stored until then, and a house changed only by a late list (a power cut, a broker
+    /// restarted without persistence) must not look changed to HomeKit.
+    static let inventoryWait: Duration = .seconds(30)
+
+    /// Events the bridge may fall behind by before it drops them and lays itself out from a snapshot.
+    static let feedCapacity = 10_000
+
+    /// homegate's version as HAP's FirmwareRevision wants it (`major.minor.revision`).
+    static let firmware = HomegateVersion.number
+
+    init(
+        access: any GatewayAccess, registry: IdentifierRegistry, index: Int, configuration: HAPServerConfiguration,
+        name: String, store: any HAPPairingStore, logger: Logger, advertised: @escaping @Sendable (HomeKitAdvertisement) -> Void
+    ) {
         self.index = index
-        self.bridge = bridge
+        self.advertised = advertised
+        self.store = store
+        self.access = access
+        self.name = name
+        var logger = logger
+        if index > 0 { logger[metadataKey: "bridge"] = "\(index + 1)" }
         self.logger = logger
+        accessories = BridgeAccessories(
+            access: access, registry: registry, index: index,
+            bridge: BridgeIdentity(name: name, serialNumber: "", firmware: Self.firmware), logger: logger)
+        server = HAPServer(configuration: configuration, provider: accessories, store: store, logger: logger)
+        feed = BridgeEventFeed(capacity: Self.feedCapacity)
+        access.events.attach(feed)
     }
 
-    func setBridge(_ identity: BridgeIdentity) { bridge = identity }
-
-    /// Lays the bridge's part of the home out anew, from a snapshot.
-    @discardableResult
-    func refresh() async -> BridgeLayout {
-        refreshes += 1
-        let number = refreshes
-        let start = takenDuringRefresh.count
-        refreshesUnderWay += 1
-        let snapshot = await access.snapshot()
-        var fresh = await registry.layout(bridge: index, snapshot, identity: bridge)
-        _ = fresh.take(takenDuringRefresh[start...])
-        refreshesUnderWay -= 1
-        if refreshesUnderWay == 0 { takenDuringRefresh = [] }
-        if number > laidOutBy { (layout, laidOutBy) = (fresh, number) }
-        return layout
-    }
-
-    /// The bridged accessories as last laid out (the bridge itself not counted).
-    var bridgedCount: Int { max(0, layout.accessories.count - 1) }
-
-    /// Whether the accessory set differs from the one last published (and remembers this one),
-    /// with the accessories the change takes away: those that left the bridge since the last
-    /// comparison (at a start, since the start: one `hap.exclude` now names, one removed meanwhile).
-    func takeShapeChange() async -> (changed: Bool, removed: [(aid: Int, accessory: String)]) {
-        let since = comparedAt ?? registry.startedAt
-        comparedAt = Date()
-        guard await registry.takeShapeChange(bridge: index, fingerprint: layout.fingerprint) else { return (false, []) }
-        return (true, await registry.departed(bridge: index, since: since))
-    }
-
-    /// The accessory set was compared, and `c#` changed if it had to.
-    func markSettled() { settled = true }
-
-    /// Warns about `hap.include` / `hap.exclude` selectors that name nothing (the first bridge
-    /// only: the selectors are the same for all).
-    func reportUnmatchedSelectors() async {
-        guard index == 0 else { return }
-        await registry.reportUnmatchedSelectors(await access.snapshot())
-    }
-
-    // MARK: HAPAccessoryProvider
-
-    func accessories() async -> [HAPAccessory] {
-        await refresh().accessories
-    }
-
-    func read(_ ids: [HAPCharacteristicID]) async -> [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] {
-        var results: [HAPCharacteristicID: Result<HAPValue?, HAPStatus>] = [:]
-        for id in ids {
-            switch layout.targets[id] {
-            case nil: results[id] = .failure(.resourceDoesNotExist)
-            case .fixed(let value): results[id] = .success(value)
-            case .identify: results[id] = .failure(.writeOnly)
-            case .serviceName(let accessory, let service, _):
-                let name = layout.serviceNames[ServiceReference(accessory: accessory, service: service)]
-                results[id] = name.map { .success(.string($0)) } ?? .failure(.resourceDoesNotExist)
-            case .home(let path, let characteristic):
-                // "No Response" in Apple Home: HAP has no other way to say a device is offline.
-                guard layout.reachable[path.accessory] == true else {
-                    results[id] = .failure(.serviceCommunicationFailure)
-                    continue
-                }
-                results[id] = .success(HAPConversion.readValue(characteristic))
-            }
+    func run() async throws {
+        let identity = try await server.identity()
+        await accessories.setBridge(BridgeIdentity(name: name, serialNumber: identity.deviceID.description, firmware: Self.firmware))
+        // The feed first: what happens while the snapshot is taken is taken into the layout after it.
+        let arrivals = feed.start()
+        defer { feed.stop() }
+        let laidOut = access.treeChanges.generation
+        await accessories.refresh()
+        let advertisement = BridgeAdvertisement(server: server, name: name, logger: logger, changed: advertised)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.forwardEvents(arrivals) }
+            group.addTask { await self.watchShape(from: laidOut) }
+            group.addTask { await advertisement.run() }
+            try await server.run()
+            group.cancelAll()
         }
-        return results
     }
 
-    func write(_ writes: [HAPWrite], from connection: HAPConnectionID) async -> [HAPCharacteristicID: HAPStatus] {
-        var statuses: [HAPCharacteristicID: HAPStatus] = [:]
-        var requests: [WriteRequest] = []
-        var requested: [HAPCharacteristicID] = []
-        for write in writes {
-            switch layout.targets[write.id] {
-            case nil: statuses[write.id] = .resourceDoesNotExist
-            case .fixed: statuses[write.id] = .readOnly
-            case .identify(let accessory):
-                await identify(accessory: accessory)
-                statuses[write.id] = .success
-            case .serviceName(_, _, configured: false): statuses[write.id] = .readOnly
-            case .serviceName(let accessory, let service, configured: true):
-                statuses[write.id] = await renameService(accessory, service, to: write.value, from: connection)
-            case .home(let path, _):
-                writers[path] = connection
-                requests.append(
-                    WriteRequest(
-                        accessory: path.accessory, service: path.service, characteristic: path.characteristic,
-                        value: HAPConversion.json(write.value)))
-                requested.append(write.id)
-            }
-        }
-        guard !requests.isEmpty else { return statuses }
-        let answer = await access.perform(.values(.write(requests, source: .hap)))
-        if case .writes(let outcomes) = answer.result, outcomes.count == requested.count {
-            for (id, outcome) in zip(requested, outcomes) {
-                switch outcome {
-                case .success: statuses[id] = .success
-                case .failure(let error): statuses[id] = HAPStatusMapping.status(for: error)
+    /// Sends the core's value changes to the subscribed controllers: each batch the feed gathered
+    /// (a publish's events, or several publishes' while the last batch was handled) taken into the
+    /// layout in one hop and handed to the server at once, so each connection is woken once per
+    /// batch, not per event. Runs until cancelled or the gateway stops.
+    private func forwardEvents(_ arrivals: AsyncStream<Void>) async {
+        for await _ in arrivals {
+            let (events, overflowed) = feed.take()
+            // Fallen behind: the values come from a snapshot; the controllers miss what was dropped.
+            if overflowed { await accessories.refresh() }
+            guard !events.isEmpty else { continue }
+            for run in await accessories.take(events) { server.notify(run.changes, excluding: run.excluding) }
+            // A service renamed in homegate: its ConfiguredName, to every controller but the one that wrote it.
+            for case .accessory(let id, .serviceRenamed, let state) in events {
+                if let service = state?.service?.id,
+                    let (hap, excluding) = await accessories.serviceRenamed(accessory: id, service: service)
+                {
+                    server.notify([hap], excluding: excluding)
                 }
             }
-        } else {
-            let status = answer.error.map(HAPStatusMapping.status(for:)) ?? .success
-            for id in requested { statuses[id] = status }
         }
-        return statuses
     }
 
-    /// A tile renamed in the Home app: the service is renamed in homegate (kept, announced, shown by
-    /// the API), as `accessory/rename_service` does; an empty name gives it its mapping's back.
-    private func renameService(
-        _ accessory: String, _ service: String, to value: HAPValue, from connection: HAPConnectionID
-    ) async
-        -> HAPStatus
-    {
-        guard case .string(let text) = value else { return .invalidValue }
-        let name = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text
-        let reference = ServiceReference(accessory: accessory, service: service)
-        nameWriters[reference] = connection
-        let answer = await access.perform(.accessories(.renameService(accessory, service: service, to: name)))
-        if let error = answer.error {
-            nameWriters[reference] = nil
-            logger.info("a HomeKit controller's rename of a service was refused: \(error.message)", metadata: ["accessory": "\(accessory)"])
-            return HAPStatusMapping.status(for: error)
+    /// Lays the bridge out when the house's tree changes, and bumps `c#` once the tree has been
+    /// still for a `shapeCheckInterval`: at start the gateway is still catching up with the devices
+    /// (their list comes from the broker, their mappings with it), and a device that joins brings
+    /// several changes in a row; controllers should re-read `/accessories` once, not for each step.
+    /// Nor before every Zigbee2MQTT bridge's device list has come (or `inventoryWait` passed): until
+    /// then the house is the one stored at the last run, and an unchanged house keeps its `c#`
+    /// across restarts. The house as found at start (laid out at generation `laidOut`) counts as a
+    /// change: it may differ from the one last published.
+    private func watchShape(from laidOut: UInt64) async {
+        let started = ContinuousClock.now
+        var changes = access.treeChanges.subscribe().makeAsyncIterator()
+        var laid = laidOut
+        // The generation `c#` last followed with every device list in; until then, looked at each interval.
+        var settled: UInt64?
+        var reported: UInt64?
+        while !Task.isCancelled {
+            if let settled {
+                // A change after the one last settled (the stream may still hold that one).
+                var next: UInt64?
+                repeat { next = await changes.next() } while next.map { $0 <= settled } == true
+                guard next != nil else { return }
+            }
+            guard let still = await settle(after: laid) else { return }
+            laid = still
+            let heard = await access.inventoriesHeard()
+            // A list that changed the tree raised the generation in the step that heard it.
+            guard access.treeChanges.generation == still else { continue }
+            guard heard || ContinuousClock.now - started >= Self.inventoryWait else { continue }
+            await checkShape(settling: heard)
+            if reported != still {
+                reported = still
+                await accessories.reportUnmatchedSelectors()
+            }
+            if heard { settled = still }
         }
-        return .success
     }
 
-    /// `/identify` of an unpaired bridge: the bridge itself has nothing to blink, so it is logged.
-    func identify(_ aid: Int?) async {
-        logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "the bridge"])
+    /// Lays the bridge out again for each change after generation `laidOut` (at once), until the
+    /// tree has held still for a `shapeCheckInterval`; the generation it settled at, or nil once
+    /// cancelled.
+    private func settle(after laidOut: UInt64) async -> UInt64? {
+        var seen = laidOut
+        while true {
+            let now = access.treeChanges.generation
+            if now != seen {
+                seen = now
+                await accessories.refresh()  // its snapshot is of generation `now` or later
+            }
+            do {
+                try await Task.sleep(for: Self.shapeCheckInterval)
+            } catch {
+                return nil
+            }
+            if access.treeChanges.generation == seen { return seen }
+        }
     }
 
-    /// An accessory's Identify characteristic written: its device is asked to show itself (the
-    /// same command as `accessory/identify`). HomeKit expects success either way; a device that
-    /// cannot (or the bridge itself) is logged.
-    private func identify(accessory: String?) async {
-        guard let accessory else {
-            logger.info("identify asked by a HomeKit controller", metadata: ["accessory": "the bridge"])
+    /// Bumps `c#` (and with it the advertisement) when the accessory set differs from the one
+    /// published. `settling`: laid out with every inventory heard, so that the bridge is settled after.
+    private func checkShape(settling: Bool) async {
+        let (changed, removed) = await accessories.takeShapeChange()
+        guard changed else {
+            if settling { await accessories.markSettled() }
             return
         }
-        let answer = await access.perform(.accessories(.identify(accessory)))
-        if let error = answer.error {
-            logger.info("identify asked by a HomeKit controller: \(error.message)", metadata: ["accessory": "\(accessory)"])
-        } else {
-            logger.info(
-                "identify asked by a HomeKit controller: the device was asked to show itself", metadata: ["accessory": "\(accessory)"])
+        for (aid, accessory) in removed {
+            logger.warning(
+                "accessory \(accessory) (aid \(aid)) is no longer bridged: Apple Home forgets it, with its room, scenes and automations; should it come back, it is a new accessory to HomeKit"
+            )
         }
-    }
-
-    // MARK: Events
-
-    /// Takes one publish's events (or several, gathered while the last were handled) into the
-    /// layout, in one hop: the HAP changes for the subscribed controllers, in runs that leave out
-    /// the same connection (the writer's, for a change its write brought), in order.
-    func take(_ events: [HomeEvent]) -> [(changes: [HAPCharacteristicChange], excluding: HAPConnectionID?)] {
-        if refreshesUnderWay > 0 { takenDuringRefresh += events }
-        var runs: [(changes: [HAPCharacteristicChange], excluding: HAPConnectionID?)] = []
-        for taken in layout.take(events) {
-            let excluding = taken.change.source == .hap ? writers[taken.change.path] : nil
-            if let last = runs.indices.last, runs[last].excluding == excluding {
-                runs[last].changes.append(taken.hap)
-            } else {
-                runs.append(([taken.hap], excluding))
-            }
+        do {
+            let number = try await server.accessoriesChanged()
+            logger.info("the HomeKit accessory set changed", metadata: ["c#": "\(number)"])
+        } catch {
+            logger.error("cannot store the HomeKit configuration number: \(error)")
         }
-        return runs
-    }
-
-    /// The ConfiguredName event of a service renamed in homegate, laid out anew first (Name and
-    /// `/accessories` carry the new name), and the connection to leave out (the Home app's that wrote it).
-    func serviceRenamed(accessory: String, service: String) async -> (HAPCharacteristicChange, excluding: HAPConnectionID?)? {
-        let reference = ServiceReference(accessory: accessory, service: service)
-        let excluding = nameWriters.removeValue(forKey: reference)
-        let layout = await refresh()
-        guard let id = layout.configuredNames[reference], let name = layout.serviceNames[reference] else { return nil }
-        return (HAPCharacteristicChange(id: id, value: .string(name)), excluding)
+        if settling { await accessories.markSettled() }
     }
 }

@@ -32,11 +32,14 @@ enum APIRouter {
         refuseOtherMethods(guarded, ["/readyz": [.get], "/metrics": [.get], "/api/events": [.get]])
 
         refuseOtherMethods(guarded, register(Route.all, on: guarded) { route, fields, request in await api.run(route, fields, request) })
-        refuseOtherMethods(
-            guarded,
-            register(HomeKitRoutes.all, on: guarded) { route, fields, _ in
-                await HomeKitRoutes.respond(route.command, fields, control: api.homeKit)
-            })
+        var homeKit: [String: [HTTPRequest.Method]] = [:]
+        for action in HomeKitRoutes.Action.allCases {
+            let taken = register([action.route], on: guarded) { _, fields, _ in
+                await HomeKitRoutes.respond(action, fields, control: api.homeKit)
+            }
+            homeKit.merge(taken, uniquingKeysWith: +)
+        }
+        refuseOtherMethods(guarded, homeKit)
         for method in methods {
             for path in ["/api", "/api/**"] {
                 guarded.on(RouterPath(path), method: method) { request, _ in

@@ -11,37 +11,52 @@ import NIOCore
 /// which `homegate run` gives when `hap.enabled` is true; without it the reads say the bridge is
 /// off and the changes are refused with 409.
 enum HomeKitRoutes {
-    /// Each route with the name of what it does (these are not core commands).
-    static let all: [Route] = [
-        Route(.get, "/api/homekit", "homekit"),
-        Route(.get, "/api/homekit/bridges/{number}/qr.svg", "homekit/qr"),
-        Route(.post, "/api/homekit/bridges/{number}/setup-code", "homekit/setup_code"),
-        Route(.post, "/api/homekit/bridges/{number}/identity", "homekit/identity"),
-        Route(.delete, "/api/homekit/bridges/{number}/pairings", "homekit/remove_pairings"),
-        Route(.delete, "/api/homekit/bridges/{number}/pairings/{controller}", "homekit/remove_pairing"),
-    ]
+    /// What each route does (these are not core commands), with its method and path.
+    enum Action: String, CaseIterable, Sendable {
+        case bridges = "homekit"
+        case qrCode = "homekit/qr"
+        case resetSetupCode = "homekit/setup_code"
+        case resetIdentity = "homekit/identity"
+        case removePairings = "homekit/remove_pairings"
+        case removePairing = "homekit/remove_pairing"
+
+        var route: Route {
+            switch self {
+            case .bridges: Route(.get, "/api/homekit", rawValue)
+            case .qrCode: Route(.get, "/api/homekit/bridges/{number}/qr.svg", rawValue)
+            case .resetSetupCode: Route(.post, "/api/homekit/bridges/{number}/setup-code", rawValue)
+            case .resetIdentity: Route(.post, "/api/homekit/bridges/{number}/identity", rawValue)
+            case .removePairings: Route(.delete, "/api/homekit/bridges/{number}/pairings", rawValue)
+            case .removePairing: Route(.delete, "/api/homekit/bridges/{number}/pairings/{controller}", rawValue)
+            }
+        }
+    }
+
+    static let all: [Route] = Action.allCases.map(\.route)
 
     static let off = "the HomeKit bridge is off (hap.enabled: false)"
 
-    static func respond(_ name: String, _ fields: [String: String], control: (any HomeKitControl)?) async -> Response {
+    static func respond(_ action: Action, _ fields: [String: String], control: (any HomeKitControl)?) async -> Response {
         guard let control else {
-            if name == "homekit" { return APIResponder.json(.ok, ["enabled": false, "bridges": []]) }
+            if action == .bridges { return APIResponder.json(.ok, ["enabled": false, "bridges": []]) }
             return APIResponder.error(.conflict, "conflict", off)
         }
         do throws(HomeKitControlError) {
-            if name == "homekit" {
+            switch action {
+            case .bridges:
                 let bridges = try await control.bridges()
                 return APIResponder.json(.ok, ["enabled": true, "bridges": .array(bridges.map(json))])
-            }
-            let number = try bridgeNumber(fields["number"] ?? "")
-            switch name {
-            case "homekit/qr": return try await qrCode(control, number)
-            case "homekit/setup_code": return APIResponder.json(.ok, json(try await control.resetSetupCode(bridge: number)))
-            case "homekit/identity": return APIResponder.json(.ok, json(try await control.resetIdentity(bridge: number)))
-            case "homekit/remove_pairings": return APIResponder.json(.ok, json(try await control.removeAllPairings(bridge: number)))
-            default:
-                let bridge = try await control.removePairing(bridge: number, controller: fields["controller"] ?? "")
-                return APIResponder.json(.ok, json(bridge))
+            case .qrCode:
+                return try await qrCode(control, try bridgeNumber(fields))
+            case .resetSetupCode:
+                return APIResponder.json(.ok, json(try await control.resetSetupCode(bridge: try bridgeNumber(fields))))
+            case .resetIdentity:
+                return APIResponder.json(.ok, json(try await control.resetIdentity(bridge: try bridgeNumber(fields))))
+            case .removePairings:
+                return APIResponder.json(.ok, json(try await control.removeAllPairings(bridge: try bridgeNumber(fields))))
+            case .removePairing:
+                let number = try bridgeNumber(fields)
+                return APIResponder.json(.ok, json(try await control.removePairing(bridge: number, controller: fields["controller"] ?? "")))
             }
         } catch {
             switch error {
@@ -53,7 +68,8 @@ enum HomeKitRoutes {
     }
 
     /// `1`, `2`, …: the path's bridge number.
-    static func bridgeNumber(_ text: String) throws(HomeKitControlError) -> Int {
+    static func bridgeNumber(_ fields: [String: String]) throws(HomeKitControlError) -> Int {
+        let text = fields["number"] ?? ""
         guard let number = Int(text), number >= 1 else {
             throw .notFound("no HomeKit bridge '\(text)' (bridges are numbered from 1)")
         }
@@ -76,16 +92,22 @@ enum HomeKitRoutes {
             body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg())))
     }
 
-    /// A bridge as the routes answer it (web/openapi.yaml's `HomeKitBridge`).
+    /// A bridge as the routes answer it (web/openapi.yaml's `HomeKitBridge`); `HomeKitControl` gives running ones.
     static func json(_ bridge: HomeKitBridgeStatus) -> JSONValue {
-        [
+        var fields: [String: JSONValue] = [
             "number": .integer(bridge.number), "name": .string(bridge.name), "port": .integer(bridge.port),
             "device_id": .string(bridge.deviceID), "setup_code": .string(bridge.setupCode), "setup_uri": .string(bridge.setupURI),
-            "configuration_number": .integer(bridge.configurationNumber), "accessories": .integer(bridge.accessories),
-            "settled": .bool(bridge.settled),
+            "configuration_number": .integer(bridge.configurationNumber),
             "paired": .bool(bridge.paired),
-            "advertisement": ["state": .string(bridge.advertisement.state.rawValue), "detail": .string(bridge.advertisement.detail)],
             "controllers": .array(bridge.controllers.map { ["id": .string($0.id), "admin": .bool($0.admin)] }),
         ]
+        if let running = bridge.running {
+            fields["accessories"] = .integer(running.accessories)
+            fields["settled"] = .bool(running.settled)
+            fields["advertisement"] = [
+                "state": .string(running.advertisement.state.rawValue), "detail": .string(running.advertisement.detail),
+            ]
+        }
+        return .object(fields)
     }
 }

@@ -95,7 +95,7 @@ enum StoredDefinition {
         return TimerSchedule(fireDate: fireDate, timeZone: zone, recurrence: recurrence, followsHouseZone: fields["time_zone"] == nil)
     }
 
-    private static func encode(_ event: TriggerEvent) -> JSONValue {
+    private static func encode(_ event: Trigger.Event) -> JSONValue {
         switch event {
         case .sun(let sun, let offset):
             return offset == 0
@@ -116,7 +116,7 @@ enum StoredDefinition {
         }
     }
 
-    private static func event(_ json: JSONValue, at path: String) throws(Problem) -> TriggerEvent {
+    private static func event(_ json: JSONValue, at path: String) throws(Problem) -> Trigger.Event {
         let fields = try object(json, at: path)
         if let sun = fields["sun"] {
             guard let event = SunEvent(rawValue: try string(sun, at: "\(path).sun")) else {

@@ -47,7 +47,7 @@ struct Export: AsyncParsableCommand {
             leftOut = home.skipped.count
             var homekit: [String: String]?
             if includeHomekit {
-                homekit = try store.adapterStates().filter { HAPStateKeys.isHomeKit($0.key) }
+                homekit = try store.adapterStates().filter { BridgeStateKeys.isHomeKit($0.key) }
                 if homekit?.isEmpty == true {
                     printError("homegate: the database has no HomeKit bridge state (the bridge has not started yet): exported without it")
                     homekit = nil
@@ -140,7 +140,7 @@ struct Import: AsyncParsableCommand {
             if let mode = store.fileMode { printError("homegate: \(mode)") }
             guard try replace || store.isEmpty() else { throw PersistenceError.notEmpty(path: path) }
             let states = try store.adapterStates()
-            let existing = states.filter { HAPStateKeys.isHomeKit($0.key) }
+            let existing = states.filter { BridgeStateKeys.isHomeKit($0.key) }
             if let homekit = contents.homekit {
                 guard replace || existing.isEmpty || existing == homekit else {
                     printError(
@@ -148,7 +148,7 @@ struct Import: AsyncParsableCommand {
                     )
                     throw ExitCode(1)
                 }
-                try store.replaceAll(with: home, adapterState: states.filter { !HAPStateKeys.isHomeKit($0.key) }.merging(homekit) { $1 })
+                try store.replaceAll(with: home, adapterState: states.filter { !BridgeStateKeys.isHomeKit($0.key) }.merging(homekit) { $1 })
             } else {
                 try store.replaceAll(with: home)
             }

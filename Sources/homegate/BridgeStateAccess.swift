@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import GatewayCore
 import HAPBridge
 import Mosquitto
 import Persistence
@@ -38,10 +39,10 @@ enum BridgeStateAccess {
     }
 
     /// `creatingIdentities`: a bridge never started gets its identity now, as `hap pairing` needs.
-    func bridges(creatingIdentities: Bool = true) async throws -> [HAPBridgePairing] {
+    func bridges(creatingIdentities: Bool = true) async throws -> [HomeKitBridgeStatus] {
         switch self {
         case .database(let store, let settings):
-            return try await HAPBridgePairing.load(
+            return try await StoredBridges.load(
                 settings: settings, storage: DatabaseStateStorage(store: store), canWrite: creatingIdentities)
         case .running(let client):
             let answer = try await client.send(HomeKitAPI.bridges)
@@ -49,10 +50,10 @@ enum BridgeStateAccess {
         }
     }
 
-    func resetSetupCode(bridge number: Int) async throws -> HAPBridgePairing {
+    func resetSetupCode(bridge number: Int) async throws -> HomeKitBridgeStatus {
         switch self {
         case .database(let store, let settings):
-            return try await HAPBridgePairing.resetSetupCode(
+            return try await StoredBridges.resetSetupCode(
                 bridge: number, settings: settings, storage: DatabaseStateStorage(store: store))
         case .running(let client):
             let answer = try await client.send(HomeKitAPI.resetSetupCode(bridge: number))
@@ -61,10 +62,10 @@ enum BridgeStateAccess {
     }
 
     /// A new identity and no pairing; the bridge after.
-    func resetIdentity(bridge number: Int) async throws -> HAPBridgePairing {
+    func resetIdentity(bridge number: Int) async throws -> HomeKitBridgeStatus {
         switch self {
         case .database(let store, let settings):
-            return try await HAPBridgePairing.resetIdentity(
+            return try await StoredBridges.resetIdentity(
                 bridge: number, settings: settings, storage: DatabaseStateStorage(store: store))
         case .running(let client):
             let answer = try await client.send(HomeKitAPI.resetIdentity(bridge: number))
@@ -73,10 +74,10 @@ enum BridgeStateAccess {
     }
 
     /// Removes one controller's pairing, or all of them when `controller` is nil; the bridge after.
-    func unpair(bridge number: Int, controller: String?) async throws -> HAPBridgePairing {
+    func unpair(bridge number: Int, controller: String?) async throws -> HomeKitBridgeStatus {
         switch self {
         case .database(let store, let settings):
-            return try await HAPBridgePairing.unpair(
+            return try await StoredBridges.unpair(
                 bridge: number, controller: controller, settings: settings, storage: DatabaseStateStorage(store: store))
         case .running(let client):
             let answer = try await client.send(HomeKitAPI.unpair(bridge: number, controller: controller))

@@ -2,7 +2,7 @@ import HAPBridge
 import Persistence
 
 /// The HomeKit bridges' state read (and, before the first start, written) by `homegate hap pairing`.
-struct DatabaseStateStorage: HAPStateStorage {
+struct DatabaseStateStorage: BridgeStateStorage {
     let store: SQLiteHomeStore
 
     func load(_ key: String) async throws -> String? { try store.adapterState(key) }

@@ -125,7 +125,7 @@ extension Doctor {
             let access = try BridgeStateAccess.open(settings)
             defer { access.close() }
             for bridge in try await access.bridges(creatingIdentities: false) {
-                let count = bridge.pairings.count
+                let count = bridge.controllers.count
                 if count == 0 {
                     report.info("homekit", "bridge \(bridge.number) is not paired: homegate hap pairing shows its setup code")
                 } else {

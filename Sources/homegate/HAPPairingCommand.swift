@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import GatewayCore
 import HAPBridge
 import HAPQRCode
 import Persistence
@@ -20,7 +21,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let bridges: [HAPBridgePairing]
+        let bridges: [HomeKitBridgeStatus]
         do {
             // As the database's owner when homegate is not running (so a first identity can be
             // stored); next to a running homegate, as a reader.
@@ -34,7 +35,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
                 canWrite = false
             }
             defer { store.close() }
-            bridges = try await HAPBridgePairing.load(settings: settings, storage: DatabaseStateStorage(store: store), canWrite: canWrite)
+            bridges = try await StoredBridges.load(settings: settings, storage: DatabaseStateStorage(store: store), canWrite: canWrite)
         } catch {
             printError("homegate hap pairing: \(error)")
             throw ExitCode(1)
@@ -53,7 +54,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
     }
 }
 
-extension HAPBridgePairing {
+extension HomeKitBridgeStatus {
     /// The setup code, the URI and its QR code.
     func printSetup() {
         print("setup code: \(setupCode)")
@@ -62,11 +63,11 @@ extension HAPBridgePairing {
     }
 
     func printControllers() {
-        if pairings.isEmpty {
+        if controllers.isEmpty {
             print("paired:     no (open to pairing)")
         } else {
-            print("paired:     \(pairings.count) controller\(pairings.count == 1 ? "" : "s")")
-            for controller in pairings { print("  \(controller.id)\(controller.admin ? " (admin)" : "")") }
+            print("paired:     \(controllers.count) controller\(controllers.count == 1 ? "" : "s")")
+            for controller in controllers { print("  \(controller.id)\(controller.admin ? " (admin)" : "")") }
         }
     }
 }

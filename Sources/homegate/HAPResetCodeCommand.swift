@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gateway
+import GatewayCore
 import HAPBridge
 
 struct HAPResetCodeCommand: AsyncParsableCommand {
@@ -26,7 +27,7 @@ struct HAPResetCodeCommand: AsyncParsableCommand {
             )
             throw ExitCode(78)
         }
-        let pairing: HAPBridgePairing
+        let pairing: HomeKitBridgeStatus
         do {
             let control = try BridgeStateAccess.open(settings)
             defer { control.close() }
@@ -37,9 +38,9 @@ struct HAPResetCodeCommand: AsyncParsableCommand {
         }
         print("bridge \(pairing.number)\(pairing.name.isEmpty ? "" : " (\(pairing.name))"): a new setup code")
         pairing.printSetup()
-        if !pairing.pairings.isEmpty {
+        if !pairing.controllers.isEmpty {
             print(
-                "note: the bridge is paired with \(pairing.pairings.count) controller\(pairing.pairings.count == 1 ? "" : "s"), which keep\(pairing.pairings.count == 1 ? "s" : "") working; the code pairs once the bridge is unpaired (homegate hap unpair --all)"
+                "note: the bridge is paired with \(pairing.controllers.count) controller\(pairing.controllers.count == 1 ? "" : "s"), which keep\(pairing.controllers.count == 1 ? "s" : "") working; the code pairs once the bridge is unpaired (homegate hap unpair --all)"
             )
         }
         if !settings.hap.enabled { print("note: the bridge is off; set hap.enabled: true (or HOMEGATE_HAP_ENABLED=true) to run it") }

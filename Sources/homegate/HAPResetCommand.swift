@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gateway
+import GatewayCore
 import HAPBridge
 
 struct HAPResetCommand: AsyncParsableCommand {
@@ -30,8 +31,8 @@ struct HAPResetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let before: HAPBridgePairing?
-        let pairing: HAPBridgePairing
+        let before: HomeKitBridgeStatus?
+        let pairing: HomeKitBridgeStatus
         do {
             let control = try BridgeStateAccess.open(settings)
             defer { control.close() }
@@ -44,7 +45,7 @@ struct HAPResetCommand: AsyncParsableCommand {
         let label = "bridge \(pairing.number)\(pairing.name.isEmpty ? "" : " (\(pairing.name))")"
         print("\(label): a new identity; to HomeKit it is a new accessory")
         print("device id: \(before.map { "\($0.deviceID) → " } ?? "")\(pairing.deviceID)")
-        let removed = before?.pairings.count ?? 0
+        let removed = before?.controllers.count ?? 0
         print("pairings removed: \(removed)")
         pairing.printSetup()
         print("next: in the Home app, remove the old bridge if it is still listed, then add this one with the code above")

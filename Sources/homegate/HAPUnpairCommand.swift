@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gateway
+import GatewayCore
 import HAPBridge
 
 struct HAPUnpairCommand: AsyncParsableCommand {
@@ -33,8 +34,8 @@ struct HAPUnpairCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings(config)
-        let before: HAPBridgePairing?
-        let after: HAPBridgePairing
+        let before: HomeKitBridgeStatus?
+        let after: HomeKitBridgeStatus
         do {
             let control = try BridgeStateAccess.open(settings)
             defer { control.close() }
@@ -44,8 +45,8 @@ struct HAPUnpairCommand: AsyncParsableCommand {
             printError("homegate hap unpair: \(error)")
             throw ExitCode(1)
         }
-        let left = Set(after.pairings.map(\.id))
-        let removed = (before?.pairings ?? []).filter { !left.contains($0.id) }
+        let left = Set(after.controllers.map(\.id))
+        let removed = (before?.controllers ?? []).filter { !left.contains($0.id) }
         let label = "bridge \(after.number)\(after.name.isEmpty ? "" : " (\(after.name))")"
         if removed.isEmpty {
             print("\(label): no pairing removed (it had none)")
@@ -58,13 +59,13 @@ struct HAPUnpairCommand: AsyncParsableCommand {
                 "\(controller) was the last admin: without an admin nobody could manage the others, so HomeKit's rule removed every pairing"
             )
         }
-        if after.pairings.isEmpty {
+        if after.controllers.isEmpty {
             print(
                 "left: none; the bridge is open to pairing again with setup code \(after.setupCode) (homegate hap pairing shows its QR code)"
             )
         } else {
-            print("left: \(after.pairings.count) pairing\(after.pairings.count == 1 ? "" : "s")")
-            for pairing in after.pairings { print("  \(pairing.id)\(pairing.admin ? " (admin)" : "")") }
+            print("left: \(after.controllers.count) pairing\(after.controllers.count == 1 ? "" : "s")")
+            for pairing in after.controllers { print("  \(pairing.id)\(pairing.admin ? " (admin)" : "")") }
         }
         if !settings.hap.enabled { print("note: the bridge is off; set hap.enabled: true (or HOMEGATE_HAP_ENABLED=true) to run it") }
     }

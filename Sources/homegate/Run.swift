@@ -29,7 +29,7 @@ struct Run: AsyncParsableCommand {
         do {
             var adapters: [HomeGateway.Adapter] = []
             // The HTTP API reaches the HomeKit bridge through this (the pairing panel), when the bridge is on.
-            let homeKit = settings.hap.enabled ? HAPBridgeControl(settings: settings.hap) : nil
+            let homeKit = settings.hap.enabled ? BridgeControl(settings: settings.hap) : nil
             if let address = settings.http.listen {
                 let http = logger.component(.http, in: settings)
                 let metrics = MetricsExporter.bootstrap()
@@ -41,7 +41,7 @@ struct Run: AsyncParsableCommand {
             if let homeKit {
                 let hap = logger.component(.hap, in: settings)
                 adapters.append { access in
-                    try HAPBridgeService(access: access, settings: settings.hap, control: homeKit, logger: hap)
+                    try HomeKitBridges(access: access, settings: settings.hap, control: homeKit, logger: hap)
                 }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)

@@ -28,13 +28,13 @@ struct BridgeValuesTests {
     static let temperature = CharacteristicPath(
         accessory: "porch_sensor", service: "temperature_sensor", characteristic: "current_temperature")
 
-    static func bridge() async throws -> (HomeKitBridge, any GatewayAccess) {
+    static func bridge() async throws -> (BridgeAccessories, any GatewayAccess) {
         var mappings = MappingSet()
         #expect(mappings.add(file: "porch.yaml", text: mapping).isEmpty)
         let gateway = InMemoryGateway(mappings: mappings)
-        let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
-        let bridge = HomeKitBridge(
+        let registry = try await IdentifierRegistry(
+            storage: IdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
+        let bridge = BridgeAccessories(
             access: gateway, registry: registry, index: 0,
             bridge: BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0"), logger: Logger(label: "test"))
         return (bridge, gateway)

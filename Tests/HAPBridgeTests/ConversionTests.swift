@@ -10,40 +10,40 @@ import Testing
 struct ConversionTests {
     @Test("values keep their meaning in the characteristic's format")
     func values() {
-        #expect(HAPConversion.value(.int(21), format: .float) == .double(21))
-        #expect(HAPConversion.value(.float(80), format: .uint8) == .int(80))
-        #expect(HAPConversion.value(.string("AQI="), format: .tlv8) == .data([1, 2]))
-        #expect(HAPConversion.json(.data([1, 2])) == .string("AQI="))
+        #expect(Conversion.value(.int(21), format: .float) == .double(21))
+        #expect(Conversion.value(.float(80), format: .uint8) == .int(80))
+        #expect(Conversion.value(.string("AQI="), format: .tlv8) == .data([1, 2]))
+        #expect(Conversion.json(.data([1, 2])) == .string("AQI="))
     }
 
     @Test("a characteristic's catalogue metadata, and no pw where the device cannot be written")
     func metadata() {
         var brightness = Characteristic(.brightness, value: .int(40))
-        var hap = HAPConversion.characteristic(brightness, iid: 9, value: nil)
+        var hap = Conversion.characteristic(brightness, iid: 9, value: nil)
         #expect(hap.type == HAPType(0x8))
         #expect(hap.format == .int && hap.unit == .percentage)
         #expect((hap.minValue, hap.maxValue, hap.minStep) == (0, 100, 1))
         #expect(hap.perms == [.pairedRead, .pairedWrite, .events])
         brightness.isWritable = false
-        hap = HAPConversion.characteristic(brightness, iid: 9, value: nil)
+        hap = Conversion.characteristic(brightness, iid: 9, value: nil)
         #expect(hap.perms == [.pairedRead, .events])
-        #expect(HAPConversion.placeholder(for: Characteristic(.current_temperature)) == .double(0))
-        #expect(HAPConversion.placeholder(for: Characteristic(.color_temperature)) == .int(140))
+        #expect(Conversion.placeholder(for: Characteristic(.current_temperature)) == .double(0))
+        #expect(Conversion.placeholder(for: Characteristic(.color_temperature)) == .int(140))
     }
 
     @Test("a button's press reads as null, before and after a press; others read their value or a placeholder")
     func reads() {
-        #expect(HAPConversion.readValue(Characteristic(.programmable_switch_event)) == nil)
-        #expect(HAPConversion.readValue(Characteristic(.programmable_switch_event, value: .int(0))) == nil)
-        #expect(HAPConversion.readValue(Characteristic(.on)) == .bool(false))
-        #expect(HAPConversion.readValue(Characteristic(.brightness, value: .int(40))) == .int(40))
+        #expect(Conversion.readValue(Characteristic(.programmable_switch_event)) == nil)
+        #expect(Conversion.readValue(Characteristic(.programmable_switch_event, value: .int(0))) == nil)
+        #expect(Conversion.readValue(Characteristic(.on)) == .bool(false))
+        #expect(Conversion.readValue(Characteristic(.brightness, value: .int(40))) == .int(40))
     }
 
     @Test("refusals map to HAP status codes")
     func statuses() {
-        #expect(HAPStatusMapping.status(for: HomeError(.invalid, "x")) == .invalidValue)
-        #expect(HAPStatusMapping.status(for: HomeError(.unreachable, "x")) == .serviceCommunicationFailure)
-        #expect(HAPStatusMapping.status(for: HomeError(.notFound, "x")) == .resourceDoesNotExist)
+        #expect(StatusMapping.status(for: HomeError(.invalid, "x")) == .invalidValue)
+        #expect(StatusMapping.status(for: HomeError(.unreachable, "x")) == .serviceCommunicationFailure)
+        #expect(StatusMapping.status(for: HomeError(.notFound, "x")) == .resourceDoesNotExist)
     }
 
     @Test("AccessoryInformation: firmware as HAP wants it, strings within 64 bytes")

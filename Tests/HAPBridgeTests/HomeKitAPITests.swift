@@ -1,4 +1,5 @@
 import Gateway
+import GatewayCore
 import Testing
 
 @testable import HAPBridge
@@ -43,15 +44,16 @@ struct HomeKitAPITests {
         #expect(bridge.number == 1 && bridge.name == "homegate" && bridge.port == 51826)
         #expect(bridge.setupCode == "031-45-154" && bridge.setupURI == "X-HM://0023ISYWYABCD")
         #expect(bridge.deviceID == "AA:BB:CC:DD:EE:FF" && bridge.configurationNumber == 3)
-        #expect(bridge.pairings.map(\.id) == ["phone-1", "guest"])
-        #expect(bridge.pairings.map(\.admin) == [true, false])
+        #expect(bridge.controllers.map(\.id) == ["phone-1", "guest"])
+        #expect(bridge.controllers.map(\.admin) == [true, false])
+        #expect(bridge.running == .init(accessories: 12, advertisement: HomeKitAdvertisement(.advertised, detail: "on eth0")))
         let after = try HomeKitAPI.bridge(status: 200, body: Array(Self.bridge.utf8))
         #expect(after.setupCode == "031-45-154")
     }
 
     @Test("refusals carry the API's message: 404 is not found, 409 and 401 say what to do; a wrong shape is named")
     func refusals() {
-        #expect(throws: HAPBridgeError.self) { try HomeKitAPI.bridge(status: 404, body: Array(#"{"error":"no controller x"}"#.utf8)) }
+        #expect(throws: BridgeError.self) { try HomeKitAPI.bridge(status: 404, body: Array(#"{"error":"no controller x"}"#.utf8)) }
         do {
             _ = try HomeKitAPI.bridge(status: 404, body: Array(#"{"error":"no controller x","kind":"not_found"}"#.utf8))
         } catch {
@@ -76,6 +78,6 @@ struct HomeKitAPITests {
         } catch {
             #expect("\(error)".contains("bridges[0]: a bridge needs number, setup_code and setup_uri"))
         }
-        #expect(throws: HAPBridgeError.self) { try HomeKitAPI.bridges(status: 200, body: Array("<html>".utf8)) }
+        #expect(throws: BridgeError.self) { try HomeKitAPI.bridges(status: 200, body: Array("<html>".utf8)) }
     }
 }

@@ -7,15 +7,15 @@ import Testing
 struct IdentifierMapTests {
     @Test("an accessory keeps its aid and iids; a new one takes the next; numbers are never reused")
     func stable() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         #expect(map.assign(["bulb", "plug"], capacity: 149, now: day(0)) == [["bulb", "plug"]])
         #expect((map.accessories["bulb"]?.aid, map.accessories["plug"]?.aid) == (2, 3))
-        let on = map.iid(accessory: "bulb", key: HAPIdentifierMap.characteristicKey("lightbulb", "on"))
-        let service = map.iid(accessory: "bulb", key: HAPIdentifierMap.serviceKey("lightbulb"))
-        #expect(on == HAPIdentifierMap.firstFreeIID && service == on + 1)
-        #expect(map.iid(accessory: "bulb", key: HAPIdentifierMap.characteristicKey("lightbulb", "on")) == on)
+        let on = map.iid(accessory: "bulb", key: IdentifierMap.characteristicKey("lightbulb", "on"))
+        let service = map.iid(accessory: "bulb", key: IdentifierMap.serviceKey("lightbulb"))
+        #expect(on == IdentifierMap.firstFreeIID && service == on + 1)
+        #expect(map.iid(accessory: "bulb", key: IdentifierMap.characteristicKey("lightbulb", "on")) == on)
         // The plug's iids start over: they are per accessory.
-        #expect(map.iid(accessory: "plug", key: HAPIdentifierMap.serviceKey("outlet")) == HAPIdentifierMap.firstFreeIID)
+        #expect(map.iid(accessory: "plug", key: IdentifierMap.serviceKey("outlet")) == IdentifierMap.firstFreeIID)
         // The bulb leaves, a sensor joins, the bulb comes back: each keeps or gets its own number.
         _ = map.assign(["plug", "sensor"], capacity: 149, now: day(0))
         _ = map.assign(["sensor", "bulb", "plug"], capacity: 149, now: day(0))
@@ -24,7 +24,7 @@ struct IdentifierMapTests {
 
     @Test("past the capacity a second bridge starts; nobody moves when others join")
     func bridges() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         let first = map.assign(["a", "b", "c"], capacity: 2, now: day(0))
         #expect(first == [["a", "b"], ["c"]])
         #expect(map.bridgeCount == 2)
@@ -39,7 +39,7 @@ struct IdentifierMapTests {
 
     @Test("one that returns to a bridge filled while it was away keeps its bridge and aid")
     func returnToFullBridge() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         _ = map.assign(["a", "b", "c"], capacity: 2, now: day(0))
         // "a" leaves: its place is kept, so "d" goes to the second bridge, not into "a"'s place.
         let away = map.assign(["b", "c", "d"], capacity: 2, now: day(1))
@@ -56,7 +56,7 @@ struct IdentifierMapTests {
 
     @Test("a place is given up 30 days after its accessory left; returning later it goes where there is room")
     func reservationExpires() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         _ = map.assign(["a", "b", "c", "d"], capacity: 2, now: day(0))
         _ = map.assign(["b", "c", "d"], capacity: 2, now: day(1))
         // Still held just before the 30 days are up...
@@ -81,7 +81,7 @@ struct IdentifierMapTests {
             "b":{"aid":3,"bridge":0,"iids":{},"nextIID":8,"present":true},
             "x":{"aid":4,"bridge":0,"iids":{},"nextIID":8,"present":true}},"fingerprints":{},"nextAIDs":[5]}
             """
-        var map = try JSONDecoder().decode(HAPIdentifierMap.self, from: Data(json.utf8))
+        var map = try JSONDecoder().decode(IdentifierMap.self, from: Data(json.utf8))
         #expect(map.assign(["b", "x"], capacity: 2, now: day(0)) == [["b", "x"]])
         #expect(map.accessories["a"]?.awaySince == day(0), "the 30 days count from the first start after the upgrade")
         // "a" returns: no room left, so it moves; "b" and "x" stay.
@@ -92,12 +92,12 @@ struct IdentifierMapTests {
     func formerShape() async throws {
         let storage = MemoryStorage()
         try await storage.save(
-            HAPStateKeys.identifiers,
+            BridgeStateKeys.identifiers,
             #"{"accessories":{"bulb":{"aid":2,"bridge":0,"iids":{"c:lightbulb\/on":8},"nextIID":9,"present":true}},"fingerprints":{"0":"abc"},"nextAIDs":[3]}"#
         )
-        var map = try await HAPIdentifierStorage(storage: storage).load()
+        var map = try await IdentifierStorage(storage: storage).load()
         #expect(map.accessories["bulb"]?.aid == 2 && map.accessories["bulb"]?.awaySince == nil)
-        #expect(map.iid(accessory: "bulb", key: HAPIdentifierMap.characteristicKey("lightbulb", "on")) == 8)
+        #expect(map.iid(accessory: "bulb", key: IdentifierMap.characteristicKey("lightbulb", "on")) == 8)
         #expect(map.assign(["bulb", "plug"], capacity: 149, now: day(0)) == [["bulb", "plug"]])
         #expect(map.accessories["plug"]?.aid == 3)
     }
@@ -105,17 +105,17 @@ struct IdentifierMapTests {
     @Test("the map survives a save and a load, and a damaged one says which key it is")
     func storage() async throws {
         let storage = MemoryStorage()
-        let identifiers = HAPIdentifierStorage(storage: storage)
-        #expect(try await identifiers.load() == HAPIdentifierMap())
-        var map = HAPIdentifierMap()
+        let identifiers = IdentifierStorage(storage: storage)
+        #expect(try await identifiers.load() == IdentifierMap())
+        var map = IdentifierMap()
         _ = map.assign(["bulb"], capacity: 149, now: day(0))
-        _ = map.iid(accessory: "bulb", key: HAPIdentifierMap.characteristicKey("lightbulb", "on"))
+        _ = map.iid(accessory: "bulb", key: IdentifierMap.characteristicKey("lightbulb", "on"))
         _ = map.assign(["plug"], capacity: 149, now: day(3))
         map.fingerprints["0"] = "abc"
         try await identifiers.save(map)
         #expect(try await identifiers.load() == map)
-        try await storage.save(HAPStateKeys.identifiers, "{")
-        await #expect { try await identifiers.load() } throws: { "\($0)".contains(HAPStateKeys.identifiers) }
+        try await storage.save(BridgeStateKeys.identifiers, "{")
+        await #expect { try await identifiers.load() } throws: { "\($0)".contains(BridgeStateKeys.identifiers) }
     }
 }
 

@@ -18,7 +18,7 @@ struct LayoutTests {
 
     @Test("aid 1 is the bridge (3E, A2); an accessory has AccessoryInformation at iids 1-7, then its own services")
     func shape() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         _ = map.assign(["desk_lamp"], capacity: BridgeLayout.maximumBridged, now: day(0))
         let layout = BridgeLayout.build([bulb()], map: &map, bridge: identity)
         #expect(layout.accessories.map(\.aid) == [1, 2])
@@ -26,7 +26,7 @@ struct LayoutTests {
         let lamp = layout.accessories[1]
         #expect(lamp.services.map(\.type) == [HAPType(0x3E), HAPType(0x43)])
         #expect(lamp.services[0].iid == 1 && lamp.services[0].characteristics.map(\.iid) == Array(2...7))
-        #expect(lamp.services[1].primary && lamp.services[1].iid >= HAPIdentifierMap.firstFreeIID)
+        #expect(lamp.services[1].primary && lamp.services[1].iid >= IdentifierMap.firstFreeIID)
         let path = CharacteristicPath(accessory: "desk_lamp", service: "lightbulb", characteristic: "brightness")
         let id = layout.ids[path]
         #expect(id?.aid == 2)
@@ -37,7 +37,7 @@ struct LayoutTests {
 
     @Test("a rename keeps the fingerprint (no c# bump); a new characteristic changes it and keeps the old iids")
     func fingerprint() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         _ = map.assign(["desk_lamp"], capacity: BridgeLayout.maximumBridged, now: day(0))
         let small = BridgeLayout.build([bulb(withBrightness: false)], map: &map, bridge: identity)
         let renamed = BridgeLayout.build([bulb(name: "Reading lamp", withBrightness: false)], map: &map, bridge: identity)

@@ -133,8 +133,8 @@ struct SelectionTests {
     @Test("an accessory that leaves the selection keeps its aid and comes back with it; c# changes both ways")
     func leavesAndReturns() async throws {
         let storage = MemoryStorage()
-        let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: storage), logger: Logger(label: "test"),
+        let registry = try await IdentifierRegistry(
+            storage: IdentifierStorage(storage: storage), logger: Logger(label: "test"),
             selection: try selection(exclude: ["accessory:Porch sensor"]), now: { day(0) })
         let identity = BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0")
         let before = await registry.layout(bridge: 0, house(), identity: identity)
@@ -145,13 +145,13 @@ struct SelectionTests {
         let back = await registry.layout(bridge: 0, house(), identity: identity)
         #expect(back.accessories.map(\.aid) == [1, 2, 3, 4, 5] && back.fingerprint == before.fingerprint)
         // And it was kept in the database all along.
-        #expect(try await HAPIdentifierStorage(storage: storage).load().accessories["0x00158d0001a2b3c4"]?.aid == 4)
+        #expect(try await IdentifierStorage(storage: storage).load().accessories["0x00158d0001a2b3c4"]?.aid == 4)
     }
 
     @Test("the accessories that left the bridge since a moment are told with their aids, for the log that says HomeKit forgets them")
     func departedSince() async throws {
-        let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"),
+        let registry = try await IdentifierRegistry(
+            storage: IdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"),
             selection: try selection(exclude: ["accessory:Porch sensor"]), now: { day(0) })
         let identity = BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0")
         _ = await registry.layout(bridge: 0, house(), identity: identity)

@@ -18,7 +18,7 @@ struct ServiceNameTests {
             })
     }
 
-    private func layout(_ accessory: Accessory, map: inout HAPIdentifierMap) -> BridgeLayout {
+    private func layout(_ accessory: Accessory, map: inout IdentifierMap) -> BridgeLayout {
         _ = map.assign([accessory.id], capacity: BridgeLayout.maximumBridged, now: day(0))
         return BridgeLayout.build([accessory], map: &map, bridge: identity)
     }
@@ -32,7 +32,7 @@ struct ServiceNameTests {
 
     @Test("two services of one type without names of their own are numbered after the accessory, so the tiles differ")
     func numbered() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         let laid = layout(relay(), map: &map)
         #expect(names(laid) == [[.string("Kitchen relay 1"), .string("Kitchen relay 1")], [.string("Kitchen relay 2"), .string("Kitchen relay 2")]])
         // AccessoryInformation keeps its Name alone, and no ConfiguredName.
@@ -41,15 +41,15 @@ struct ServiceNameTests {
 
     @Test("a service's own name is used, as HomeKit takes names; a single service of its type gets the accessory's")
     func ownNames() {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         #expect(names(layout(relay(names: ["Relay l1", "Left_lamp/1"]), map: &map))[1] == [.string("Left lamp 1"), .string("Left lamp 1")])
-        var other = HAPIdentifierMap()
+        var other = IdentifierMap()
         #expect(names(layout(relay(names: [nil]), map: &other)) == [[.string("Kitchen relay"), .string("Kitchen relay")]])
     }
 
     @Test("Name is read only, ConfiguredName read, write and events; both answer for their service")
     func permissionsAndTargets() throws {
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         let laid = layout(relay(), map: &map)
         let service = laid.accessories[1].services[2]
         let name = try #require(service.characteristics.first { $0.type == ServiceNames.name })
@@ -64,7 +64,7 @@ struct ServiceNameTests {
     @Test("the names' iids are new keys: a map from before them keeps every iid it had, and a rename keeps the fingerprint")
     func stableIIDs() {
         // The map as a bridge without names left it: the services and their On at 8–11.
-        var map = HAPIdentifierMap()
+        var map = IdentifierMap()
         _ = map.assign(["kitchen_relay"], capacity: BridgeLayout.maximumBridged, now: day(0))
         for key in ["s:switch_l1", "c:switch_l1/on", "s:switch_l2", "c:switch_l2/on"] { _ = map.iid(accessory: "kitchen_relay", key: key) }
         let before = map.accessories["kitchen_relay"]!.iids

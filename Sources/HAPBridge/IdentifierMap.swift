@@ -7,7 +7,7 @@ import Foundation
 /// change. An accessory that leaves (or is left out by `hap.exclude`) keeps its numbers, so that it
 /// gets them back when it returns, and keeps its place on its bridge for `reservation`: newcomers
 /// go elsewhere meanwhile. Numbers are never reused.
-struct HAPIdentifierMap: Codable, Sendable, Equatable {
+struct IdentifierMap: Codable, Sendable, Equatable {
     struct AccessoryNumbers: Codable, Sendable, Equatable {
         /// Index of the bridge (0: the first).
         var bridge: Int
@@ -15,7 +15,7 @@ struct HAPIdentifierMap: Codable, Sendable, Equatable {
         /// Services by `s:<service id>`, characteristics by `c:<service id>/<characteristic>`, the
         /// bridge's Name and ConfiguredName of a service by `n:<service id>` and `cn:<service id>`.
         var iids: [String: Int] = [:]
-        var nextIID = HAPIdentifierMap.firstFreeIID
+        var nextIID = IdentifierMap.firstFreeIID
         /// In the house at the last `assign`: those keep their place before one that returns.
         var present = true
         /// When it was last seen leaving; nil while present (and in maps stored before reservations,

@@ -3,8 +3,8 @@ import HAP
 
 /// A bridge's identity (device id, Ed25519 key, setup code and ID), pairings and `c#`, as one JSON
 /// value in the database (`adapter_state`), read once and written through on each change.
-actor HAPStoredPairingStore: HAPPairingStore {
-    private let storage: any HAPStateStorage
+actor StoredPairingStore: HAPPairingStore {
+    private let storage: any BridgeStateStorage
     private let key: String
     private var cached: Contents?
 
@@ -22,7 +22,7 @@ actor HAPStoredPairingStore: HAPPairingStore {
         var configurationNumber: UInt32 = 1
     }
 
-    init(storage: any HAPStateStorage, key: String) {
+    init(storage: any BridgeStateStorage, key: String) {
         self.storage = storage
         self.key = key
     }
@@ -34,7 +34,7 @@ actor HAPStoredPairingStore: HAPPairingStore {
             do {
                 loaded = try JSONDecoder().decode(Contents.self, from: Data(text.utf8))
             } catch {
-                throw HAPBridgeError.storage("\(key) in the database is not a HomeKit pairing store (\(error))")
+                throw BridgeError.storage("\(key) in the database is not a HomeKit pairing store (\(error))")
             }
         }
         cached = loaded
@@ -57,7 +57,7 @@ actor HAPStoredPairingStore: HAPPairingStore {
             let setupID = contents.setupID
         else { return nil }
         guard let keyBytes = Data(base64Encoded: key) else {
-            throw HAPBridgeError.storage("\(self.key): the long-term secret key is not base64")
+            throw BridgeError.storage("\(self.key): the long-term secret key is not base64")
         }
         return try HAPIdentity(
             deviceID: HAPDeviceID(deviceID), longTermSecretKey: Array(keyBytes), setupCode: HAPSetupCode(code),

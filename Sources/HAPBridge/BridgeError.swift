@@ -1,5 +1,5 @@
 /// Why the HomeKit bridge cannot start or keep its state, said so that a person can act on it.
-public enum HAPBridgeError: Error, Sendable, CustomStringConvertible {
+public enum BridgeError: Error, Sendable, CustomStringConvertible {
     /// A setting that cannot be used.
     case configuration(String)
     /// The identifier map or the pairing store could not be read or written.

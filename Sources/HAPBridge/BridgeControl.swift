@@ -6,11 +6,11 @@ import Synchronization
 
 /// The running bridges as the HTTP API sees them (`HomeKitControl`): their pairing state, a new
 /// setup code, pairings removed; and their advertisement in the gateway's health. Made before the
-/// gateway (`homegate run` hands it to both the HTTP API and `HAPBridgeService`); the service
+/// gateway (`homegate run` hands it to both the HTTP API and `HomeKitBridges`); the service
 /// adds each bridge as it starts.
-public final class HAPBridgeControl: HomeKitControl {
+public final class BridgeControl: HomeKitControl {
     private struct Entry: Sendable {
-        let unit: BridgeUnit
+        let bridge: HomeKitBridge
         var advertisement = HomeKitAdvertisement(.starting, detail: "waiting for the HAP server to listen")
         /// Why the bridge does not serve (it cannot listen), nil while it does or is starting.
         var problem: String?
@@ -25,10 +25,10 @@ public final class HAPBridgeControl: HomeKitControl {
         setupCodeConfigured = settings.revealedSetupCode != nil
     }
 
-    /// Bridge `unit.index + 1` runs from now on; `access` hears its advertisement for health.
-    func add(_ unit: BridgeUnit, access: any GatewayAccess) {
+    /// Bridge `bridge.index + 1` runs from now on; `access` hears its advertisement for health.
+    func add(_ bridge: HomeKitBridge, access: any GatewayAccess) {
         self.access.withLock { $0 = access }
-        entries.withLock { $0[unit.index] = Entry(unit: unit) }
+        entries.withLock { $0[bridge.index] = Entry(bridge: bridge) }
         reportHealth()
     }
 
@@ -55,8 +55,8 @@ public final class HAPBridgeControl: HomeKitControl {
             entries[index]?.advertisement = HomeKitAdvertisement(.starting, detail: "listening on port \(port), not yet advertised")
             return true
         }
-        if recovered, let unit = entries.withLock({ $0[index]?.unit }) {
-            unit.logger.notice("HomeKit bridge \(index + 1) serves again", metadata: ["port": "\(port)"])
+        if recovered, let bridge = entries.withLock({ $0[index]?.bridge }) {
+            bridge.logger.notice("HomeKit bridge \(index + 1) serves again", metadata: ["port": "\(port)"])
         }
         reportHealth()
     }
@@ -97,7 +97,7 @@ public final class HAPBridgeControl: HomeKitControl {
     public func bridges() async throws(HomeKitControlError) -> [HomeKitBridgeStatus] {
         let numbers = entries.withLock { $0.keys.sorted() }
         var statuses: [HomeKitBridgeStatus] = []
-        for index in numbers { statuses.append(try await status(try entry(index + 1).unit)) }
+        for index in numbers { statuses.append(try await status(try entry(index + 1).bridge)) }
         return statuses
     }
 
@@ -109,46 +109,46 @@ public final class HAPBridgeControl: HomeKitControl {
                     + "remove it from the configuration and restart homegate, then make a new code here")
         }
         do {
-            _ = try await entry.unit.server.resetSetupCode()
+            _ = try await entry.bridge.server.resetSetupCode()
         } catch {
             throw .failed("HomeKit bridge \(number): cannot store the new setup code: \(error)")
         }
-        entry.unit.logger.notice("made a new HomeKit setup code (from the HTTP API)")
-        return try await status(entry.unit)
+        entry.bridge.logger.notice("made a new HomeKit setup code (from the HTTP API)")
+        return try await status(entry.bridge)
     }
 
     public func removePairing(bridge number: Int, controller: String) async throws(HomeKitControlError) -> HomeKitBridgeStatus {
         let entry = try entry(number)
         let found: Bool
         do {
-            found = try await entry.unit.server.removePairing(controllerID: controller)
+            found = try await entry.bridge.server.removePairing(controllerID: controller)
         } catch {
             throw .failed("HomeKit bridge \(number): cannot remove the pairing: \(error)")
         }
         guard found else { throw .notFound("HomeKit bridge \(number) has no paired controller '\(controller)'") }
-        return try await status(entry.unit)
+        return try await status(entry.bridge)
     }
 
     public func removeAllPairings(bridge number: Int) async throws(HomeKitControlError) -> HomeKitBridgeStatus {
         let entry = try entry(number)
         do {
-            try await entry.unit.server.removeAllPairings()
+            try await entry.bridge.server.removeAllPairings()
         } catch {
             throw .failed("HomeKit bridge \(number): cannot remove the pairings: \(error)")
         }
-        return try await status(entry.unit)
+        return try await status(entry.bridge)
     }
 
     public func resetIdentity(bridge number: Int) async throws(HomeKitControlError) -> HomeKitBridgeStatus {
         let entry = try entry(number)
         do {
-            let identity = try await entry.unit.server.resetIdentity()
-            await entry.unit.bridge.setBridge(
-                BridgeIdentity(name: entry.unit.name, serialNumber: identity.deviceID.description, firmware: BridgeUnit.firmware))
+            let identity = try await entry.bridge.server.resetIdentity()
+            await entry.bridge.accessories.setBridge(
+                BridgeIdentity(name: entry.bridge.name, serialNumber: identity.deviceID.description, firmware: HomeKitBridge.firmware))
         } catch {
             throw .failed("HomeKit bridge \(number): cannot store the new identity: \(error)")
         }
-        return try await status(entry.unit)
+        return try await status(entry.bridge)
     }
 
     private func entry(_ number: Int) throws(HomeKitControlError) -> Entry {
@@ -159,19 +159,19 @@ public final class HAPBridgeControl: HomeKitControl {
         return found
     }
 
-    private func status(_ unit: BridgeUnit) async throws(HomeKitControlError) -> HomeKitBridgeStatus {
-        let server = unit.server
+    private func status(_ bridge: HomeKitBridge) async throws(HomeKitControlError) -> HomeKitBridgeStatus {
+        let server = bridge.server
         do {
             let identity = try await server.identity()
             return HomeKitBridgeStatus(
-                number: unit.index + 1, name: unit.name, port: server.listeningPort() ?? server.configuration.port,
+                number: bridge.index + 1, name: bridge.name, port: server.listeningPort() ?? server.configuration.port,
                 deviceID: identity.deviceID.description, setupCode: identity.setupCode.description,
-                setupURI: try await server.setupURI(), configurationNumber: Int(try await unit.store.configurationNumber()),
-                accessories: await unit.bridge.bridgedCount, settled: await unit.bridge.settled,
-                advertisement: entries.withLock { $0[unit.index]?.advertisement } ?? HomeKitAdvertisement(.starting, detail: "starting"),
+                setupURI: try await server.setupURI(), configurationNumber: Int(try await bridge.store.configurationNumber()),
+                accessories: await bridge.accessories.bridgedCount, settled: await bridge.accessories.settled,
+                advertisement: entries.withLock { $0[bridge.index]?.advertisement } ?? HomeKitAdvertisement(.starting, detail: "starting"),
                 controllers: try await server.pairings().map { .init(id: $0.controllerID, admin: $0.isAdmin) })
         } catch {
-            throw .failed("HomeKit bridge \(unit.index + 1): cannot read its pairing store: \(error)")
+            throw .failed("HomeKit bridge \(bridge.index + 1): cannot read its pairing store: \(error)")
         }
     }
 }

@@ -12,7 +12,7 @@ import Testing
 /// One bridge's view of the house over the surface in memory (`InMemoryGateway`): a real core with
 /// the demo's Zigbee2MQTT devices, no broker, no database, no HAP server.
 @Suite("A HomeKit bridge over the gateway's surface: events, layout, reads and writes")
-struct HomeKitBridgeTests {
+struct BridgeAccessoriesTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let lampOn = CharacteristicPath(accessory: "bulb", service: "lightbulb", characteristic: "on")
@@ -29,10 +29,10 @@ struct HomeKitBridgeTests {
         return gateway
     }
 
-    static func bridge(_ access: any GatewayAccess) async throws -> HomeKitBridge {
-        let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
-        return HomeKitBridge(
+    static func bridge(_ access: any GatewayAccess) async throws -> BridgeAccessories {
+        let registry = try await IdentifierRegistry(
+            storage: IdentifierStorage(storage: MemoryStorage()), logger: Logger(label: "test"))
+        return BridgeAccessories(
             access: access, registry: registry, index: 0,
             bridge: BridgeIdentity(name: "homegate", serialNumber: "0E:12:34:56:78:9A", firmware: "0.1.0"), logger: Logger(label: "test"))
     }

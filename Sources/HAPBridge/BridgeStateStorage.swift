@@ -1,12 +1,12 @@
 /// Where the bridge keeps its state, as JSON text by key: the database's `adapter_state` table,
 /// through `GatewayAccess` when homegate runs, or opened by `homegate hap pairing`.
-public protocol HAPStateStorage: Sendable {
+public protocol BridgeStateStorage: Sendable {
     func load(_ key: String) async throws -> String?
     func save(_ key: String, _ value: String) async throws
 }
 
 /// The keys, and the names that go with several bridges.
-public enum HAPStateKeys {
+public enum BridgeStateKeys {
     /// The aid/iid map of every bridge.
     static let identifiers = "hap.identifiers"
 

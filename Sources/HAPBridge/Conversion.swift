@@ -5,7 +5,7 @@ import JSON
 
 /// homegate's catalogue and values in HAP's terms. homegate already keeps HAP's units and ranges
 /// (brightness 0–100, mireds, celsius), so values pass through; only their cases differ.
-enum HAPConversion {
+enum Conversion {
     /// A characteristic's metadata and value as `/accessories` lists them.
     static func characteristic(_ characteristic: Characteristic, iid: Int, value: HAPValue?) -> HAPCharacteristic {
         let type = characteristic.type

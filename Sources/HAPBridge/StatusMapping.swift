@@ -2,7 +2,7 @@ import GatewayCore
 import HAP
 
 /// The core's refusals as HAP status codes.
-enum HAPStatusMapping {
+enum StatusMapping {
     static func status(for error: HomeError) -> HAPStatus {
         switch error.kind {
         case .invalid: .invalidValue

@@ -4,25 +4,25 @@ import HAP
 public import Logging
 public import ServiceLifecycle
 
-/// The HomeKit bridge as a peer adapter of the core: one `BridgeUnit` per 149 accessories (HomeKit's
-/// limit for one bridge), each with its own port (the configured one, then the next ones), identity,
-/// setup code and DNS-SD name. Accessories stay on their bridge when others join; a house that
+/// Every HomeKit bridge of the house, the peer adapter of the core: one `HomeKitBridge` per 149
+/// accessories (HomeKit's limit for one bridge), each with its own port (the configured one, then
+/// the next ones), identity, setup code and DNS-SD name. Accessories stay on their bridge when others join; a house that
 /// outgrows its bridges gets another while running.
-public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
+public final class HomeKitBridges: ServiceLifecycle.Service, Sendable {
     let access: any GatewayAccess
     let settings: GatewayConfiguration.HAP
     let setupCode: HAPSetupCode?
-    let storage: any HAPStateStorage
+    let storage: any BridgeStateStorage
     let logger: Logger
     /// What the HTTP API reads and does (`HomeKitControl`); each bridge joins it as it is made.
-    public let control: HAPBridgeControl
+    public let control: BridgeControl
     private let newBridges: AsyncStream<Int>
     private let newBridgesContinuation: AsyncStream<Int>.Continuation
 
     /// `control`: the one the HTTP API was given; a new one when nobody else needs it.
     public init(
-        access: any GatewayAccess, settings: GatewayConfiguration.HAP, control: HAPBridgeControl? = nil, logger: Logger
-    ) throws(HAPBridgeError) {
+        access: any GatewayAccess, settings: GatewayConfiguration.HAP, control: BridgeControl? = nil, logger: Logger
+    ) throws(BridgeError) {
         if let code = settings.revealedSetupCode {
             do {
                 setupCode = try HAPSetupCode(code)
@@ -39,41 +39,41 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
         (newBridges, newBridgesContinuation) = AsyncStream.makeStream(of: Int.self)
         self.access = access
         self.settings = settings
-        self.control = control ?? HAPBridgeControl(settings: settings)
+        self.control = control ?? BridgeControl(settings: settings)
         self.logger = logger
     }
 
     /// Bridge `index`: the first has the configured name, port and setup code; the others the name
     /// with their number, the next ports (or any free one), and setup codes of their own.
-    func unit(_ index: Int, registry: HAPIdentifierRegistry) -> BridgeUnit {
+    func bridge(_ index: Int, registry: IdentifierRegistry) -> HomeKitBridge {
         var configuration = HAPServerConfiguration(
             host: settings.bind, port: settings.port == 0 ? 0 : settings.port + index, model: "homegate", category: .bridge)
         configuration.setupCode = index == 0 ? setupCode : nil
         let control = control
         configuration.onListening = { port in control.serving(index, port: port) }
-        let unit = BridgeUnit(
+        let bridge = HomeKitBridge(
             access: access, registry: registry, index: index, configuration: configuration,
-            name: HAPStateKeys.name(settings.name, bridge: index),
-            store: HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: index)), logger: logger
+            name: BridgeStateKeys.name(settings.name, bridge: index),
+            store: StoredPairingStore(storage: storage, key: BridgeStateKeys.pairing(bridge: index)), logger: logger
         ) { control.advertisement(index, $0) }
-        control.add(unit, access: access)
-        return unit
+        control.add(bridge, access: access)
+        return bridge
     }
 
     public func run() async throws {
-        let registry = try await HAPIdentifierRegistry(
-            storage: HAPIdentifierStorage(storage: storage), logger: logger,
+        let registry = try await IdentifierRegistry(
+            storage: IdentifierStorage(storage: storage), logger: logger,
             selection: BridgedSelection(include: settings.include, exclude: settings.exclude), newBridges: newBridgesContinuation)
         let count = await registry.bridgeCount(await access.snapshot())
-        let units = (0..<count).map { self.unit($0, registry: registry) }
+        let bridges = (0..<count).map { self.bridge($0, registry: registry) }
         let continuation = newBridgesContinuation
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
-                for (index, unit) in units.enumerated() { group.addTask { await self.run(unit, index: index) } }
+                for (index, bridge) in bridges.enumerated() { group.addTask { await self.run(bridge, index: index) } }
                 var running = count
                 // Ends on graceful shutdown, when the continuation is finished.
                 for await index in newBridges where index >= running {
-                    let added = self.unit(index, registry: registry)
+                    let added = self.bridge(index, registry: registry)
                     running = index + 1
                     group.addTask { await self.run(added, index: index) }
                 }
@@ -90,12 +90,12 @@ public final class HAPBridgeService: ServiceLifecycle.Service, Sendable {
     /// A bridge that cannot listen (its port taken: Homebridge's default is 51826 too) never stops
     /// homegate: the house runs on, the bridge is tried again with a backoff, and the log (once per
     /// change of reason), health and `doctor` say why, naming the port and its holder.
-    private func run(_ unit: BridgeUnit, index: Int) async {
+    private func run(_ bridge: HomeKitBridge, index: Int) async {
         var delay: Duration = .seconds(1)
         var reported: String?
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
-                try await unit.run()
+                try await bridge.run()
                 return
             } catch {
                 let reason = Self.reason(error)

@@ -4,18 +4,18 @@ import HAP
 /// `homegate hap reset-code` and `homegate hap unpair` while homegate is not running: the bridge's
 /// stored state changed as the running bridge changes it (`HAPServer.resetSetupCode`, HAP's
 /// remove-pairing), so that the next start serves the new code and forgets the controllers.
-extension HAPBridgePairing {
+extension StoredBridges {
     /// Gives bridge `number` (1 for the first) a new random setup code. Refused while `hap.setup_code`
     /// is configured: homegate puts the configured code back at every start.
     public static func resetSetupCode(
-        bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
+        bridge number: Int, settings: GatewayConfiguration, storage: any BridgeStateStorage
     )
-        async throws -> HAPBridgePairing
+        async throws -> HomeKitBridgeStatus
     {
-        if settings.hap.setupCode != nil { throw HAPBridgeError.configuration(configuredCodeWins) }
+        if settings.hap.setupCode != nil { throw BridgeError.configuration(configuredCodeWins) }
         let store = try await pairingStore(bridge: number, settings: settings, storage: storage)
         guard var identity = try await store.identity() else {
-            throw HAPBridgeError.storage("bridge \(number) has no identity in the database")
+            throw BridgeError.storage("bridge \(number) has no identity in the database")
         }
         let old = identity.setupCode
         repeat { identity.setupCode = .random() } while identity.setupCode == old
@@ -26,15 +26,15 @@ extension HAPBridgePairing {
     /// Removes `controller` from bridge `number`'s pairings (with HAP's rule: when no admin is left,
     /// every pairing goes), or every pairing when `controller` is nil. Returns the bridge after.
     public static func unpair(
-        bridge number: Int, controller: String?, settings: GatewayConfiguration, storage: any HAPStateStorage
-    ) async throws -> HAPBridgePairing {
+        bridge number: Int, controller: String?, settings: GatewayConfiguration, storage: any BridgeStateStorage
+    ) async throws -> HomeKitBridgeStatus {
         let store = try await pairingStore(bridge: number, settings: settings, storage: storage)
         let pairings = try await store.pairings()
         let removed: Set<String>
         if let controller {
             guard pairings.contains(where: { $0.controllerID == controller }) else {
                 let known = pairings.map(\.controllerID)
-                throw HAPBridgeError.notFound(
+                throw BridgeError.notFound(
                     "bridge \(number) has no paired controller '\(controller)'"
                         + (known.isEmpty ? " (it has none)" : "; paired: \(known.joined(separator: ", "))"))
             }
@@ -50,8 +50,8 @@ extension HAPBridgePairing {
     /// new device id, key and setup ID, no pairing, `c#` 1, and a new setup code unless
     /// `hap.setup_code` gives bridge 1 its code. Returns the bridge after.
     public static func resetIdentity(
-        bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
-    ) async throws -> HAPBridgePairing {
+        bridge number: Int, settings: GatewayConfiguration, storage: any BridgeStateStorage
+    ) async throws -> HomeKitBridgeStatus {
         let store = try await pairingStore(bridge: number, settings: settings, storage: storage)
         let configured = number == 1 ? try settings.hap.revealedSetupCode.map { try HAPSetupCode($0) } : nil
         let old = try await store.identity()
@@ -71,22 +71,22 @@ extension HAPBridgePairing {
     /// Bridge `number`'s pairing store, after checking that the house has that bridge (and making
     /// the identities of bridges that have none yet, as `homegate hap pairing` does).
     private static func pairingStore(
-        bridge number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
+        bridge number: Int, settings: GatewayConfiguration, storage: any BridgeStateStorage
     )
-        async throws -> HAPStoredPairingStore
+        async throws -> StoredPairingStore
     {
         let bridges = try await load(settings: settings, storage: storage, canWrite: true)
         guard bridges.indices.contains(number - 1) else {
-            throw HAPBridgeError.notFound(
+            throw BridgeError.notFound(
                 "there is no bridge \(number): this house has \(bridges.count == 1 ? "one bridge (1)" : "bridges 1 to \(bridges.count)")")
         }
-        return HAPStoredPairingStore(storage: storage, key: HAPStateKeys.pairing(bridge: number - 1))
+        return StoredPairingStore(storage: storage, key: BridgeStateKeys.pairing(bridge: number - 1))
     }
 
     private static func bridge(
-        _ number: Int, settings: GatewayConfiguration, storage: any HAPStateStorage
+        _ number: Int, settings: GatewayConfiguration, storage: any BridgeStateStorage
     ) async throws
-        -> HAPBridgePairing
+        -> HomeKitBridgeStatus
     {
         try await load(settings: settings, storage: storage, canWrite: true)[number - 1]
     }

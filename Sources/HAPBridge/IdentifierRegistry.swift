@@ -5,14 +5,14 @@ import Logging
 
 /// The identifier map shared by the bridges: places accessories on bridges, lays each bridge out,
 /// and saves what it hands out. One actor, so that two bridges never number the same accessory.
-actor HAPIdentifierRegistry {
-    private let storage: HAPIdentifierStorage
+actor IdentifierRegistry {
+    private let storage: IdentifierStorage
     private let logger: Logger
-    private var map: HAPIdentifierMap
+    private var map: IdentifierMap
     /// Told each new bridge's index, when the house outgrows the bridges it has.
     private let newBridges: AsyncStream<Int>.Continuation?
     private let selection: BridgedSelection
-    /// The time for reservations (`HAPIdentifierMap.reservation`); tests move it.
+    /// The time for reservations (`IdentifierMap.reservation`); tests move it.
     private let now: @Sendable () -> Date
     /// When it was made (at start): what left since went away in this run.
     let startedAt: Date
@@ -21,7 +21,7 @@ actor HAPIdentifierRegistry {
 
     /// Reads the stored map.
     init(
-        storage: HAPIdentifierStorage, logger: Logger, selection: BridgedSelection = .everything,
+        storage: IdentifierStorage, logger: Logger, selection: BridgedSelection = .everything,
         newBridges: AsyncStream<Int>.Continuation? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         self.storage = storage
