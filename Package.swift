@@ -15,27 +15,17 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// How the shipped executables are linked in release builds on Linux: by lld, with their relative
-/// relocations packed (DT_RELR: 22 KB in place of 2.7 MB of relocations that the loader reads and
-/// keeps resident), and without the dynamic symbol table that `--static-swift-stdlib` would export
-/// for the whole Swift runtime (nothing loads plugins into homegate): about 5 MB less resident
-/// memory with 1,000 devices (README, the gateway benchmark's notes). Packed relocations need glibc
-/// 2.36 or later where the program runs; the build host's glibc decides, as it does for the rest.
-let leanLinking: [LinkerSetting] = {
-    var flags = ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
-    if hostGlibcLoadsPackedRelocations { flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] }
-    return [.unsafeFlags(flags, .when(platforms: [.linux], configuration: .release))]
-}()
-
-var hostGlibcLoadsPackedRelocations: Bool {
-    #if os(Linux)
-    var buffer = [CChar](repeating: 0, count: 64)  // "glibc 2.36"
-    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return false }
-    let version = String(cString: buffer).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
-    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
-    #else
-    return false
-    #endif
-}
+/// relocations packed (DT_RELR), and without the dynamic symbol table that `--static-swift-stdlib`
+/// would export for the whole Swift runtime (nothing loads plugins into homegate): less resident
+/// memory, see docs/performance.md. Packed relocations need glibc 2.36 or later where the program
+/// runs, so the build host's glibc decides, as it does for the rest of the binary.
+let leanLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
+            + (hostGlibcLoadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []),
+        .when(platforms: [.linux], configuration: .release)
+    )
+]
 
 let package = Package(
     name: "homegate",
@@ -44,6 +34,7 @@ let package = Package(
         .executable(name: "homegate", targets: ["homegate"]),
         .executable(name: "homegate-simulator", targets: ["homegate-simulator"]),
         .executable(name: "hap-demo", targets: ["hap-demo"]),
+        .executable(name: "matter-demo", targets: ["matter-demo"]),
         // For the libFuzzer executables in Fuzz/, a package of their own built with the fuzzer's flags.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
@@ -63,7 +54,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
     ],
-    targets: [
+    targets: droppingMissingTests([
         // The C library, seen through a module map.
         .systemLibrary(
             name: "CMosquitto",
@@ -158,6 +149,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // `homegate hap pairing` draws the setup URI as a QR code.
+                "HAPBridge", "HAPQRCode",
+                // `homegate hap reset-code` and `hap unpair` ask a running homegate over its HTTP API.
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings,
             linkerSettings: leanLinking
@@ -179,7 +175,8 @@ let package = Package(
             linkerSettings: leanLinking
         ),
         // Each parser that takes outside input as a function of bytes: fuzzed in Fuzz/, replayed in the tests.
-        .target(name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore", "Matter"], swiftSettings: swiftSettings),
+        .target(
+            name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore", "Matter"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "homegate-bench",
             dependencies: [
@@ -218,169 +215,164 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-    ]
-)
-
-// DNS-SD advertisement of the HAP bridge through avahi-daemon (issue 37, item 4): a module on its own,
-// with no other homegate module, and the probe that scripts/mdns-test.sh runs in a network namespace.
-package.targets += [
-    .systemLibrary(
-        name: "CAvahi",
-        pkgConfig: "avahi-client",
-        providers: [.apt(["libavahi-client-dev"])]
-    ),
-    // The only module that touches libavahi-client's C API.
-    .target(
-        name: "DNSSD",
-        dependencies: ["CAvahi", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
-        swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-        name: "homegate-dnssd-probe",
-        dependencies: [
-            "DNSSD",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        ],
-        swiftSettings: swiftSettings
-    ),
-]
-
-// The HomeKit bridge (issue 37): the home as HAP accessories over the core's typed surface
-// (GatewayCore alone, never Gateway or Mosquitto), a peer adapter like the HTTP API; advertised
-// through the DNSSD module.
-package.targets += [
-    .target(
-        name: "HAPBridge",
-        dependencies: [
-            "GatewayCore", "HomeModel", "HAP", "DNSSD", "JSON",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ],
-        swiftSettings: swiftSettings
-    )
-]
-if let homegate = package.targets.first(where: { $0.name == "homegate" }) {
-    homegate.dependencies += ["HAPBridge", "HAPQRCode"]  // `homegate hap pairing` draws the setup URI as a QR code
-    // `homegate hap reset-code` and `hap unpair` ask a running homegate over its HTTP API.
-    homegate.dependencies += [
-        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-    ]
-}
-
-// The tests, where their sources are: the container image builds from Package.swift and Sources/ alone.
-let testTargets: [Target] = [
-    .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting", "Secrets"], swiftSettings: swiftSettings),
-    .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
-    .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "JSON"], swiftSettings: swiftSettings),
-    .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"], swiftSettings: swiftSettings),
-    .testTarget(name: "AutomationTests", dependencies: ["Automation", "HomeModel", "JSON"], swiftSettings: swiftSettings),
-    .testTarget(
-        name: "PersistenceTests",
-        dependencies: ["Persistence", "GatewayCore", "Automation", "HomeModel", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
-        swiftSettings: swiftSettings
-    ),
-    .testTarget(
-        name: "CoreTests",
-        dependencies: ["GatewayCore", "GatewayTesting", "Gateway", "Automation", "HomeModel", "JSON", "Mappings", "Persistence"],
-        swiftSettings: swiftSettings
-    ),
-    .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "Gateway", "GatewayCore"], swiftSettings: swiftSettings),
-    .testTarget(
-        name: "HTTPAPITests",
-        dependencies: [
-            "HTTPAPI", "GatewayCore", "GatewayTesting", "HomeModel", "JSON",
-            .product(name: "Yams", package: "Yams"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            // The event stream's fan-out on test channels (EventFanOutTests).
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
-        ],
-        swiftSettings: swiftSettings),
-    .testTarget(
-        name: "MappingsTests",
-        dependencies: ["Mappings", "HomeModel", "JSON"],
-        resources: [.copy("Fixtures")],
-        swiftSettings: swiftSettings
-    ),
-    .testTarget(
-        name: "GatewayTests",
-        dependencies: [
-            "Gateway", "GatewayCore", "GatewayTesting", "Mosquitto", "MosquittoTesting", "Secrets", "HomeModel", "JSON", "Mappings",
-            "Simulator",
-            "Automation", "Persistence",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ],
-        swiftSettings: swiftSettings
-    ),
-    .testTarget(
-        name: "HAPTests",
-        dependencies: [
-            "HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "BigInt", package: "BigInt"),
-            // A controller's side of a connection (TestController).
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-        ], resources: [.copy("Fixtures")],
-        swiftSettings: swiftSettings),
-    .testTarget(name: "HAPQRCodeTests", dependencies: ["HAPQRCode"], swiftSettings: swiftSettings),
-]
-if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
-    package.targets += testTargets
-    package.targets.append(
+        // DNS-SD advertisement of the HAP bridge through avahi-daemon (issue 37, item 4): a module on its own,
+        // with no other homegate module, and the probe that scripts/mdns-test.sh runs in a network namespace.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        // The only module that touches libavahi-client's C API.
+        .target(
+            name: "DNSSD",
+            dependencies: ["CAvahi", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "homegate-dnssd-probe",
+            dependencies: [
+                "DNSSD",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The HomeKit bridge (issue 37): the home as HAP accessories over the core's typed surface
+        // (GatewayCore alone, never Gateway or Mosquitto), a peer adapter like the HTTP API; advertised
+        // through the DNSSD module.
+        .target(
+            name: "HAPBridge",
+            dependencies: [
+                "GatewayCore", "HomeModel", "HAP", "DNSSD", "JSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Matter (issue 44): the device stack, a module that imports no homegate module (like HAP), and a
+        // demo device for the tests with the Matter SDK's own controller (scripts/matter-test.sh).
+        // swift-crypto's public API has neither P-256 point arithmetic (SPAKE2+ computes w0·M + X and
+        // y·(X − w0·M)) nor AES-CCM (Matter's message cipher); Debian's OpenSSL libcrypto has both.
+        .systemLibrary(name: "CMatterCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "Matter",
+            dependencies: [
+                "CMatterCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "matter-demo",
+            dependencies: [
+                "Matter",
+                "DNSSD",  // avahi, for the advertisement the Matter module leaves to its embedder
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The tests, left out where Tests/ is missing (`droppingMissingTests`).
+        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "MosquittoTesting", "Secrets"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "AutomationTests", dependencies: ["Automation", "HomeModel", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PersistenceTests",
+            dependencies: ["Persistence", "GatewayCore", "Automation", "HomeModel", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoreTests",
+            dependencies: ["GatewayCore", "GatewayTesting", "Gateway", "Automation", "HomeModel", "JSON", "Mappings", "Persistence"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "Gateway", "GatewayCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPAPITests",
+            dependencies: [
+                "HTTPAPI", "GatewayCore", "GatewayTesting", "HomeModel", "JSON",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                // The event stream's fan-out on test channels (EventFanOutTests).
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MappingsTests",
+            dependencies: ["Mappings", "HomeModel", "JSON"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "GatewayCore", "GatewayTesting", "Mosquitto", "MosquittoTesting", "Secrets", "HomeModel", "JSON", "Mappings",
+                "Simulator",
+                "Automation", "Persistence",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HAPTests",
+            dependencies: [
+                "HAP", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "BigInt", package: "BigInt"),
+                // A controller's side of a connection (TestController).
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ], resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "HAPQRCodeTests", dependencies: ["HAPQRCode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HAPBridgeTests",
             dependencies: [
                 "HAPBridge", "HAP", "Gateway", "GatewayCore", "GatewayTesting", "HomeModel", "JSON", "Mappings", "Secrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings))
-}
-
-// Matter (issue 44): the device stack, a module that imports no homegate module (like HAP), and a
-// demo device for the tests with the Matter SDK's own controller (scripts/matter-test.sh).
-package.products.append(.executable(name: "matter-demo", targets: ["matter-demo"]))
-package.targets += [
-    // swift-crypto's public API has neither P-256 point arithmetic (SPAKE2+ computes w0·M + X and
-    // y·(X − w0·M)) nor AES-CCM (Matter's message cipher); Debian's OpenSSL libcrypto has both.
-    .systemLibrary(name: "CMatterCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .target(
-        name: "Matter",
-        dependencies: [
-            "CMatterCrypto",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "CryptoExtras", package: "swift-crypto"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ],
-        swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-        name: "matter-demo",
-        dependencies: [
-            "Matter",
-            "DNSSD",  // avahi, for the advertisement the Matter module leaves to its embedder
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        ],
-        swiftSettings: swiftSettings
-    ),
-]
-if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
-    package.targets.append(
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "MatterTests",
             dependencies: [
                 "Matter", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
-            swiftSettings: swiftSettings))
+            swiftSettings: swiftSettings),
+    ])
+)
+
+/// The targets without the tests when Tests/ is missing: the container image builds from
+/// Package.swift and Sources/ alone (.dockerignore leaves Tests/ out), and SwiftPM refuses a test
+/// target whose folder is missing. Computed because a manifest has no declarative condition on the
+/// files present.
+func droppingMissingTests(_ targets: [Target]) -> [Target] {
+    let hasTests = FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests")
+    return targets.filter { hasTests || $0.type != .test }
+}
+
+/// Whether the build host's glibc is 2.36 or later, the first that loads packed relative relocations.
+/// Computed because SwiftPM's conditions know the platform, not the C library's version.
+var hostGlibcLoadsPackedRelocations: Bool {
+    #if os(Linux)
+    var buffer = [CChar](repeating: 0, count: 64)  // "glibc 2.36"
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return false }
+    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let version = text.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
+    #else
+    return false
+    #endif
 }

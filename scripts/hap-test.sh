@@ -5,7 +5,7 @@
 #   scripts/hap-test.sh [BIN_PATH] [pytest arguments…]
 #
 # BIN_PATH is the folder with a built hap-demo; default $HAP_BIN_PATH, else .build/release (SRP is
-# about 30 times slower in a debug build). Build it first: swift build -c release --product hap-demo
+# far slower in a debug build). Build it first: swift build -c release --product hap-demo
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

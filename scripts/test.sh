@@ -50,7 +50,7 @@ stage_browser() { # the web page in headless Chromium, driven by Selenium (scree
   scripts/browser-test.sh "$bin_path"
 }
 
-stage_hap() { # the HAP server with an independent controller, aiohomekit (release build: SRP is ~30 times slower in debug)
+stage_hap() { # the HAP server with an independent controller, aiohomekit (release build: SRP is far slower in debug)
   swift build -c release --product hap-demo
   scripts/hap-test.sh .build/release
 }

@@ -4,7 +4,7 @@ extension Accessory {
     /// `homegate/state/<accessory>`: `{"reachable":true,"services":{"lightbulb":{"brightness":80,"on":true}}}`,
     /// keys sorted, values not known yet left out. Written straight to bytes, not built as a
     /// `JSONValue` and serialized: that was much of the work of rendering a reading (callgrind;
-    /// README, the gateway benchmark's notes). Ids are unique in an accessory and names in a
+    /// docs/performance.md). Ids are unique in an accessory and names in a
     /// service; should one repeat, it is written once, with its first spelling and last value, as
     /// a JSON object built from them in order would have it.
     public var statePayload: [UInt8] {

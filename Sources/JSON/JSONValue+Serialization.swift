@@ -58,7 +58,7 @@ extension JSONValue {
     public static func writeString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escapes: copy them whole. (Scanned as a buffer: the generic
-        // `contains(where:)` on the UTF-8 view was about 6 % of the gateway's instructions per reading.)
+        // `contains(where:)` on the UTF-8 view cost a measurable share of a reading; docs/performance.md.)
         let copied = string.utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
             out.append(contentsOf: bytes)

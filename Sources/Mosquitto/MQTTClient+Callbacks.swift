@@ -12,8 +12,8 @@ extension MQTTClient {
     ///
     /// The log callback is set for TLS connections only: what it is for is the handshake's failures,
     /// which reach nothing else, and while one is set libmosquitto formats a debug line (with
-    /// `vsnprintf`, into a fresh allocation) for every packet in and out, about 4 % of the
-    /// gateway's instructions per reading by callgrind. Without TLS its errors are a topic that is
+    /// `vsnprintf`, into a fresh allocation) for every packet in and out, a measurable share of a
+    /// reading's instructions (docs/performance.md). Without TLS its errors are a topic that is
     /// not UTF-8 (refused before it reaches libmosquitto) and a broken packet (which also ends the
     /// connection with a reason).
     static func installCallbacks(_ mosq: OpaquePointer, logging: Bool) {
@@ -70,7 +70,7 @@ extension MQTTClient {
 /// hence after every packet read, which is when libmosquitto calls back (at QoS 0 it reads one
 /// packet per wake). A broker without `set_tcp_nodelay` (Mosquitto's default) holds its next small
 /// packet under Nagle's algorithm until our ACK of the last one: with delayed ACKs that stalled a
-/// reading by about 40 ms about once a minute at 2,000 a second. One `setsockopt` per packet.
+/// reading now and then (docs/performance.md, "A stock broker"). One `setsockopt` per packet.
 @inline(__always)
 func acknowledgeAtOnce(_ mosq: OpaquePointer?) {
     #if os(Linux)

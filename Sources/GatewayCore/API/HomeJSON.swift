@@ -146,7 +146,7 @@ public enum HomeJSON {
     /// An event's payload on `homegate/event/…`, with `time` as given (one formatted time per
     /// batch). Keys sorted, as every payload. A characteristic's event, one for every reading, is
     /// written straight to bytes: building its dictionary to serialize it was a good part of
-    /// rendering a reading (callgrind; README, the gateway benchmark's notes).
+    /// rendering a reading (callgrind; docs/performance.md).
     public static func eventPayload(_ event: HomeEvent, time: String) -> [UInt8] {
         guard case .characteristic(let change) = event else { return structureJSON(event, time: time).serializedBytes() }
         var out: [UInt8] = []

@@ -1,7 +1,7 @@
 import BigInt
 
-/// Modular exponentiation for SRP's 3072-bit prime in Montgomery form on 64-bit limbs: about
-/// ten times faster than `BigUInt.power(_:modulus:)`, which divides after every product.
+/// Modular exponentiation for SRP's 3072-bit prime in Montgomery form on 64-bit limbs: much
+/// faster than `BigUInt.power(_:modulus:)`, which divides after every product (docs/performance.md).
 struct MontgomeryModulus: Sendable {
     /// The odd modulus, least significant limb first.
     private let n: [UInt64]

@@ -14,8 +14,8 @@ public struct HAPServerConfiguration: Sendable {
     /// The events' gathering window (`HAPEventGathering`): a change after a quiet window goes at
     /// once, the ones within the window after it go out together at its end (button events at once). 240 ms:
     /// HAP's quarter second less what the path from the device's message to this server takes
-    /// (broker, gateway, scheduling: a few ms, 10 on a busy host), so that an event reaches the
-    /// controller within 255 ms of the device's message at p99.
+    /// (broker, gateway, scheduling; docs/performance.md, "The HomeKit bridge"), so that an event
+    /// reaches the controller within 255 ms of the device's message at p99.
     public var eventCoalescingDelay: Duration
     /// A connection that has not pair-verified is closed after this long without a request. A
     /// verified one (a home hub, a phone) stays open however quiet it is, as HAP-NodeJS keeps

@@ -108,8 +108,8 @@ extension Zigbee2MQTTDevice {
 
     /// Reads one bridge's `bridge/devices` each time it is published: a device whose bytes are the
     /// same as in the list read last is that device again, not parsed again. Zigbee2MQTT publishes
-    /// the whole list when one device joins, leaves or is renamed; with a thousand devices that is
-    /// 3.7 MB, about 35 ms to parse, against a few to find and hash each device's bytes.
+    /// the whole list when one device joins, leaves or is renamed, and parsing it all costs many
+    /// times what finding and hashing each device's bytes does (docs/performance.md).
     public struct ListReader: Sendable {
         private struct Key: Hashable {
             var bytes: Int
