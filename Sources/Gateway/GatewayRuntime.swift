@@ -75,11 +75,7 @@ actor GatewayRuntime {
     }
 
     /// Gives freed heap pages back to the system (after a burst of messages, say).
-    func releaseMemory() {
-        #if os(Linux)
-        _ = releaseFreedMemory(0)
-        #endif
-    }
+    func releaseMemory() { returnFreedMemory() }
 
     /// A command from inside the process (the HTTP API, HomeKit), answered at once for a read of
     /// the home, once stored for a change, when the device reports for a read (3 s at most).
@@ -268,6 +264,14 @@ actor GatewayRuntime {
         warningWindow.count += 1
         if warningWindow.count <= 20 { log[component].warning("\(message)") } else { warningWindow.suppressed += 1 }
     }
+}
+
+/// Gives freed heap pages back to the system: glibc keeps what a large piece of work (a device
+/// list read, its JSON written to the database) freed otherwise.
+func returnFreedMemory() {
+    #if os(Linux)
+    _ = releaseFreedMemory(0)
+    #endif
 }
 
 #if os(Linux)

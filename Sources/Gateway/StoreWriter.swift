@@ -137,7 +137,12 @@ final class StoreWriter: Sendable {
     /// change is not stored (an `ok` means stored); events and fires wait for the retry, but not
     /// longer than `patience`: devices must not stop because a disk did.
     private func drain(_ resync: @Sendable () async -> Void, _ deliver: Deliver) async {
+        // A device list is written out to JSON here (megabytes of small allocations with thousands
+        // of devices); once the batches are gone, their memory goes back to the system.
+        var wroteLists = false
+        defer { if wroteLists { returnFreedMemory() } }
         while let work = take() {
+            wroteLists = wroteLists || !work.batch.inventories.isEmpty
             let (replies, others) = Self.split(work.held)
             if let reason = recentFailure(), !queue.withLock({ $0.closed }) {
                 // The disk failed under a second ago: answer now, and leave the next try to the ticker.
