@@ -24,10 +24,9 @@ struct PortHolderTests {
         #expect(PortHolder.listeningInodes(port: 51731, table: Self.table).isEmpty)
     }
 
-    @Test("a port this process listens on is held by this process, by its pid", .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp")))
-    func thisProcess() throws {
+    /// A socket of this process listening on 127.0.0.1 at a port the kernel picks: its descriptor and port.
+    static func listenOnLoopback() throws -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -35,8 +34,17 @@ struct PortHolderTests {
         let listening = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        try #require(listening && listen(fd, 1) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        guard listening && listen(fd, 1) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    @Test("a port this process listens on is held by this process, by its pid", .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp")))
+    func thisProcess() throws {
+        let (fd, port) = try Self.listenOnLoopback()
+        defer { close(fd) }
         let holder = try #require(PortHolder.describe(port: port))
         #expect(holder.contains("(pid \(getpid()))"), "\(holder)")
     }
@@ -45,17 +53,8 @@ struct PortHolderTests {
         "two processes on the port, on different addresses: both are named",
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp6") && FileManager.default.fileExists(atPath: "/usr/bin/python3")))
     func twoHolders() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try Self.listenOnLoopback()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        try #require(listening && listen(fd, 1) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         // Another process listens on the same port on ::1 (IPv6 only), as a second program may.
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
