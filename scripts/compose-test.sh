@@ -6,18 +6,4 @@
 #
 # BIN_PATH holds homegate and homegate-simulator; default $HOMEGATE_BIN_PATH, else .build/debug.
 # This script does not build.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-
-bin_path="${HOMEGATE_BIN_PATH:-.build/debug}"
-if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
-  bin_path="$1"
-  shift
-fi
-
-. scripts/python-venv.sh
-venv=.build/house-venv
-python_venv "$venv" Tests/pyhouse/requirements.txt
-
-export PYTHONDONTWRITEBYTECODE=1
-exec "$venv/bin/python" -m pytest Tests/compose --bin-path "$bin_path" -p no:cacheprovider "$@"
+exec "$(dirname "$0")/house-suite.sh" Tests/compose "$@"
