@@ -10,11 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin_path="${HOMEGATE_BIN_PATH:-.build/debug}"
-if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
-  bin_path="$1"
-  shift
-fi
+. scripts/bin-path.sh
 
 . scripts/python-venv.sh
 venv=.build/api-venv

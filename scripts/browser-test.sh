@@ -10,17 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin_path="${HOMEGATE_BIN_PATH:-.build/debug}"
-if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
-  bin_path="$1"
-  shift
-fi
-for binary in homegate homegate-simulator; do
-  if [ ! -x "$bin_path/$binary" ]; then
-    echo "browser-test.sh: $bin_path/$binary is missing; build first (swift build) and pass \"\$(swift build --show-bin-path)\"" >&2
-    exit 2
-  fi
-done
+. scripts/bin-path.sh
 
 # 1. Debian packages: the browser and its driver, the broker and its clients, venv support.
 packages=(chromium chromium-driver mosquitto mosquitto-clients python3-venv)

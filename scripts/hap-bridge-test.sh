@@ -13,17 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin_path="${HOMEGATE_BIN_PATH:-.build/debug}"
-if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
-  bin_path="$1"
-  shift
-fi
-for binary in homegate homegate-simulator; do
-  if [ ! -x "$bin_path/$binary" ]; then
-    echo "hap-bridge-test.sh: $bin_path/$binary is missing; build it first (swift build)" >&2
-    exit 2
-  fi
-done
+. scripts/bin-path.sh
 
 # The same virtual environment as scripts/hap-test.sh (pinned aiohomekit and pytest), made once.
 . scripts/python-venv.sh

@@ -11,11 +11,7 @@ cd "$(dirname "$0")/.."
 
 suite=$1
 shift
-bin_path="${HOMEGATE_BIN_PATH:-.build/debug}"
-if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
-  bin_path="$1"
-  shift
-fi
+. scripts/bin-path.sh
 
 . scripts/python-venv.sh
 venv=.build/house-venv

@@ -8,73 +8,38 @@ import Darwin
 /// A pairing store in one JSON file (mode 0600), for the demo and the restart test.
 public actor HAPFilePairingStore: HAPPairingStore {
     private let url: URL
-    private var contents: Contents
-
-    struct Contents: Codable {
-        struct Pairing: Codable {
-            var controllerID: String
-            var publicKey: String
-            var isAdmin: Bool
-        }
-        var deviceID: String?
-        var longTermSecretKey: String?
-        var setupCode: String?
-        var setupID: String?
-        var pairings: [Pairing] = []
-        var configurationNumber: UInt32 = 1
-    }
+    private var contents: HAPPairingRecord
 
     /// Opens the file, or starts empty when it does not exist yet.
     public init(path: String) throws(HAPError) {
         url = URL(fileURLWithPath: path)
         guard FileManager.default.fileExists(atPath: path) else {
-            contents = Contents()
+            contents = HAPPairingRecord()
             return
         }
         do {
-            contents = try JSONDecoder().decode(Contents.self, from: Data(contentsOf: url))
+            contents = try JSONDecoder().decode(HAPPairingRecord.self, from: Data(contentsOf: url))
         } catch {
             throw .storage("\(path) is not a pairing store written by HAPFilePairingStore: \(error)")
         }
     }
 
-    public func identity() throws -> HAPIdentity? {
-        guard let deviceID = contents.deviceID, let key = contents.longTermSecretKey, let code = contents.setupCode,
-            let setupID = contents.setupID
-        else { return nil }
-        guard let keyBytes = Data(base64Encoded: key) else {
-            throw HAPError.storage("\(url.path): longTermSecretKey is not base64")
-        }
-        return try HAPIdentity(
-            deviceID: HAPDeviceID(deviceID), longTermSecretKey: Array(keyBytes), setupCode: HAPSetupCode(code),
-            setupID: HAPSetupID(setupID))
-    }
+    public func identity() throws -> HAPIdentity? { try contents.identity(at: url.path) }
 
     public func saveIdentity(_ identity: HAPIdentity) throws {
-        contents.deviceID = identity.deviceID.description
-        contents.longTermSecretKey = Data(identity.longTermSecretKey).base64EncodedString()
-        contents.setupCode = identity.setupCode.description
-        contents.setupID = identity.setupID.description
+        contents.setIdentity(identity)
         try write()
     }
 
-    public func pairings() -> [HAPPairing] {
-        contents.pairings.compactMap { pairing in
-            Data(base64Encoded: pairing.publicKey).map {
-                HAPPairing(controllerID: pairing.controllerID, publicKey: Array($0), isAdmin: pairing.isAdmin)
-            }
-        }
-    }
+    public func pairings() -> [HAPPairing] { contents.pairingList }
 
     public func savePairing(_ pairing: HAPPairing) throws {
-        contents.pairings.removeAll { $0.controllerID == pairing.controllerID }
-        contents.pairings.append(
-            .init(controllerID: pairing.controllerID, publicKey: Data(pairing.publicKey).base64EncodedString(), isAdmin: pairing.isAdmin))
+        contents.save(pairing)
         try write()
     }
 
     public func removePairing(controllerID: String) throws {
-        contents.pairings.removeAll { $0.controllerID == controllerID }
+        contents.remove(controllerID: controllerID)
         try write()
     }
 
