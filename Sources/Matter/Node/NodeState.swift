@@ -10,7 +10,12 @@ enum ClusterID {
     static let operationalCredentials: UInt32 = 0x003E
     static let groupKeyManagement: UInt32 = 0x003F
     static let onOff: UInt32 = 0x0006
+    static let levelControl: UInt32 = 0x0008
+    static let colorControl: UInt32 = 0x0300
     static let administratorCommissioning: UInt32 = 0x003C
+
+    /// The clusters the node answers itself; an application's `CommandHandler` answers the others.
+    static let served: Set<UInt32> = [generalCommissioning, operationalCredentials, administratorCommissioning, groupKeyManagement]
 
     /// The clusters whose commands need Administer; others' need Operate.
     static let administered: Set<UInt32> = [
@@ -42,6 +47,9 @@ struct NodeState: Sendable {
 
     var model: DataModel
     let attestation: DeviceAttestation?
+    /// Answers invokes of application clusters (a bridge passes them on); without one, the node
+    /// switches its own On/Off clusters.
+    var commandHandler: MatterNode.CommandHandler?
     var fabrics: [Fabric] = []
     var acl: [AccessControlEntry] = []
     var failSafe: FailSafe?
@@ -212,7 +220,7 @@ struct NodeState: Sendable {
 
 extension DataModel {
     /// Sets an attribute, bumping its cluster's data version when the value changes.
-    mutating func set(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
+    public mutating func set(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
         guard var found = endpoints[endpoint]?[cluster], found.attributes[attribute] != value else { return }
         found.attributes[attribute] = value
         found.dataVersion &+= 1

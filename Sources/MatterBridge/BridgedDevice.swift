@@ -1,0 +1,170 @@
+import HomeModel
+import Matter
+
+/// What one service of the house is in Matter: a device type and the clusters that carry its
+/// characteristics. A service with no counterpart here is not bridged.
+enum BridgedDevice: Sendable, Equatable {
+    /// On/Off Light, Dimmable Light or Color Temperature Light, by what the lightbulb has.
+    case light(dimmable: Bool, colorTemperature: ClosedRange<Int>?)
+    /// An outlet or a switch: On/Off Plug-in Unit.
+    case plug
+    case contact
+    /// `characteristic`: `motion_detected` or `occupancy_detected`.
+    case occupancy(characteristic: String)
+    case temperature
+    case humidity
+
+    init?(_ service: Service) {
+        func has(_ name: String) -> Bool { service[name] != nil }
+        switch service.type.name {
+        case "lightbulb" where has("on"):
+            let temperature = service["color_temperature"].flatMap { characteristic -> ClosedRange<Int>? in
+                guard let low = characteristic.minValue, let high = characteristic.maxValue, low <= high else { return nil }
+                return Int(low.rounded(.up))...Int(high.rounded(.down))
+            }
+            self = .light(dimmable: has("brightness"), colorTemperature: temperature)
+        case "outlet" where has("on"), "switch" where has("on"): self = .plug
+        case "contact_sensor" where has("contact_sensor_state"): self = .contact
+        case "motion_sensor" where has("motion_detected"): self = .occupancy(characteristic: "motion_detected")
+        case "occupancy_sensor" where has("occupancy_detected"): self = .occupancy(characteristic: "occupancy_detected")
+        case "temperature_sensor" where has("current_temperature"): self = .temperature
+        case "humidity_sensor" where has("current_relative_humidity"): self = .humidity
+        default: return nil
+        }
+    }
+
+    /// The Matter device type and its revision (Matter Device Library).
+    var deviceType: (type: UInt32, revision: UInt16) {
+        switch self {
+        case .light(_, _?): (0x010C, 4)  // Color Temperature Light
+        case .light(true, nil): (0x0101, 3)  // Dimmable Light
+        case .light(false, nil): (0x0100, 3)  // On/Off Light
+        case .plug: (0x010A, 3)  // On/Off Plug-in Unit
+        case .contact: (0x0015, 1)  // Contact Sensor
+        case .occupancy: (0x0107, 4)  // Occupancy Sensor
+        case .temperature: (0x0302, 2)  // Temperature Sensor
+        case .humidity: (0x0307, 2)  // Humidity Sensor
+        }
+    }
+
+    /// The device's own clusters with the service's values (Descriptor and Bridged Device Basic
+    /// Information are the endpoint's, see `EndpointLayout`).
+    func clusters(_ service: Service) -> [UInt32: DataModel.Cluster] {
+        var clusters: [UInt32: [UInt32: TLVValue]] = [:]
+        switch self {
+        case .light(let dimmable, let temperature):
+            clusters[Cluster.onOff] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
+            if dimmable {
+                clusters[Cluster.levelControl] = [
+                    0x0000: .null, 0x0002: .unsigned(1), 0x0003: .unsigned(254), 0x000F: .unsigned(0), 0x0011: .null,
+                    0xFFFC: .unsigned(0x03),  // OnOff, Lighting
+                    0xFFFD: .unsigned(6),
+                ]
+            }
+            if let temperature {
+                clusters[Cluster.colorControl] = [
+                    0x0002: .unsigned(0),  // RemainingTime
+                    0x0007: .unsigned(UInt64(temperature.lowerBound)),  // ColorTemperatureMireds
+                    0x0008: .unsigned(2),  // ColorMode: color temperature
+                    0x000F: .unsigned(0),  // Options
+                    0x0010: .unsigned(0),  // NumberOfPrimaries
+                    0x4001: .unsigned(2),  // EnhancedColorMode
+                    0x400A: .unsigned(0x10),  // ColorCapabilities: color temperature
+                    0x400B: .unsigned(UInt64(temperature.lowerBound)),  // ColorTempPhysicalMinMireds
+                    0x400C: .unsigned(UInt64(temperature.upperBound)),  // ColorTempPhysicalMaxMireds
+                    0x400D: .unsigned(UInt64(temperature.lowerBound)),  // CoupleColorTempToLevelMinMireds
+                    0x4010: .null,  // StartUpColorTemperatureMireds
+                    0xFFFC: .unsigned(0x10),  // ColorTemperature
+                    0xFFFD: .unsigned(7),
+                ]
+            }
+        case .plug:
+            clusters[Cluster.onOff] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
+        case .contact:
+            clusters[Cluster.booleanState] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(1)]
+        case .occupancy:
+            clusters[Cluster.occupancySensing] = [
+                0x0000: .unsigned(0), 0x0001: .unsigned(0), 0x0002: .unsigned(1),  // Occupancy; PIR
+                0xFFFC: .unsigned(0), 0xFFFD: .unsigned(4),
+            ]
+        case .temperature:
+            clusters[Cluster.temperatureMeasurement] = [
+                0x0000: .null, 0x0001: .signed(-27315), 0x0002: .signed(32767), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(4),
+            ]
+        case .humidity:
+            clusters[Cluster.relativeHumidityMeasurement] = [
+                0x0000: .null, 0x0001: .unsigned(0), 0x0002: .unsigned(10000), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(3),
+            ]
+        }
+        for characteristic in service.characteristics {
+            guard let value = characteristic.value else { continue }
+            for (cluster, attribute, matter) in attributes(characteristic.name, value) {
+                clusters[cluster]?[attribute] = matter
+            }
+        }
+        return clusters.mapValues { DataModel.Cluster(attributes: $0) }
+    }
+
+    /// The attributes a characteristic's value sets: (cluster, attribute, value).
+    func attributes(_ characteristic: String, _ value: CharacteristicValue) -> [(UInt32, UInt32, TLVValue)] {
+        switch (self, characteristic) {
+        case (.light, "on"), (.plug, "on"):
+            return value.boolValue.map { [(Cluster.onOff, 0x0000, .bool($0))] } ?? []
+        case (.light(true, _), "brightness"):
+            return value.number.map { [(Cluster.levelControl, 0x0000, .unsigned(UInt64(Level.level(brightness: $0))))] } ?? []
+        case (.light(_, let range?), "color_temperature"):
+            guard let mireds = value.number else { return [] }
+            return [(Cluster.colorControl, 0x0007, .unsigned(UInt64(min(max(Int(mireds.rounded()), range.lowerBound), range.upperBound))))]
+        case (.contact, "contact_sensor_state"):
+            // HAP: 0 contact detected (closed); Matter's StateValue: true when in contact.
+            return value.number.map { [(Cluster.booleanState, 0x0000, .bool($0 == 0))] } ?? []
+        case (.occupancy(let name), _) where name == characteristic:
+            return value.boolValue.map { [(Cluster.occupancySensing, 0x0000, .unsigned($0 ? 1 : 0))] } ?? []
+        case (.temperature, "current_temperature"):
+            return value.number.map { [(Cluster.temperatureMeasurement, 0x0000, .signed(Int64(($0 * 100).rounded())))] } ?? []
+        case (.humidity, "current_relative_humidity"):
+            return value.number.map { [(Cluster.relativeHumidityMeasurement, 0x0000, .unsigned(UInt64(max(0, ($0 * 100).rounded()))))] }
+                ?? []
+        default:
+            return []
+        }
+    }
+}
+
+/// The application clusters the bridge serves.
+enum Cluster {
+    static let descriptor: UInt32 = 0x001D
+    static let bridgedDeviceBasicInformation: UInt32 = 0x0039
+    static let onOff: UInt32 = 0x0006
+    static let levelControl: UInt32 = 0x0008
+    static let colorControl: UInt32 = 0x0300
+    static let booleanState: UInt32 = 0x0045
+    static let occupancySensing: UInt32 = 0x0406
+    static let temperatureMeasurement: UInt32 = 0x0402
+    static let relativeHumidityMeasurement: UInt32 = 0x0405
+}
+
+/// HomeKit's brightness (0–100 %) and Matter's CurrentLevel (1–254).
+enum Level {
+    static func level(brightness: Double) -> Int { min(254, max(1, Int((brightness * 254 / 100).rounded()))) }
+    static func brightness(level: Int) -> Int { min(100, max(0, Int((Double(level) * 100 / 254).rounded()))) }
+}
+
+extension CharacteristicValue {
+    var boolValue: Bool? {
+        switch self {
+        case .bool(let value): value
+        case .int(let value): value != 0
+        default: nil
+        }
+    }
+
+    var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .float(let value): value
+        case .bool(let value): value ? 1 : 0
+        case .string: nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import GatewayCore
+import HomeModel
+import JSON
+import Matter
+
+extension BridgedEndpoint {
+    /// What an invoke comes to: the house's writes, or the status that refuses it.
+    enum Invoke: Equatable {
+        case writes([WriteRequest])
+        case refused(InteractionStatus)
+    }
+
+    /// The writes an invoke stands for, checked against the characteristics' ranges, or the status
+    /// that refuses it. Stop commands change nothing (the house's writes take effect at once).
+    func writes(for path: CommandPath, fields: TLVValue) -> Invoke {
+        func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
+            WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
+        }
+        switch (path.cluster, path.command) {
+        case (Cluster.onOff, 0): return .writes([write("on", .bool(false))])
+        case (Cluster.onOff, 1): return .writes([write("on", .bool(true))])
+        case (Cluster.onOff, 2):
+            let on = characteristics["on"]?.value?.boolValue ?? false
+            return .writes([write("on", .bool(!on))])
+        case (Cluster.levelControl, 0), (Cluster.levelControl, 4):  // MoveToLevel, MoveToLevelWithOnOff
+            guard characteristics["brightness"] != nil else { return .refused(.unsupportedCommand) }
+            guard let level = try? fields.field(0, "Level", as: UInt8.self), level <= 254 else { return .refused(.constraintError) }
+            let brightness = write("brightness", .integer(Level.brightness(level: Int(level))))
+            guard path.command == 4 else { return .writes([brightness]) }
+            // With OnOff: the lowest level is off, any other on.
+            return .writes(level <= 1 ? [write("on", .bool(false))] : [write("on", .bool(true)), brightness])
+        case (Cluster.levelControl, 3), (Cluster.levelControl, 7), (Cluster.colorControl, 0x47):
+            return .writes([])
+        case (Cluster.colorControl, 0x0A):  // MoveToColorTemperature
+            guard case .light(_, let range?) = device else { return .refused(.unsupportedCommand) }
+            guard let mireds = try? fields.field(0, "ColorTemperatureMireds", as: UInt16.self), range.contains(Int(mireds)) else {
+                return .refused(.constraintError)
+            }
+            return .writes([write("color_temperature", .integer(Int(mireds)))])
+        default:
+            return .refused(.unsupportedCommand)
+        }
+    }
+}

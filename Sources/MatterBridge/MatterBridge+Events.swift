@@ -1,0 +1,63 @@
+import GatewayCore
+import HomeModel
+import Logging
+import Matter
+import Synchronization
+
+extension MatterBridge {
+    /// The core's value and reachability changes into the node's attributes (their data versions
+    /// bumped, so subscriptions report them), a batch at a time.
+    func forwardEvents(_ arrivals: AsyncStream<Void>, to node: MatterNode) async {
+        for await _ in arrivals {
+            let (events, overflowed) = feed.take()
+            if overflowed {
+                await relay(node)
+                continue
+            }
+            let changes = state.withLock { state in
+                var changes: [(endpoint: UInt16, cluster: UInt32, attribute: UInt32, value: TLVValue)] = []
+                for event in events {
+                    switch event {
+                    case .characteristic(let change):
+                        for number in state.layout.byAccessory[change.accessory] ?? [] {
+                            guard var endpoint = state.layout.endpoints[number], endpoint.service == change.service else { continue }
+                            endpoint.characteristics[change.characteristic]?.value = change.value
+                            state.layout.endpoints[number] = endpoint
+                            for (cluster, attribute, value) in endpoint.device.attributes(change.characteristic, change.value) {
+                                changes.append((number, cluster, attribute, value))
+                            }
+                        }
+                    case .accessory(let id, .reachability, let now?):
+                        for number in state.layout.byAccessory[id] ?? [] {
+                            changes.append((number, Cluster.bridgedDeviceBasicInformation, 0x0011, .bool(now.reachable)))
+                        }
+                    default:
+                        continue
+                    }
+                }
+                return changes
+            }
+            guard !changes.isEmpty else { continue }
+            node.update { model in
+                for change in changes { model.set(endpoint: change.endpoint, cluster: change.cluster, attribute: change.attribute, to: change.value) }
+            }
+        }
+    }
+
+    /// Lays the bridge out again each time the house's tree changes (a device joined, left, was
+    /// renamed or excluded): the parts lists change only when the set of bridged devices does.
+    func followTree(from laidOut: UInt64, node: MatterNode) async {
+        let changes = access.treeChanges.subscribe()
+        if access.treeChanges.generation != laidOut { await relay(node) }
+        for await _ in changes { await relay(node) }
+    }
+
+    func relay(_ node: MatterNode) async {
+        do {
+            let layout = try await lay(await access.snapshot())
+            node.update { RootNode.apply(layout, to: &$0) }
+        } catch {
+            logger.error("cannot keep the Matter endpoint numbers: \(error)")
+        }
+    }
+}
