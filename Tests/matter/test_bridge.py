@@ -1,0 +1,247 @@
+"""homegate's Matter bridge (issue 45) with the Matter SDK's own controller, between two network
+namespaces: the shared house (Tests/pyhouse: Mosquitto, the Zigbee2MQTT simulator, `homegate run`
+with matter.enabled) runs in namespace A beside avahi; the controller, in B, commissions homegate,
+reads the Aggregator's parts with their device types, switches a light and sees the simulated
+device's `/set`, gets a device's change and its reachability in a wildcard subscription, and finds
+the same endpoints after a restart, and after a power cut (an empty broker, the devices late)."""
+
+import asyncio
+import hashlib
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import conftest
+from conftest import PAA_STORE, free_udp_port
+from netns import ADDRESS6_A
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pyhouse.house import House, wait_until  # noqa: E402
+
+PASSCODE = 20202021
+DISCRIMINATOR = 3850
+NODE = 0x5001
+FIGURES = {}
+
+# What the demo house (demo/devices.json, demo/mappings) is in Matter: each bridged service by its
+# endpoint's UniqueID key, with its device type.
+EXPECTED = {
+    "hallway_dimmer/lightbulb": 0x0101,  # Dimmable Light
+    "garage_door/temperature_sensor": 0x0302,
+    "tv_plug/outlet": 0x010A,  # On/Off Plug-in Unit
+    "heater_plug/outlet": 0x010A,
+    "bulb/lightbulb": 0x010C,  # Color Temperature Light
+    "bulb_color_2/lightbulb": 0x010C,
+    "weather_sensor/temperature_sensor": 0x0302,
+    "weather_sensor/humidity_sensor": 0x0307,
+    "power_plug/outlet": 0x010A,
+    "kitchen_wall_switch/lightbulb_l1": 0x0100,  # On/Off Light
+    "kitchen_wall_switch/lightbulb_l2": 0x0100,
+    "front_door_contact/contact_sensor": 0x0015,
+    "occupancy_sensor/motion_sensor": 0x0107,
+    "desk_lights/lightbulb": 0x010C,
+}
+
+
+def unique_id(key: str) -> str:
+    return hashlib.sha256(key.encode()).digest()[:16].hex()
+
+
+BY_UNIQUE_ID = {unique_id(key): key for key in EXPECTED}
+
+
+class MatterHouse(House):
+    """The house in namespace A, homegate's Matter bridge on a fixed UDP port there."""
+
+    def __init__(self, bin_path, workdir, network):
+        super().__init__(bin_path, workdir, name="matter-bridge", prefix=["ip", "netns", "exec", network.ns_a], env=network.env)
+        self.matter_port = free_udp_port()  # namespace A is empty: free there too
+
+    def environment(self, name="homegate", extra=None):
+        return super().environment(name, {
+            "HOMEGATE_MATTER_ENABLED": "true",
+            "HOMEGATE_MATTER_PORT": str(self.matter_port),
+            "HOMEGATE_MATTER_PASSCODE": str(PASSCODE),
+            "HOMEGATE_MATTER_DISCRIMINATOR": str(DISCRIMINATOR),
+            **(extra or {}),
+        })
+
+    def start_gateway(self, name="homegate", env=None, cwd=None, ready=("Matter bridge serving",), timeout=120):
+        return super().start_gateway(name, env, cwd, ready, timeout)
+
+
+@pytest.fixture(scope="module")
+def house(request, network, tmp_path_factory):
+    if network is None:
+        pytest.skip(f"no network namespaces: {conftest.NETWORK_REASON}")
+    bin_path = request.config.getoption("--bin-path")
+    with MatterHouse(bin_path, tmp_path_factory.mktemp("matter-house"), network) as running:
+        try:
+            running.start_mosquitto()
+            running.start_simulator(groups=True)
+            running.start_gateway()
+            yield running
+        except BaseException:
+            print(running.report())
+            raise
+    if FIGURES:
+        print("\nMatter bridge figures: " + ", ".join(f"{name} {value}" for name, value in FIGURES.items()))
+
+
+@pytest.fixture(scope="module")
+def controller(house, fabric_admin, loop):
+    controller = fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
+    started = time.monotonic()
+    loop.run_until_complete(controller.EstablishPASESessionIP(ADDRESS6_A, PASSCODE, NODE, house.matter_port))
+    loop.run_until_complete(controller.Commission(NODE))
+    FIGURES["commissioning"] = f"{1000 * (time.monotonic() - started):.0f} ms"
+    yield controller
+    controller.Shutdown()
+
+
+def read(loop, controller, attributes):
+    return loop.run_until_complete(controller.ReadAttribute(NODE, attributes))
+
+
+def endpoints(loop, controller) -> dict:
+    """Each bridged endpoint's key (by its UniqueID), once every expected one is listed."""
+    import chip.clusters as Clusters
+    bridged = Clusters.BridgedDeviceBasicInformation
+
+    def listed():
+        ids = read(loop, controller, [(bridged.Attributes.UniqueID)])
+        found = {BY_UNIQUE_ID.get(ids[endpoint][bridged][bridged.Attributes.UniqueID]): endpoint for endpoint in ids}
+        return found if set(EXPECTED) <= set(found) else None
+
+    return wait_until(listed, 60, "every device of the demo house bridged", interval=0.5)
+
+
+def test_the_house_is_an_aggregator_of_bridged_devices_with_their_device_types(house, controller, loop):
+    import chip.clusters as Clusters
+    descriptor, bridged = Clusters.Descriptor, Clusters.BridgedDeviceBasicInformation
+    numbers = endpoints(loop, controller)
+    read_back = read(loop, controller, [(descriptor.Attributes.PartsList), (descriptor.Attributes.DeviceTypeList)])
+    parts = sorted(numbers.values())
+    assert read_back[0][descriptor][descriptor.Attributes.PartsList] == [1, *parts]
+    assert read_back[1][descriptor][descriptor.Attributes.PartsList] == parts
+    assert [t.deviceType for t in read_back[0][descriptor][descriptor.Attributes.DeviceTypeList]] == [0x0016]  # Root Node
+    assert [t.deviceType for t in read_back[1][descriptor][descriptor.Attributes.DeviceTypeList]] == [0x000E]  # Aggregator
+    for key, device_type in EXPECTED.items():
+        types = [t.deviceType for t in read_back[numbers[key]][descriptor][descriptor.Attributes.DeviceTypeList]]
+        assert types == [device_type, 0x0013], (key, types)  # the device, and Bridged Node
+    labels = read(loop, controller, [(bridged.Attributes.NodeLabel), (bridged.Attributes.Reachable), (bridged.Attributes.VendorName)])
+    assert labels[numbers["bulb/lightbulb"]][bridged][bridged.Attributes.NodeLabel] == "Desk Lamp"
+    assert labels[numbers["bulb/lightbulb"]][bridged][bridged.Attributes.VendorName] == "IKEA"
+    assert labels[numbers["bulb/lightbulb"]][bridged][bridged.Attributes.Reachable] is True
+    assert labels[numbers["power_plug/outlet"]][bridged][bridged.Attributes.NodeLabel] == "Coffee Machine"
+    ct = read(loop, controller, [(numbers["bulb/lightbulb"], Clusters.ColorControl.Attributes.ColorTempPhysicalMinMireds),
+                                 (numbers["bulb/lightbulb"], Clusters.ColorControl.Attributes.ColorTempPhysicalMaxMireds)])
+    color = ct[numbers["bulb/lightbulb"]][Clusters.ColorControl]
+    assert (color[Clusters.ColorControl.Attributes.ColorTempPhysicalMinMireds], color[Clusters.ColorControl.Attributes.ColorTempPhysicalMaxMireds]) == (250, 454)
+
+
+def test_invokes_reach_the_simulated_device_as_one_set_each(house, controller, loop):
+    import chip.clusters as Clusters
+    on_off, level, color = Clusters.OnOff, Clusters.LevelControl, Clusters.ColorControl
+    lamp = endpoints(loop, controller)["bulb/lightbulb"]
+    subscription = house.subscribe("zigbee2mqtt/bulb/set")
+    latencies = []
+    try:
+        for round in range(10):
+            command = on_off.Commands.On() if round % 2 == 0 else on_off.Commands.Off()
+            started = time.monotonic()
+            loop.run_until_complete(controller.SendCommand(NODE, lamp, command))
+            sent = subscription.message("zigbee2mqtt/bulb/set")
+            latencies.append(1000 * (time.monotonic() - started))
+            assert sent == {"state": "ON" if round % 2 == 0 else "OFF"}
+        FIGURES["invoke -> /set p50 (incl. mosquitto_sub)"] = f"{statistics.median(latencies):.1f} ms"
+
+        loop.run_until_complete(controller.SendCommand(NODE, lamp, level.Commands.MoveToLevelWithOnOff(level=127, transitionTime=0, optionsMask=0, optionsOverride=0)))
+        assert subscription.message("zigbee2mqtt/bulb/set") == {"state": "ON", "brightness": 127}  # 50 %, both in one /set
+        loop.run_until_complete(controller.SendCommand(NODE, lamp, color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, optionsMask=0, optionsOverride=0)))
+        assert subscription.message("zigbee2mqtt/bulb/set") == {"color_temp": 300}
+    finally:
+        subscription.close()
+
+    def lamp_state():
+        values = read(loop, controller, [(lamp, on_off.Attributes.OnOff), (lamp, level.Attributes.CurrentLevel), (lamp, color.Attributes.ColorTemperatureMireds)])[lamp]
+        return (values[on_off][on_off.Attributes.OnOff], values[level][level.Attributes.CurrentLevel],
+                values[color][color.Attributes.ColorTemperatureMireds]) == (True, 127, 300)
+
+    wait_until(lamp_state, 10, "the lamp's attributes to follow the device")
+
+    # Out of the bulb's range (250-454 mireds): refused before anything goes out.
+    with pytest.raises(Exception, match="(?i)constraint|0x87"):
+        loop.run_until_complete(controller.SendCommand(NODE, lamp, color.Commands.MoveToColorTemperature(colorTemperatureMireds=100, transitionTime=0, optionsMask=0, optionsOverride=0)))
+
+
+def test_a_device_change_and_its_reachability_reach_a_wildcard_subscription(house, controller, loop):
+    import chip.clusters as Clusters
+    boolean, bridged = Clusters.BooleanState, Clusters.BridgedDeviceBasicInformation
+    door = endpoints(loop, controller)["front_door_contact/contact_sensor"]
+    subscription = loop.run_until_complete(controller.Read(NODE, attributes=["*"], reportInterval=(0, 30)))
+    try:
+        def value(cluster, attribute):
+            return subscription.GetAttributes()[door][cluster][attribute]
+
+        def report(state, wanted):
+            reported = asyncio.Event()
+            subscription.SetAttributeUpdateCallback(
+                lambda path, transaction: loop.call_soon_threadsafe(reported.set) if wanted(path) else None)
+            started = time.monotonic()
+            house.simulator(*state)
+            loop.run_until_complete(asyncio.wait_for(reported.wait(), 10))
+            return 1000 * (time.monotonic() - started)
+
+        def at_door(attribute):
+            return lambda path: path.Path.EndpointId == door and path.Path.AttributeId == attribute.attribute_id
+
+        latencies = []
+        closed = value(boolean, boolean.Attributes.StateValue)
+        for _ in range(6):
+            closed = not closed  # always a change, whatever the door was
+            latencies.append(report(("report", {"id": "front_door_contact", "state": {"contact": closed}}), at_door(boolean.Attributes.StateValue)))
+            assert value(boolean, boolean.Attributes.StateValue) is closed  # Matter: true in contact
+        FIGURES["device change -> subscription report p50 (incl. mosquitto_pub)"] = f"{statistics.median(latencies):.1f} ms"
+
+        assert value(bridged, bridged.Attributes.Reachable) is True
+        for state, reachable in (("offline", False), ("online", True)):
+            report(("availability", {"id": "front_door_contact", "state": state}), at_door(bridged.Attributes.Reachable))
+            assert value(bridged, bridged.Attributes.Reachable) is reachable
+    finally:
+        subscription.Shutdown()
+
+
+def test_endpoints_stay_put_after_a_restart_and_a_power_cut(house, controller, loop):
+    import chip.clusters as Clusters
+    bridged = Clusters.BridgedDeviceBasicInformation
+    before = endpoints(loop, controller)
+
+    house.stop_gateway()
+    house.start_gateway()
+    controller.ExpireSessions(NODE)  # the old session died with the process: CASE again, no recommissioning
+    assert endpoints(loop, controller) == before
+
+    # A power cut: the broker comes back empty and the devices are late. The known house is served
+    # from the start, unchanged, every device not reachable until it reports.
+    house.stop_gateway()
+    house.stop("simulator")
+    house.stop("mosquitto")
+    house.start_mosquitto(port=house.mqtt_port)
+    house.start_gateway()
+    controller.ExpireSessions(NODE)
+    assert endpoints(loop, controller) == before
+    reachable = read(loop, controller, [(bridged.Attributes.Reachable)])
+    for key in ("bulb/lightbulb", "power_plug/outlet", "front_door_contact/contact_sensor"):  # Zigbee devices, not heard from yet
+        assert reachable[before[key]][bridged][bridged.Attributes.Reachable] is False, key
+    house.start_simulator(groups=True)
+
+    def back():
+        values = read(loop, controller, [(before["power_plug/outlet"], bridged.Attributes.Reachable)])
+        return values[before["power_plug/outlet"]][bridged][bridged.Attributes.Reachable] is True
+
+    wait_until(back, 60, "the plug reachable once its device reports")
+    assert endpoints(loop, controller) == before
