@@ -366,6 +366,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "MatterBridgeTests", dependencies: ["MatterBridge", "Matter", "GatewayCore", "HomeModel", "JSON"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "MatterTests",
             dependencies: [
                 "Matter", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
