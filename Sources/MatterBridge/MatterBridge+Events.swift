@@ -14,8 +14,9 @@ extension MatterBridge {
                 await relay(node)
                 continue
             }
-            let changes = state.withLock { state in
+            let (changes, reachability) = state.withLock { state in
                 var changes: [(endpoint: UInt16, cluster: UInt32, attribute: UInt32, value: TLVValue)] = []
+                var reachability: [(endpoint: UInt16, reachable: Bool)] = []
                 for event in events {
                     switch event {
                     case .characteristic(let change):
@@ -30,16 +31,23 @@ extension MatterBridge {
                     case .accessory(let id, .reachability, let now?):
                         for number in state.layout.byAccessory[id] ?? [] {
                             changes.append((number, Cluster.bridgedDeviceBasicInformation, 0x0011, .bool(now.reachable)))
+                            reachability.append((number, now.reachable))
                         }
                     default:
                         continue
                     }
                 }
-                return changes
+                return (changes, reachability)
             }
             guard !changes.isEmpty else { continue }
             node.update { model in
                 for change in changes { model.set(endpoint: change.endpoint, cluster: change.cluster, attribute: change.attribute, to: change.value) }
+            }
+            // Bridged Device Basic Information's ReachableChanged {0: ReachableNewValue}.
+            for (endpoint, reachable) in reachability {
+                node.emitEvent(
+                    endpoint: endpoint, cluster: Cluster.bridgedDeviceBasicInformation, event: 0x03, priority: .info,
+                    fields: [TLVElement(.context(0), .bool(reachable))])
             }
         }
     }

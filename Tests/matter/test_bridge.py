@@ -182,7 +182,8 @@ def test_a_device_change_and_its_reachability_reach_a_wildcard_subscription(hous
     import chip.clusters as Clusters
     boolean, bridged = Clusters.BooleanState, Clusters.BridgedDeviceBasicInformation
     door = endpoints(loop, controller)["front_door_contact/contact_sensor"]
-    subscription = loop.run_until_complete(controller.Read(NODE, attributes=["*"], reportInterval=(0, 30)))
+    # As Home Assistant's Matter server subscribes: every attribute and every event.
+    subscription = loop.run_until_complete(controller.Read(NODE, attributes=["*"], events=[("*", 1)], reportInterval=(0, 30)))
     try:
         def value(cluster, attribute):
             return subscription.GetAttributes()[door][cluster][attribute]
@@ -211,8 +212,43 @@ def test_a_device_change_and_its_reachability_reach_a_wildcard_subscription(hous
         for state, reachable in (("offline", False), ("online", True)):
             report(("availability", {"id": "front_door_contact", "state": state}), at_door(bridged.Attributes.Reachable))
             assert value(bridged, bridged.Attributes.Reachable) is reachable
+
+        def reachable_changes():
+            return [event.Data.reachableNewValue for event in subscription.GetEvents()
+                    if event.Header.EndpointId == door and event.Header.EventId == bridged.Events.ReachableChanged.event_id]
+
+        wait_until(lambda: reachable_changes()[-2:] == [False, True], 10, "ReachableChanged events, false then true")
     finally:
         subscription.Shutdown()
+
+
+def test_plugs_switches_and_sensors_are_driven_and_read(house, controller, loop):
+    import chip.clusters as Clusters
+    on_off = Clusters.OnOff
+    numbers = endpoints(loop, controller)
+    subscription = house.subscribe("zigbee2mqtt/+/set")
+    try:
+        loop.run_until_complete(controller.SendCommand(NODE, numbers["power_plug/outlet"], on_off.Commands.On()))
+        assert subscription.message("zigbee2mqtt/power_plug/set") == {"state": "ON"}
+        loop.run_until_complete(controller.SendCommand(NODE, numbers["kitchen_wall_switch/lightbulb_l2"], on_off.Commands.On()))
+        assert subscription.message("zigbee2mqtt/kitchen_wall_switch/set") == {"state_l2": "ON"}
+    finally:
+        subscription.close()
+
+    house.simulator("report", {"id": "weather_sensor", "state": {"temperature": 21.5, "humidity": 48}})
+    house.simulator("report", {"id": "occupancy_sensor", "state": {"occupancy": True}})
+    temperature, humidity = Clusters.TemperatureMeasurement, Clusters.RelativeHumidityMeasurement
+    occupancy = Clusters.OccupancySensing
+
+    def sensors():
+        values = read(loop, controller, [(numbers["weather_sensor/temperature_sensor"], temperature.Attributes.MeasuredValue),
+                                         (numbers["weather_sensor/humidity_sensor"], humidity.Attributes.MeasuredValue),
+                                         (numbers["occupancy_sensor/motion_sensor"], occupancy.Attributes.Occupancy)])
+        return (values[numbers["weather_sensor/temperature_sensor"]][temperature][temperature.Attributes.MeasuredValue],
+                values[numbers["weather_sensor/humidity_sensor"]][humidity][humidity.Attributes.MeasuredValue],
+                values[numbers["occupancy_sensor/motion_sensor"]][occupancy][occupancy.Attributes.Occupancy])
+
+    wait_until(lambda: sensors() == (2150, 4800, 1), 10, "the sensors' readings in hundredths, occupancy as its bitmap")
 
 
 def test_endpoints_stay_put_after_a_restart_and_a_power_cut(house, controller, loop):
