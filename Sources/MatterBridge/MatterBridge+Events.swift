@@ -64,6 +64,7 @@ extension MatterBridge {
         do {
             let layout = try await lay(await access.snapshot())
             node.update { RootNode.apply(layout, to: &$0) }
+            reportHealth(fabrics: node.fabrics.count)
         } catch {
             logger.error("cannot keep the Matter endpoint numbers: \(error)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 public import GatewayCore
 import HomeModel
+import JSON
 public import Logging
 import Matter
 import MatterDNSSD
@@ -16,6 +17,8 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     struct State: Sendable {
         var layout = EndpointLayout()
         var map = EndpointMap()
+        /// The UDP port once serving.
+        var port: Int?
     }
 
     static let endpointsKey = "matter.endpoints"
@@ -52,6 +55,11 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 return
             } catch {
                 let reason = "\(error)"
+                access.report(
+                    "matter",
+                    AdapterStatus(
+                        section: ["serving": false, "problem": .string(reason)],
+                        warnings: ["the Matter bridge does not serve: \(reason); homegate tries again every minute at the most"]))
                 if reason != reported {
                     logger.error(
                         "the Matter bridge cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
@@ -98,7 +106,11 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         defer { advertiser.stop() }
         let node = MatterNode(
             model: RootNode.model(name: settings.name, layout: layout), attestation: try setup.attestation(), logger: logger,
-            persist: { storer.yield($0) }, advertisingChanged: { advertiser.update($0) },
+            persist: { storer.yield($0) },
+            advertisingChanged: { [weak self] advertising in
+                advertiser.update(advertising)
+                self?.reportHealth(fabrics: advertising.fabrics.count)
+            },
             commandHandler: { path, fields in
                 guard let endpoint = self.state.withLock({ $0.layout.endpoints[path.endpoint] }) else { return .status(.unsupportedEndpoint) }
                 switch endpoint.writes(for: path, fields: fields) {
@@ -124,6 +136,8 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             group.addTask {
                 while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
                 let port = server.listeningPort() ?? 0
+                self.state.withLock { $0.port = port }
+                self.reportHealth(fabrics: node.fabrics.count)
                 advertiser.start(port: UInt16(port), advertising: node.advertising)
                 self.logger.info(
                     "Matter bridge serving", metadata: ["port": "\(port)", "endpoints": "\(layout.endpoints.count)", "fabrics": "\(node.fabrics.count)"])
@@ -134,6 +148,17 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             try await server.run()
             group.cancelAll()
         }
+    }
+
+    /// The health report's `matter` section: serving on which port, how many endpoints and fabrics.
+    func reportHealth(fabrics: Int) {
+        let (port, endpoints) = state.withLock { ($0.port, $0.layout.endpoints.count) }
+        guard let port else { return }
+        access.report(
+            "matter",
+            AdapterStatus(section: [
+                "serving": true, "port": .integer(port), "endpoints": .integer(endpoints), "fabrics": .integer(fabrics),
+            ]))
     }
 
     /// Invokes as the house's writes, one `perform` each (several characteristics of one device go out as one `/set`).

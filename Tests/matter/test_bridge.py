@@ -142,6 +142,15 @@ def test_the_house_is_an_aggregator_of_bridged_devices_with_their_device_types(h
     color = ct[numbers["bulb/lightbulb"]][Clusters.ColorControl]
     assert (color[Clusters.ColorControl.Attributes.ColorTempPhysicalMinMireds], color[Clusters.ColorControl.Attributes.ColorTempPhysicalMaxMireds]) == (250, 454)
 
+    # The health report says it serves, where, with how many endpoints and fabrics.
+    responses = house.subscribe("homegate/response/health")
+    try:
+        house.publish("homegate/request/health", '{"transaction":"matter"}')
+        health = responses.message("homegate/response/health")["data"]
+    finally:
+        responses.close()
+    assert health["matter"] == {"serving": True, "port": house.matter_port, "endpoints": len(EXPECTED), "fabrics": 1}
+
 
 def test_invokes_reach_the_simulated_device_as_one_set_each(house, controller, loop):
     import chip.clusters as Clusters
