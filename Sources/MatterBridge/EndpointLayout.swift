@@ -58,7 +58,8 @@ struct EndpointLayout: Sendable {
         ]
         if let vendor = accessory.manufacturer { attributes[0x0001] = .utf8(truncated(vendor)) }  // VendorName
         if let model = accessory.model { attributes[0x0003] = .utf8(truncated(model)) }  // ProductName
-        if let firmware = accessory.firmware { attributes[0x000A] = .utf8(String(truncated(firmware).prefix(64))) }  // SoftwareVersionString
+        // SoftwareVersionString, 64 bytes at most.
+        if let firmware = accessory.firmware { attributes[0x000A] = .utf8(truncated(firmware, bytes: 64)) }
         return DataModel.Cluster(attributes: attributes)
     }
 
@@ -67,7 +68,7 @@ struct EndpointLayout: Sendable {
         SHA256.hash(data: Array(key.utf8)).prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
-    /// Matter's strings here hold 32 bytes at most: cut at a character boundary.
+    /// Matter's names hold 32 bytes at most: cut at a character boundary.
     static func truncated(_ text: String, bytes: Int = 32) -> String {
         var result = ""
         for character in text {

@@ -41,7 +41,9 @@ extension MatterBridge {
             }
             guard !changes.isEmpty else { continue }
             node.update { model in
-                for change in changes { model.set(endpoint: change.endpoint, cluster: change.cluster, attribute: change.attribute, to: change.value) }
+                for change in changes {
+                    model.set(endpoint: change.endpoint, cluster: change.cluster, attribute: change.attribute, to: change.value)
+                }
             }
             // Bridged Device Basic Information's ReachableChanged {0: ReachableNewValue}.
             for (endpoint, reachable) in reachability {

@@ -112,7 +112,9 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 self?.reportHealth(fabrics: advertising.fabrics.count)
             },
             commandHandler: { path, fields in
-                guard let endpoint = self.state.withLock({ $0.layout.endpoints[path.endpoint] }) else { return .status(.unsupportedEndpoint) }
+                guard let endpoint = self.state.withLock({ $0.layout.endpoints[path.endpoint] }) else {
+                    return .status(.unsupportedEndpoint)
+                }
                 switch endpoint.writes(for: path, fields: fields) {
                 case .writes(let requests):
                     if !requests.isEmpty { writer.yield(requests) }
@@ -140,9 +142,12 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 self.reportHealth(fabrics: node.fabrics.count)
                 advertiser.start(port: UInt16(port), advertising: node.advertising)
                 self.logger.info(
-                    "Matter bridge serving", metadata: ["port": "\(port)", "endpoints": "\(layout.endpoints.count)", "fabrics": "\(node.fabrics.count)"])
+                    "Matter bridge serving",
+                    metadata: ["port": "\(port)", "endpoints": "\(layout.endpoints.count)", "fabrics": "\(node.fabrics.count)"])
                 if node.fabrics.isEmpty {
-                    self.logger.notice("the Matter bridge is not commissioned yet: add it with the manual pairing code \(payload.manualPairingCode) or the QR code \(payload.qrCodePayload)")
+                    self.logger.notice(
+                        "the Matter bridge is not commissioned yet: add it with the manual pairing code \(payload.manualPairingCode) or the QR code \(payload.qrCodePayload)"
+                    )
                 }
             }
             try await server.run()

@@ -29,7 +29,8 @@ enum RootNode {
                 continue
             }
             for (cluster, laid) in clusters {
-                for (attribute, value) in laid.attributes where !(cluster == Cluster.descriptor && attribute == 1) {  // ServerList is the node's
+                // A Descriptor's ServerList is the node's to fill in.
+                for (attribute, value) in laid.attributes where !(cluster == Cluster.descriptor && attribute == 1) {
                     model.set(endpoint: number, cluster: cluster, attribute: attribute, to: value)
                 }
             }

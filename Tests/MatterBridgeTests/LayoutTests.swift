@@ -30,7 +30,8 @@ struct LayoutTests {
     static let weather = Accessory(
         id: "weather", name: "Weather", reachable: false,
         services: [
-            Service(id: "temperature", type: .temperature_sensor, characteristics: [Characteristic(.current_temperature, value: .float(21.5))]),
+            Service(
+                id: "temperature", type: .temperature_sensor, characteristics: [Characteristic(.current_temperature, value: .float(21.5))]),
             Service(
                 id: "humidity", type: .humidity_sensor, characteristics: [Characteristic(.current_relative_humidity, value: .float(48))]),
             Service(id: "smoke", type: .smoke_sensor, characteristics: [Characteristic(.smoke_detected, value: .int(0))]),
@@ -75,12 +76,16 @@ struct LayoutTests {
             WriteRequest(accessory: "lamp", service: "lightbulb", characteristic: name, value: value)
         }
         let path = { (cluster: UInt32, command: UInt32) in CommandPath(endpoint: 2, cluster: cluster, command: command) }
-        #expect(lamp.writes(for: path(Cluster.onOff, 2), fields: .structure([])) == .writes([write("on", .bool(false))]))  // Toggle of a lamp on
+        // Toggle of a lamp that is on.
+        #expect(lamp.writes(for: path(Cluster.onOff, 2), fields: .structure([])) == .writes([write("on", .bool(false))]))
         let level = { (value: UInt64) in TLVValue.structure([TLVElement(.context(0), .unsigned(value))]) }
-        #expect(lamp.writes(for: path(Cluster.levelControl, 4), fields: level(254)) == .writes([write("on", .bool(true)), write("brightness", .integer(100))]))
+        #expect(
+            lamp.writes(for: path(Cluster.levelControl, 4), fields: level(254))
+                == .writes([write("on", .bool(true)), write("brightness", .integer(100))]))
         #expect(lamp.writes(for: path(Cluster.levelControl, 4), fields: level(1)) == .writes([write("on", .bool(false))]))
         #expect(lamp.writes(for: path(Cluster.levelControl, 0), fields: level(127)) == .writes([write("brightness", .integer(50))]))
-        #expect(lamp.writes(for: path(Cluster.colorControl, 0x0A), fields: level(370)) == .writes([write("color_temperature", .integer(370))]))
+        #expect(
+            lamp.writes(for: path(Cluster.colorControl, 0x0A), fields: level(370)) == .writes([write("color_temperature", .integer(370))]))
         #expect(lamp.writes(for: path(Cluster.colorControl, 0x0A), fields: level(153)) == .refused(.constraintError))  // below 250
         #expect(lamp.writes(for: path(Cluster.levelControl, 3), fields: .structure([])) == .writes([]))  // Stop
         #expect(lamp.writes(for: path(Cluster.onOff, 0x40), fields: .structure([])) == .refused(.unsupportedCommand))
@@ -92,7 +97,9 @@ struct LayoutTests {
         #expect(BridgedDevice.contact.attributes("contact_sensor_state", .int(1)).map(\.2) == [.bool(false)])
         #expect(BridgedDevice.light(dimmable: true, colorTemperature: nil).attributes("brightness", .int(0)).map(\.2) == [.unsigned(1)])
         #expect(BridgedDevice.light(dimmable: true, colorTemperature: nil).attributes("brightness", .int(100)).map(\.2) == [.unsigned(254)])
-        #expect(BridgedDevice.occupancy(characteristic: "motion_detected").attributes("motion_detected", .bool(true)).map(\.2) == [.unsigned(1)])
+        #expect(
+            BridgedDevice.occupancy(characteristic: "motion_detected").attributes("motion_detected", .bool(true)).map(\.2) == [.unsigned(1)]
+        )
         #expect(BridgedDevice.plug.attributes("outlet_in_use", .bool(true)).isEmpty)
         #expect(EndpointLayout.truncated("Wohnzimmer Stehlampe über dem Sofa") == "Wohnzimmer Stehlampe über dem S")
     }
