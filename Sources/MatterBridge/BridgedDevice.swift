@@ -13,6 +13,8 @@ enum BridgedDevice: Sendable, Equatable {
     case occupancy(characteristic: String)
     case temperature
     case humidity
+    /// A blind, curtain or shade by its lift: Window Covering with position-aware lift.
+    case windowCovering
 
     init?(_ service: Service) {
         func has(_ name: String) -> Bool { service[name] != nil }
@@ -29,6 +31,7 @@ enum BridgedDevice: Sendable, Equatable {
         case "occupancy_sensor" where has("occupancy_detected"): self = .occupancy(characteristic: "occupancy_detected")
         case "temperature_sensor" where has("current_temperature"): self = .temperature
         case "humidity_sensor" where has("current_relative_humidity"): self = .humidity
+        case "window_covering" where has("target_position") && has("current_position"): self = .windowCovering
         default: return nil
         }
     }
@@ -44,6 +47,7 @@ enum BridgedDevice: Sendable, Equatable {
         case .occupancy: (0x0107, 4)  // Occupancy Sensor
         case .temperature: (0x0302, 2)  // Temperature Sensor
         case .humidity: (0x0307, 2)  // Humidity Sensor
+        case .windowCovering: (0x0202, 4)  // Window Covering
         }
     }
 
@@ -91,6 +95,18 @@ enum BridgedDevice: Sendable, Equatable {
             clusters[Cluster.temperatureMeasurement] = [
                 0x0000: .null, 0x0001: .signed(-27315), 0x0002: .signed(32767), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(4),
             ]
+        case .windowCovering:
+            clusters[Cluster.windowCovering] = [
+                0x0000: .unsigned(0),  // Type: roller shade
+                0x0007: .unsigned(0x09),  // ConfigStatus: operational, lift position aware
+                0x000A: .unsigned(0),  // OperationalStatus
+                0x000B: .null,  // TargetPositionLiftPercent100ths
+                0x000D: .unsigned(0),  // EndProductType: roller shade
+                0x000E: .null,  // CurrentPositionLiftPercent100ths
+                0x0017: .unsigned(0),  // Mode
+                0xFFFC: .unsigned(0x05),  // Lift, PositionAwareLift
+                0xFFFD: .unsigned(5),
+            ]
         case .humidity:
             clusters[Cluster.relativeHumidityMeasurement] = [
                 0x0000: .null, 0x0001: .unsigned(0), 0x0002: .unsigned(10000), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(3),
@@ -125,10 +141,26 @@ enum BridgedDevice: Sendable, Equatable {
         case (.humidity, "current_relative_humidity"):
             return value.number.map { [(Cluster.relativeHumidityMeasurement, 0x0000, .unsigned(UInt64(max(0, ($0 * 100).rounded()))))] }
                 ?? []
+        case (.windowCovering, "current_position"), (.windowCovering, "target_position"):
+            // HomeKit: percent open; Matter: hundredths of a percent closed.
+            guard let open = value.number else { return [] }
+            return [
+                (Cluster.windowCovering, characteristic == "current_position" ? 0x000E : 0x000B, .unsigned(Lift.closed100ths(open: open)))
+            ]
+        case (.windowCovering, "position_state"):
+            // HomeKit: 0 closing, 1 opening, 2 stopped; Matter: the global and the lift field, 1 opening, 2 closing.
+            let state: UInt64 = value.number == 0 ? 2 : value.number == 1 ? 1 : 0
+            return [(Cluster.windowCovering, 0x000A, .unsigned(state | state << 2))]
         default:
             return []
         }
     }
+}
+
+/// HomeKit's position (percent open) and Matter's lift (hundredths of a percent closed).
+enum Lift {
+    static func closed100ths(open: Double) -> UInt64 { UInt64(min(10000, max(0, ((100 - open) * 100).rounded()))) }
+    static func open(closed100ths: Int) -> Int { 100 - Int((Double(closed100ths) / 100).rounded()) }
 }
 
 /// The application clusters the bridge serves.
@@ -142,6 +174,7 @@ enum Cluster {
     static let occupancySensing: UInt32 = 0x0406
     static let temperatureMeasurement: UInt32 = 0x0402
     static let relativeHumidityMeasurement: UInt32 = 0x0405
+    static let windowCovering: UInt32 = 0x0102
 }
 
 /// HomeKit's brightness (0–100 %) and Matter's CurrentLevel (1–254).

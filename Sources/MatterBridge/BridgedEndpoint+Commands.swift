@@ -37,6 +37,16 @@ extension BridgedEndpoint {
                 return .refused(.constraintError)
             }
             return .writes([write("color_temperature", .integer(Int(mireds)))])
+        case (Cluster.windowCovering, 0): return .writes([write("target_position", .integer(100))])  // UpOrOpen
+        case (Cluster.windowCovering, 1): return .writes([write("target_position", .integer(0))])  // DownOrClose
+        case (Cluster.windowCovering, 2):  // StopMotion
+            guard characteristics["hold_position"]?.isWritable == true else { return .refused(.unsupportedCommand) }
+            return .writes([write("hold_position", .bool(true))])
+        case (Cluster.windowCovering, 5):  // GoToLiftPercentage
+            guard let closed = try? fields.field(0, "LiftPercent100thsValue", as: UInt16.self), closed <= 10000 else {
+                return .refused(.constraintError)
+            }
+            return .writes([write("target_position", .integer(Lift.open(closed100ths: Int(closed))))])
         default:
             return .refused(.unsupportedCommand)
         }

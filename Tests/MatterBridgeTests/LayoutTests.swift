@@ -101,6 +101,10 @@ struct LayoutTests {
             BridgedDevice.occupancy(characteristic: "motion_detected").attributes("motion_detected", .bool(true)).map(\.2) == [.unsigned(1)]
         )
         #expect(BridgedDevice.plug.attributes("outlet_in_use", .bool(true)).isEmpty)
+        let covering = BridgedDevice.windowCovering
+        #expect(covering.attributes("current_position", .int(75)).map(\.2) == [.unsigned(2500)])  // 75 % open: 25 % closed
+        #expect(covering.attributes("position_state", .int(0)).map(\.2) == [.unsigned(0b1010)])  // closing
+        #expect(Lift.open(closed100ths: 2500) == 75 && Lift.open(closed100ths: 10000) == 0)
         #expect(EndpointLayout.truncated("Wohnzimmer Stehlampe über dem Sofa") == "Wohnzimmer Stehlampe über dem S")
     }
 }

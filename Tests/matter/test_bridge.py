@@ -43,6 +43,7 @@ EXPECTED = {
     "front_door_contact/contact_sensor": 0x0015,
     "occupancy_sensor/motion_sensor": 0x0107,
     "desk_lights/lightbulb": 0x010C,
+    "curtain/window_covering": 0x0202,  # Window Covering
 }
 
 
@@ -231,9 +232,9 @@ def test_a_device_change_and_its_reachability_reach_a_wildcard_subscription(hous
         subscription.Shutdown()
 
 
-def test_plugs_switches_and_sensors_are_driven_and_read(house, controller, loop):
+def test_plugs_switches_covers_and_sensors_are_driven_and_read(house, controller, loop):
     import chip.clusters as Clusters
-    on_off = Clusters.OnOff
+    on_off, covering = Clusters.OnOff, Clusters.WindowCovering
     numbers = endpoints(loop, controller)
     subscription = house.subscribe("zigbee2mqtt/+/set")
     try:
@@ -241,6 +242,14 @@ def test_plugs_switches_and_sensors_are_driven_and_read(house, controller, loop)
         assert subscription.message("zigbee2mqtt/power_plug/set") == {"state": "ON"}
         loop.run_until_complete(controller.SendCommand(NODE, numbers["kitchen_wall_switch/lightbulb_l2"], on_off.Commands.On()))
         assert subscription.message("zigbee2mqtt/kitchen_wall_switch/set") == {"state_l2": "ON"}
+        # Matter's lift is hundredths of a percent closed, HomeKit's position percent open.
+        curtain = numbers["curtain/window_covering"]
+        loop.run_until_complete(controller.SendCommand(NODE, curtain, covering.Commands.GoToLiftPercentage(liftPercent100thsValue=2500)))
+        assert subscription.message("zigbee2mqtt/curtain/set") == {"position": 75}
+        loop.run_until_complete(controller.SendCommand(NODE, curtain, covering.Commands.StopMotion()))
+        assert subscription.message("zigbee2mqtt/curtain/set") == {"state": "STOP"}
+        loop.run_until_complete(controller.SendCommand(NODE, curtain, covering.Commands.UpOrOpen()))
+        assert subscription.message("zigbee2mqtt/curtain/set") == {"position": 100}
     finally:
         subscription.close()
 
@@ -258,6 +267,12 @@ def test_plugs_switches_and_sensors_are_driven_and_read(house, controller, loop)
                 values[numbers["occupancy_sensor/motion_sensor"]][occupancy][occupancy.Attributes.Occupancy])
 
     wait_until(lambda: sensors() == (2150, 4800, 1), 10, "the sensors' readings in hundredths, occupancy as its bitmap")
+
+    def lift():
+        values = read(loop, controller, [(curtain, covering.Attributes.CurrentPositionLiftPercent100ths)])
+        return values[curtain][covering][covering.Attributes.CurrentPositionLiftPercent100ths]
+
+    wait_until(lambda: lift() == 0, 10, "the curtain's lift to follow the simulated device: open")
 
 
 def test_endpoints_stay_put_after_a_restart_and_a_power_cut(house, controller, loop):
