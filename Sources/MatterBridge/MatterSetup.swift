@@ -24,13 +24,19 @@ struct MatterSetup: Codable, Sendable {
 
     /// The stored setup, made on the first start; the configured passcode and discriminator win (and are kept).
     static func load(_ access: any GatewayAccess, settings: GatewayConfiguration.Matter) async throws -> MatterSetup {
+        try await load(settings: settings, stored: try access.adapterState(key)) { try await access.saveAdapterState(key, $0) }
+    }
+
+    /// `stored`: the setup kept under `key`, if any; `save` keeps it when it is new or changed (nil: it cannot be kept).
+    static func load(
+        settings: GatewayConfiguration.Matter, stored: String?, save: ((String) async throws -> Void)?
+    ) async throws -> MatterSetup {
         let passcode = try settings.passcode.map { secret -> UInt32 in
             guard let number = UInt32(secret.reveal) else { throw MatterError.invalidSetup("matter.passcode is not a number") }
             try SetupPayload.validate(passcode: number)
             return number
         }
         var setup: MatterSetup
-        let stored = try access.adapterState(key)
         if let stored {
             do {
                 setup = try JSONDecoder().decode(MatterSetup.self, from: Data(stored.utf8))
@@ -38,6 +44,10 @@ struct MatterSetup: Codable, Sendable {
                 throw MatterError.storage("\(key) in the database is not homegate's Matter setup (\(error))")
             }
         } else {
+            guard save != nil else {
+                throw MatterError.storage(
+                    "the Matter bridge has no setup yet: start homegate once with matter.enabled, or stop it and ask again")
+            }
             let dacKey = P256.Signing.PrivateKey()
             setup = MatterSetup(
                 passcode: SetupPayload.randomPasscode(), discriminator: UInt16.random(in: 0...0xFFF),
@@ -49,7 +59,7 @@ struct MatterSetup: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(setup), as: UTF8.self)
-        if text != stored { try await access.saveAdapterState(key, text) }
+        if text != stored, let save { try await save(text) }
         return setup
     }
 

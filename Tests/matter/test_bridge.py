@@ -153,6 +153,19 @@ def test_the_house_is_an_aggregator_of_bridged_devices_with_their_device_types(h
     assert health["matter"] == {"serving": True, "port": house.matter_port, "endpoints": len(EXPECTED), "fabrics": 1}
 
 
+def test_homegate_matter_pairing_prints_the_codes_the_sdk_reads_and_the_fabric(house, controller):
+    from chip.setup_payload import SetupPayload
+    printed = house.run_homegate("matter", "pairing")
+    assert printed.returncode == 0, printed.stderr
+    fields = dict(line.split(":", 1) for line in printed.stdout.splitlines() if ":" in line and not line.startswith(" "))
+    manual = SetupPayload().ParseManualPairingCode(fields["manual pairing code"].strip()).attributes
+    assert (int(manual["SetUpPINCode"]), int(manual["Short discriminator"])) == (PASSCODE, DISCRIMINATOR >> 8)
+    qr = SetupPayload().ParseQrCode(fields["QR code"].strip()).attributes
+    assert (int(qr["SetUpPINCode"]), int(qr["Long discriminator"]), int(qr["VendorID"])) == (PASSCODE, DISCRIMINATOR, 0xFFF1)
+    assert fields["fabrics"].strip() == "1"
+    assert f"vendor 0xFFF1" in printed.stdout and f"node 0x{NODE:X}" in printed.stdout
+
+
 def test_invokes_reach_the_simulated_device_as_one_set_each(house, controller, loop):
     import chip.clusters as Clusters
     on_off, level, color = Clusters.OnOff, Clusters.LevelControl, Clusters.ColorControl
