@@ -10,9 +10,29 @@ extension BridgedEndpoint {
         case refused(InteractionStatus)
     }
 
-    /// The writes an invoke stands for, checked against the characteristics' ranges, or the status
-    /// that refuses it. Stop commands change nothing (the house's writes take effect at once).
+    /// The writes an invoke stands for, or the status that refuses it: checked as the house checks
+    /// a write (the device reachable, each characteristic writable, numbers in its range), since the
+    /// invoke is answered before the house has the write. Stop commands of lights change nothing
+    /// (the house's writes take effect at once).
     func writes(for path: CommandPath, fields: TLVValue) -> Invoke {
+        let invoke = translate(path, fields: fields)
+        guard case .writes(let requests) = invoke, !requests.isEmpty else { return invoke }
+        // No IM status says "device unreachable"; FAILURE is what bridges answer.
+        guard reachable else { return .refused(.failure) }
+        for request in requests {
+            guard let characteristic = characteristics[request.characteristic], characteristic.isWritable else {
+                return .refused(.unsupportedCommand)
+            }
+            if let number = request.value.doubleValue,
+                number < (characteristic.minValue ?? -.infinity) || number > (characteristic.maxValue ?? .infinity)
+            {
+                return .refused(.constraintError)
+            }
+        }
+        return invoke
+    }
+
+    private func translate(_ path: CommandPath, fields: TLVValue) -> Invoke {
         func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
             WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
         }

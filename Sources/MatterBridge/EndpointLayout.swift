@@ -11,6 +11,8 @@ struct BridgedEndpoint: Sendable {
     var device: BridgedDevice
     /// The characteristics as the house has them now (metadata and values), by name.
     var characteristics: [String: Characteristic]
+    /// Whether the device answers: the house refuses writes to one that does not.
+    var reachable: Bool
 }
 
 /// The house laid out as Matter endpoints: which endpoint is which service, and the data model's
@@ -36,7 +38,8 @@ struct EndpointLayout: Sendable {
                 let label = devices.count == 1 ? accessory.name : "\(accessory.name) \(service.name ?? service.id)"
                 layout.endpoints[number] = BridgedEndpoint(
                     number: number, accessory: accessory.id, service: service.id, device: device,
-                    characteristics: Dictionary(service.characteristics.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
+                    characteristics: Dictionary(service.characteristics.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }),
+                    reachable: accessory.reachable)
                 layout.byAccessory[accessory.id, default: []].append(number)
                 var clusters = device.clusters(service)
                 clusters[Cluster.descriptor] = .descriptor(deviceTypes: [device.deviceType, (0x0013, 3)], parts: [])  // + Bridged Node

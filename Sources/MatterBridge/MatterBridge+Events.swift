@@ -30,6 +30,7 @@ extension MatterBridge {
                         }
                     case .accessory(let id, .reachability, let now?):
                         for number in state.layout.byAccessory[id] ?? [] {
+                            state.layout.endpoints[number]?.reachable = now.reachable
                             changes.append((number, Cluster.bridgedDeviceBasicInformation, 0x0011, .bool(now.reachable)))
                             reachability.append((number, now.reachable))
                         }

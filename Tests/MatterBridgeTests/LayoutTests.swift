@@ -89,6 +89,9 @@ struct LayoutTests {
         #expect(lamp.writes(for: path(Cluster.colorControl, 0x0A), fields: level(153)) == .refused(.constraintError))  // below 250
         #expect(lamp.writes(for: path(Cluster.levelControl, 3), fields: .structure([])) == .writes([]))  // Stop
         #expect(lamp.writes(for: path(Cluster.onOff, 0x40), fields: .structure([])) == .refused(.unsupportedCommand))
+        var away = lamp
+        away.reachable = false  // the house refuses writes to a device that does not answer
+        #expect(away.writes(for: path(Cluster.onOff, 1), fields: .structure([])) == .refused(.failure))
     }
 
     @Test("values become attributes: a contact closed is StateValue true, brightness a level from 1 to 254")

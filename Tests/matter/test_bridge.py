@@ -263,6 +263,19 @@ def test_plugs_switches_covers_and_sensors_are_driven_and_read(house, controller
         assert subscription.message("zigbee2mqtt/curtain/set") == {"state": "STOP"}
         loop.run_until_complete(controller.SendCommand(NODE, curtain, covering.Commands.UpOrOpen()))
         assert subscription.message("zigbee2mqtt/curtain/set") == {"position": 100}
+
+        # A device away: the invoke is refused, nothing goes out.
+        bridged, plug = Clusters.BridgedDeviceBasicInformation, numbers["power_plug/outlet"]
+        house.simulator("availability", {"id": "power_plug", "state": "offline"})
+        wait_until(lambda: read(loop, controller, [(plug, bridged.Attributes.Reachable)])[plug][bridged][bridged.Attributes.Reachable] is False,
+                   10, "the plug not reachable")
+        with pytest.raises(Exception, match="(?i)failure|0x1"):
+            loop.run_until_complete(controller.SendCommand(NODE, plug, on_off.Commands.On()))
+        house.simulator("availability", {"id": "power_plug", "state": "online"})
+        wait_until(lambda: read(loop, controller, [(plug, bridged.Attributes.Reachable)])[plug][bridged][bridged.Attributes.Reachable] is True,
+                   10, "the plug reachable again")
+        loop.run_until_complete(controller.SendCommand(NODE, plug, on_off.Commands.Off()))
+        assert subscription.message("zigbee2mqtt/power_plug/set") == {"state": "OFF"}  # not the refused ON: nothing went out while away
     finally:
         subscription.close()
 
