@@ -96,11 +96,13 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
 
         let (writes, writer) = AsyncStream.makeStream(of: [WriteRequest].self)
         let (stored, storer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
+        // One instance name while running: the advertiser compares what it publishes by value.
+        let instanceID = UInt64.random(in: 0...UInt64.max)
         let advertiser = MatterAdvertiser(
             discriminator: setup.discriminator,
             commissionable: { [name = settings.name] discriminator in
                 .commissionable(
-                    instanceID: UInt64.random(in: 0...UInt64.max), discriminator: discriminator, vendorID: MatterSetup.vendorID,
+                    instanceID: instanceID, discriminator: discriminator, vendorID: MatterSetup.vendorID,
                     productID: MatterSetup.productID, deviceType: MatterSetup.deviceType, deviceName: name)
             }, logger: logger)
         defer { advertiser.stop() }
