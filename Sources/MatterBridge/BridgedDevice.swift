@@ -15,6 +15,8 @@ enum BridgedDevice: Sendable, Equatable {
     case humidity
     /// A blind, curtain or shade by its lift: Window Covering with position-aware lift.
     case windowCovering
+    /// A heating thermostat (a radiator valve): its setpoint range in °C.
+    case thermostat(setpoint: ClosedRange<Double>)
 
     init?(_ service: Service) {
         func has(_ name: String) -> Bool { service[name] != nil }
@@ -32,6 +34,9 @@ enum BridgedDevice: Sendable, Equatable {
         case "temperature_sensor" where has("current_temperature"): self = .temperature
         case "humidity_sensor" where has("current_relative_humidity"): self = .humidity
         case "window_covering" where has("target_position") && has("current_position"): self = .windowCovering
+        case "thermostat" where has("target_temperature") && has("current_temperature") && has("target_heating_cooling_state"):
+            let target = service["target_temperature"]
+            self = .thermostat(setpoint: (target?.minValue ?? 10)...(target?.maxValue ?? 38))
         default: return nil
         }
     }
@@ -48,6 +53,7 @@ enum BridgedDevice: Sendable, Equatable {
         case .temperature: (0x0302, 2)  // Temperature Sensor
         case .humidity: (0x0307, 2)  // Humidity Sensor
         case .windowCovering: (0x0202, 4)  // Window Covering
+        case .thermostat: (0x0301, 4)  // Thermostat
         }
     }
 
@@ -107,6 +113,19 @@ enum BridgedDevice: Sendable, Equatable {
                 0xFFFC: .unsigned(0x05),  // Lift, PositionAwareLift
                 0xFFFD: .unsigned(5),
             ]
+        case .thermostat(let setpoint):
+            let low = TLVValue.signed(Int64((setpoint.lowerBound * 100).rounded()))
+            let high = TLVValue.signed(Int64((setpoint.upperBound * 100).rounded()))
+            clusters[Cluster.thermostat] = [
+                0x0000: .null,  // LocalTemperature
+                0x0003: low, 0x0004: high,  // AbsMinHeatSetpointLimit, AbsMaxHeatSetpointLimit
+                0x0012: low,  // OccupiedHeatingSetpoint
+                0x0015: low, 0x0016: high,  // MinHeatSetpointLimit, MaxHeatSetpointLimit
+                0x001B: .unsigned(2),  // ControlSequenceOfOperation: heating only
+                0x001C: .unsigned(4),  // SystemMode: heat
+                0xFFFC: .unsigned(0x01),  // Heating
+                0xFFFD: .unsigned(6),
+            ]
         case .humidity:
             clusters[Cluster.relativeHumidityMeasurement] = [
                 0x0000: .null, 0x0001: .unsigned(0), 0x0002: .unsigned(10000), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(3),
@@ -147,6 +166,14 @@ enum BridgedDevice: Sendable, Equatable {
             return [
                 (Cluster.windowCovering, characteristic == "current_position" ? 0x000E : 0x000B, .unsigned(Lift.closed100ths(open: open)))
             ]
+        case (.thermostat, "current_temperature"), (.thermostat, "target_temperature"):
+            guard let celsius = value.number else { return [] }
+            return [
+                (Cluster.thermostat, characteristic == "current_temperature" ? 0x0000 : 0x0012, .signed(Int64((celsius * 100).rounded())))
+            ]
+        case (.thermostat, "target_heating_cooling_state"):
+            guard let mode = value.number.flatMap({ SystemMode.matter(homeKit: Int($0)) }) else { return [] }
+            return [(Cluster.thermostat, 0x001C, .unsigned(UInt64(mode)))]
         case (.windowCovering, "position_state"):
             // HomeKit: 0 closing, 1 opening, 2 stopped; Matter: the global and the lift field, 1 opening, 2 closing.
             let state: UInt64 = value.number == 0 ? 2 : value.number == 1 ? 1 : 0
@@ -155,6 +182,13 @@ enum BridgedDevice: Sendable, Equatable {
             return []
         }
     }
+}
+
+/// HomeKit's heating/cooling state (0 off, 1 heat, 2 cool, 3 auto) and Matter's SystemMode (0 off, 1 auto, 3 cool, 4 heat).
+enum SystemMode {
+    static let pairs: [(homeKit: Int, matter: Int)] = [(0, 0), (1, 4), (2, 3), (3, 1)]
+    static func matter(homeKit: Int) -> Int? { pairs.first { $0.homeKit == homeKit }?.matter }
+    static func homeKit(matter: Int) -> Int? { pairs.first { $0.matter == matter }?.homeKit }
 }
 
 /// HomeKit's position (percent open) and Matter's lift (hundredths of a percent closed).
@@ -175,6 +209,7 @@ enum Cluster {
     static let temperatureMeasurement: UInt32 = 0x0402
     static let relativeHumidityMeasurement: UInt32 = 0x0405
     static let windowCovering: UInt32 = 0x0102
+    static let thermostat: UInt32 = 0x0201
 }
 
 /// HomeKit's brightness (0–100 %) and Matter's CurrentLevel (1–254).

@@ -124,6 +124,18 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 case .refused(let status):
                     return .status(status)
                 }
+            },
+            writeHandler: { path, value in
+                guard let number = path.endpoint, let endpoint = self.state.withLock({ $0.layout.endpoints[number] }) else {
+                    return .unsupportedEndpoint
+                }
+                switch endpoint.writes(for: path, value: value) {
+                case .writes(let requests):
+                    if !requests.isEmpty { writer.yield(requests) }
+                    return .success
+                case .refused(let status):
+                    return status
+                }
             })
         if let text = try access.adapterState(Self.nodeKey) {
             guard let bytes = Data(base64Encoded: text) else { throw MatterError.storage("\(Self.nodeKey) in the database is not base64") }

@@ -94,6 +94,44 @@ struct LayoutTests {
         #expect(away.writes(for: path(Cluster.onOff, 1), fields: .structure([])) == .refused(.failure))
     }
 
+    @Test("a thermostat's setpoint and mode are written as attributes, nudged by SetpointRaiseLower, within its range and modes")
+    func thermostat() throws {
+        var target = Characteristic(.target_temperature, value: .float(21), minValue: 5, maxValue: 30)
+        target.isWritable = true
+        let radiator = Accessory(
+            id: "radiator", name: "Radiator",
+            services: [
+                Service(
+                    id: "thermostat", type: .thermostat,
+                    characteristics: [
+                        Characteristic(.current_temperature, value: .float(20.5)), target,
+                        Characteristic(.target_heating_cooling_state, value: .int(1), validValues: [1]),
+                        Characteristic(.current_heating_cooling_state, value: .int(1)),
+                        Characteristic(.temperature_display_units, value: .int(0)),
+                    ])
+            ])
+        var map = EndpointMap()
+        let layout = EndpointLayout.build(Self.house([radiator]), selection: .everything, map: &map)
+        let endpoint = try #require(layout.endpoints[2])
+        #expect(endpoint.device == .thermostat(setpoint: 5...30))
+        #expect(layout.clusters[2]?[Cluster.thermostat]?.attributes[0x0000] == .signed(2050))
+        #expect(layout.clusters[2]?[Cluster.thermostat]?.attributes[0x0012] == .signed(2100))
+        #expect(layout.clusters[2]?[Cluster.thermostat]?.attributes[0x001C] == .unsigned(4))  // heat
+        func write(_ name: String, _ value: JSONValue) -> BridgedEndpoint.Invoke {
+            .writes([WriteRequest(accessory: "radiator", service: "thermostat", characteristic: name, value: value)])
+        }
+        let setpoint = AttributePath(endpoint: 2, cluster: Cluster.thermostat, attribute: 0x0012)
+        let mode = AttributePath(endpoint: 2, cluster: Cluster.thermostat, attribute: 0x001C)
+        #expect(endpoint.writes(for: setpoint, value: .signed(2250)) == write("target_temperature", .double(22.5)))
+        #expect(endpoint.writes(for: setpoint, value: .signed(4000)) == .refused(.constraintError))
+        #expect(endpoint.writes(for: mode, value: .unsigned(4)) == write("target_heating_cooling_state", .integer(1)))
+        #expect(endpoint.writes(for: mode, value: .unsigned(0)) == .refused(.constraintError))  // it cannot be off
+        let nudge = TLVValue.structure([TLVElement(.context(0), .unsigned(0)), TLVElement(.context(1), .signed(-10))])
+        #expect(
+            endpoint.writes(for: CommandPath(endpoint: 2, cluster: Cluster.thermostat, command: 0), fields: nudge)
+                == write("target_temperature", .double(20)))
+    }
+
     @Test("values become attributes: a contact closed is StateValue true, brightness a level from 1 to 254")
     func attributes() {
         #expect(BridgedDevice.contact.attributes("contact_sensor_state", .int(0)).map(\.2) == [.bool(true)])

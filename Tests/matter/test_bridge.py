@@ -44,6 +44,7 @@ EXPECTED = {
     "occupancy_sensor/motion_sensor": 0x0107,
     "desk_lights/lightbulb": 0x010C,
     "curtain/window_covering": 0x0202,  # Window Covering
+    "bosch_radiator/thermostat": 0x0301,  # Thermostat
 }
 
 
@@ -309,6 +310,41 @@ def test_plugs_switches_covers_and_sensors_are_driven_and_read(house, controller
         return values[curtain][covering][covering.Attributes.CurrentPositionLiftPercent100ths]
 
     wait_until(lambda: lift() == 0, 10, "the curtain's lift to follow the simulated device: open")
+
+
+def test_a_thermostat_is_read_written_and_nudged(house, controller, loop):
+    import chip.clusters as Clusters
+    thermostat = Clusters.Thermostat
+    radiator = endpoints(loop, controller)["bosch_radiator/thermostat"]
+
+    def values():
+        return read(loop, controller, [(radiator, thermostat.Attributes.LocalTemperature), (radiator, thermostat.Attributes.SystemMode),
+                                       (radiator, thermostat.Attributes.OccupiedHeatingSetpoint)])[radiator][thermostat]
+
+    now = values()
+    assert (now[thermostat.Attributes.LocalTemperature], now[thermostat.Attributes.SystemMode]) == (2050, thermostat.Enums.SystemModeEnum.kHeat)
+    subscription = house.subscribe("zigbee2mqtt/bosch_radiator/set")
+    try:
+        # Matter writes the setpoint as an attribute, in hundredths of °C.
+        written = loop.run_until_complete(controller.WriteAttribute(NODE, [(radiator, thermostat.Attributes.OccupiedHeatingSetpoint(2250))]))
+        assert [result.Status for result in written] == [0]
+        assert subscription.message("zigbee2mqtt/bosch_radiator/set") == {"occupied_heating_setpoint": 22.5}
+        # SetpointRaiseLower: heating, up 0.5 °C from the setpoint the device took.
+        wait_until(lambda: values()[thermostat.Attributes.OccupiedHeatingSetpoint] == 2250, 10, "the setpoint to follow the device")
+        loop.run_until_complete(controller.SendCommand(NODE, radiator, thermostat.Commands.SetpointRaiseLower(mode=0, amount=5)))
+        assert subscription.message("zigbee2mqtt/bosch_radiator/set") == {"occupied_heating_setpoint": 23}
+        # Out of the valve's range (5–30 °C): refused, nothing sent.
+        refused = loop.run_until_complete(controller.WriteAttribute(NODE, [(radiator, thermostat.Attributes.OccupiedHeatingSetpoint(4000))]))
+        assert [int(result.Status) for result in refused] == [0x87]  # CONSTRAINT_ERROR
+        # The valve heats and nothing else (its target_heating_cooling_state takes 1 alone): Off and Cool refused.
+        modes = thermostat.Enums.SystemModeEnum
+        for mode, status in ((modes.kOff, 0x87), (modes.kCool, 0x87), (modes.kHeat, 0)):
+            written = loop.run_until_complete(controller.WriteAttribute(NODE, [(radiator, thermostat.Attributes.SystemMode(mode))]))
+            assert [int(result.Status) for result in written] == [status], mode
+        assert "heat" in subscription.message("zigbee2mqtt/bosch_radiator/set").values()
+    finally:
+        subscription.close()
+    wait_until(lambda: values()[thermostat.Attributes.OccupiedHeatingSetpoint] == 2300, 10, "the setpoint to follow the device")
 
 
 def test_endpoints_stay_put_after_a_restart_and_a_power_cut(house, controller, loop):

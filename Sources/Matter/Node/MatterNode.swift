@@ -28,6 +28,9 @@ public final class MatterNode: Sendable {
     /// node's lock: it must return at once and must not call back into the node; what the command
     /// changes comes back later through `update` or `setAttribute`.
     public typealias CommandHandler = @Sendable (CommandPath, TLVValue) -> CommandResult
+    /// Answers a write of an application attribute (a thermostat's setpoint) as `CommandHandler`
+    /// answers an invoke: at once, on the node's lock; the new value comes back through `update`.
+    public typealias WriteHandler = @Sendable (AttributePath, TLVValue) -> InteractionStatus
 
     private let persist: (@Sendable ([UInt8]) -> Void)?
     private let changed: AsyncStream<Void>.Continuation
@@ -42,10 +45,11 @@ public final class MatterNode: Sendable {
     public init(
         model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"),
         persist: (@Sendable ([UInt8]) -> Void)? = nil, advertisingChanged: (@Sendable (Advertising) -> Void)? = nil,
-        commandHandler: CommandHandler? = nil
+        commandHandler: CommandHandler? = nil, writeHandler: WriteHandler? = nil
     ) {
         var state = NodeState(model: model, attestation: attestation)
         state.commandHandler = commandHandler
+        state.writeHandler = writeHandler
         self.state = Mutex(state)
         (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.logger = logger

@@ -11,6 +11,8 @@ extension NodeState {
         ClusterID.levelControl: ([0x00, 0x03, 0x04, 0x07], []),
         // MoveToColorTemperature, StopMoveStep.
         ClusterID.colorControl: ([0x0A, 0x47], []),
+        // SetpointRaiseLower.
+        ClusterID.thermostat: ([0x00], []),
         // UpOrOpen, DownOrClose, StopMotion, GoToLiftPercentage.
         ClusterID.windowCovering: ([0x00, 0x01, 0x02, 0x05], []),
         ClusterID.administratorCommissioning: ([0x00, 0x02], []),

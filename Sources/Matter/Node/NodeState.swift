@@ -13,6 +13,7 @@ enum ClusterID {
     static let levelControl: UInt32 = 0x0008
     static let colorControl: UInt32 = 0x0300
     static let windowCovering: UInt32 = 0x0102
+    static let thermostat: UInt32 = 0x0201
     static let administratorCommissioning: UInt32 = 0x003C
 
     /// The clusters the node answers itself; an application's `CommandHandler` answers the others.
@@ -51,6 +52,8 @@ struct NodeState: Sendable {
     /// Answers invokes of application clusters (a bridge passes them on); without one, the node
     /// switches its own On/Off clusters.
     var commandHandler: MatterNode.CommandHandler?
+    /// Answers writes of application attributes the node does not keep itself.
+    var writeHandler: MatterNode.WriteHandler?
     var fabrics: [Fabric] = []
     var acl: [AccessControlEntry] = []
     var failSafe: FailSafe?
@@ -180,6 +183,8 @@ struct NodeState: Sendable {
             return .success
         case (0, ClusterID.accessControl, 0):
             return writeACL(value, appending: path.appendsToList, fabricIndex: accessingFabric(session))
+        case _ where endpoint != 0 && writeHandler != nil:
+            return writeHandler?(path, value) ?? .unsupportedWrite
         default:
             return .unsupportedWrite
         }
