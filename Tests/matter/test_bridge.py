@@ -193,6 +193,19 @@ def test_invokes_reach_the_simulated_device_as_one_set_each(house, controller, l
             assert sent == {"state": "ON" if round % 2 == 0 else "OFF"}
         FIGURES["invoke -> /set p50 (incl. mosquitto_sub)"] = f"{statistics.median(latencies):.1f} ms"
 
+        # The change comes back from the device, credited to Matter on homegate's own event topic.
+        events = house.subscribe("homegate/event/bulb/lightbulb/on")
+        try:
+            # Toggle goes by the bridge's value: once the device has echoed the last Off.
+            wait_until(lambda: read(loop, controller, [(lamp, on_off.Attributes.OnOff)])[lamp][on_off][on_off.Attributes.OnOff] is False,
+                       10, "the lamp off")
+            loop.run_until_complete(controller.SendCommand(NODE, lamp, on_off.Commands.Toggle()))
+            assert subscription.message("zigbee2mqtt/bulb/set") == {"state": "ON"}  # it was off: Toggle is On
+            event = events.message("homegate/event/bulb/lightbulb/on")
+            assert event["value"] is True and event["source"] == "matter"
+        finally:
+            events.close()
+
         loop.run_until_complete(controller.SendCommand(NODE, lamp, level.Commands.MoveToLevelWithOnOff(level=127, transitionTime=0, optionsMask=0, optionsOverride=0)))
         assert subscription.message("zigbee2mqtt/bulb/set") == {"state": "ON", "brightness": 127}  # 50 %, both in one /set
         loop.run_until_complete(controller.SendCommand(NODE, lamp, color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, optionsMask=0, optionsOverride=0)))
