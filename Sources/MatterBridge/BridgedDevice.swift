@@ -17,6 +17,8 @@ enum BridgedDevice: Sendable, Equatable {
     case windowCovering
     /// A heating thermostat (a radiator valve): its setpoint range in °C.
     case thermostat(setpoint: ClosedRange<Double>)
+    /// A button (a stateless programmable switch): Generic Switch, its presses as Matter events.
+    case genericSwitch
 
     init?(_ service: Service) {
         func has(_ name: String) -> Bool { service[name] != nil }
@@ -34,6 +36,7 @@ enum BridgedDevice: Sendable, Equatable {
         case "temperature_sensor" where has("current_temperature"): self = .temperature
         case "humidity_sensor" where has("current_relative_humidity"): self = .humidity
         case "window_covering" where has("target_position") && has("current_position"): self = .windowCovering
+        case "stateless_programmable_switch" where has("programmable_switch_event"): self = .genericSwitch
         case "thermostat" where has("target_temperature") && has("current_temperature") && has("target_heating_cooling_state"):
             let target = service["target_temperature"]
             self = .thermostat(setpoint: (target?.minValue ?? 10)...(target?.maxValue ?? 38))
@@ -54,6 +57,7 @@ enum BridgedDevice: Sendable, Equatable {
         case .humidity: (0x0307, 2)  // Humidity Sensor
         case .windowCovering: (0x0202, 4)  // Window Covering
         case .thermostat: (0x0301, 4)  // Thermostat
+        case .genericSwitch: (0x000F, 3)  // Generic Switch
         }
     }
 
@@ -126,6 +130,14 @@ enum BridgedDevice: Sendable, Equatable {
                 0xFFFC: .unsigned(0x01),  // Heating
                 0xFFFD: .unsigned(6),
             ]
+        case .genericSwitch:
+            clusters[Cluster.switch] = [
+                0x0000: .unsigned(2),  // NumberOfPositions
+                0x0001: .unsigned(0),  // CurrentPosition
+                0x0002: .unsigned(2),  // MultiPressMax
+                0xFFFC: .unsigned(0x1E),  // MomentarySwitch, Release, LongPress, MultiPress
+                0xFFFD: .unsigned(2),
+            ]
         case .humidity:
             clusters[Cluster.relativeHumidityMeasurement] = [
                 0x0000: .null, 0x0001: .unsigned(0), 0x0002: .unsigned(10000), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(3),
@@ -184,6 +196,28 @@ enum BridgedDevice: Sendable, Equatable {
     }
 }
 
+extension BridgedDevice {
+    /// The Switch cluster's events a press stands for (HomeKit: 0 single, 1 double, 2 long), in
+    /// order: (event id, fields). A press has no attribute of its own to report.
+    func events(_ characteristic: String, _ value: CharacteristicValue) -> [(UInt32, [TLVElement])] {
+        guard case .genericSwitch = self, characteristic == "programmable_switch_event", let press = value.number else { return [] }
+        let position = [TLVElement(.context(0), .unsigned(1))]  // NewPosition / PreviousPosition
+        func complete(_ count: UInt64) -> (UInt32, [TLVElement]) {
+            (0x06, position + [TLVElement(.context(1), .unsigned(count))])  // MultiPressComplete {1: TotalNumberOfPressesCounted}
+        }
+        switch press {
+        case 0: return [(0x01, position), (0x03, position), complete(1)]  // InitialPress, ShortRelease
+        case 1:  // InitialPress, ShortRelease, MultiPressOngoing {1: CurrentNumberOfPressesCounted}, InitialPress, ShortRelease
+            return [
+                (0x01, position), (0x03, position), (0x05, position + [TLVElement(.context(1), .unsigned(2))]), (0x01, position),
+                (0x03, position), complete(2),
+            ]
+        case 2: return [(0x01, position), (0x02, position), (0x04, position)]  // InitialPress, LongPress, LongRelease
+        default: return []
+        }
+    }
+}
+
 /// HomeKit's heating/cooling state (0 off, 1 heat, 2 cool, 3 auto) and Matter's SystemMode (0 off, 1 auto, 3 cool, 4 heat).
 enum SystemMode {
     static let pairs: [(homeKit: Int, matter: Int)] = [(0, 0), (1, 4), (2, 3), (3, 1)]
@@ -210,6 +244,7 @@ enum Cluster {
     static let relativeHumidityMeasurement: UInt32 = 0x0405
     static let windowCovering: UInt32 = 0x0102
     static let thermostat: UInt32 = 0x0201
+    static let `switch`: UInt32 = 0x003B
 }
 
 /// HomeKit's brightness (0–100 %) and Matter's CurrentLevel (1–254).

@@ -14,9 +14,10 @@ extension MatterBridge {
                 await relay(node)
                 continue
             }
-            let (changes, reachability) = state.withLock { state in
+            let (changes, reachability, presses) = state.withLock { state in
                 var changes: [(endpoint: UInt16, cluster: UInt32, attribute: UInt32, value: TLVValue)] = []
                 var reachability: [(endpoint: UInt16, reachable: Bool)] = []
+                var presses: [(endpoint: UInt16, event: UInt32, fields: [TLVElement])] = []
                 for event in events {
                     switch event {
                     case .characteristic(let change):
@@ -26,6 +27,9 @@ extension MatterBridge {
                             state.layout.endpoints[number] = endpoint
                             for (cluster, attribute, value) in endpoint.device.attributes(change.characteristic, change.value) {
                                 changes.append((number, cluster, attribute, value))
+                            }
+                            for (event, fields) in endpoint.device.events(change.characteristic, change.value) {
+                                presses.append((number, event, fields))
                             }
                         }
                     case .accessory(let id, .reachability, let now?):
@@ -38,7 +42,11 @@ extension MatterBridge {
                         continue
                     }
                 }
-                return (changes, reachability)
+                return (changes, reachability, presses)
+            }
+            // A button's press: each one, as the Switch cluster's events.
+            for press in presses {
+                node.emitEvent(endpoint: press.endpoint, cluster: Cluster.switch, event: press.event, priority: .info, fields: press.fields)
             }
             guard !changes.isEmpty else { continue }
             node.update { model in

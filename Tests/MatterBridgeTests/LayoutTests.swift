@@ -146,6 +146,12 @@ struct LayoutTests {
         #expect(covering.attributes("current_position", .int(75)).map(\.2) == [.unsigned(2500)])  // 75 % open: 25 % closed
         #expect(covering.attributes("position_state", .int(0)).map(\.2) == [.unsigned(0b1010)])  // closing
         #expect(Lift.open(closed100ths: 2500) == 75 && Lift.open(closed100ths: 10000) == 0)
+        // A press is events, no attribute: single, double, long.
+        let button = BridgedDevice.genericSwitch
+        #expect(button.attributes("programmable_switch_event", .int(0)).isEmpty)
+        #expect(button.events("programmable_switch_event", .int(0)).map(\.0) == [0x01, 0x03, 0x06])
+        #expect(button.events("programmable_switch_event", .int(1)).map(\.0) == [0x01, 0x03, 0x05, 0x01, 0x03, 0x06])
+        #expect(button.events("programmable_switch_event", .int(2)).map(\.0) == [0x01, 0x02, 0x04])
         #expect(EndpointLayout.truncated("Wohnzimmer Stehlampe über dem Sofa") == "Wohnzimmer Stehlampe über dem S")
     }
 }

@@ -45,6 +45,13 @@ EXPECTED = {
     "desk_lights/lightbulb": 0x010C,
     "curtain/window_covering": 0x0202,  # Window Covering
     "bosch_radiator/thermostat": 0x0301,  # Thermostat
+    "button/stateless_programmable_switch": 0x000F,  # Generic Switch
+    "button/stateless_programmable_switch_triple": 0x000F,
+    "button/stateless_programmable_switch_quadruple": 0x000F,
+    "remote/stateless_programmable_switch_on": 0x000F,
+    "remote/stateless_programmable_switch_up": 0x000F,
+    "remote/stateless_programmable_switch_down": 0x000F,
+    "remote/stateless_programmable_switch_off": 0x000F,
 }
 
 
@@ -358,6 +365,29 @@ def test_a_thermostat_is_read_written_and_nudged(house, controller, loop):
     finally:
         subscription.close()
     wait_until(lambda: values()[thermostat.Attributes.OccupiedHeatingSetpoint] == 2300, 10, "the setpoint to follow the device")
+
+
+def test_each_button_press_is_a_switch_event(house, controller, loop):
+    import chip.clusters as Clusters
+    switch = Clusters.Switch
+    button = endpoints(loop, controller)["button/stateless_programmable_switch"]
+    subscription = loop.run_until_complete(controller.Read(NODE, events=[(button, switch, 1)], reportInterval=(0, 30)))
+    try:
+        def presses():
+            return [(type(event.Data).__name__, getattr(event.Data, "totalNumberOfPressesCounted", None))
+                    for event in subscription.GetEvents() if event.Header.EndpointId == button]
+
+        before = len(presses())
+        for action in ("single", "double", "hold", "single"):
+            house.simulator("action", {"id": "button", "action": action})
+        expected = [("InitialPress", None), ("ShortRelease", None), ("MultiPressComplete", 1),
+                    ("InitialPress", None), ("ShortRelease", None), ("MultiPressOngoing", None), ("InitialPress", None),
+                    ("ShortRelease", None), ("MultiPressComplete", 2),
+                    ("InitialPress", None), ("LongPress", None), ("LongRelease", None),
+                    ("InitialPress", None), ("ShortRelease", None), ("MultiPressComplete", 1)]
+        wait_until(lambda: presses()[before:] == expected, 10, "every press as its events, in order (the same press twice too)")
+    finally:
+        subscription.Shutdown()
 
 
 def test_endpoints_stay_put_after_a_restart_and_a_power_cut(house, controller, loop):
