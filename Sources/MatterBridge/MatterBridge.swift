@@ -117,25 +117,13 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 guard let endpoint = self.state.withLock({ $0.layout.endpoints[path.endpoint] }) else {
                     return .status(.unsupportedEndpoint)
                 }
-                switch endpoint.writes(for: path, fields: fields) {
-                case .writes(let requests):
-                    if !requests.isEmpty { writer.yield(requests) }
-                    return .success
-                case .refused(let status):
-                    return .status(status)
-                }
+                return .status(Self.queue(endpoint.writes(for: path, fields: fields), on: writer))
             },
             writeHandler: { path, value in
                 guard let number = path.endpoint, let endpoint = self.state.withLock({ $0.layout.endpoints[number] }) else {
                     return .unsupportedEndpoint
                 }
-                switch endpoint.writes(for: path, value: value) {
-                case .writes(let requests):
-                    if !requests.isEmpty { writer.yield(requests) }
-                    return .success
-                case .refused(let status):
-                    return status
-                }
+                return Self.queue(endpoint.writes(for: path, value: value), on: writer)
             })
         if let text = try access.adapterState(Self.nodeKey) {
             guard let bytes = Data(base64Encoded: text) else { throw MatterError.storage("\(Self.nodeKey) in the database is not base64") }
@@ -166,6 +154,17 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             }
             try await server.run()
             group.cancelAll()
+        }
+    }
+
+    /// Hands an invoke's or a write's house writes to `perform`; the status to answer with.
+    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<[WriteRequest]>.Continuation) -> InteractionStatus {
+        switch invoke {
+        case .writes(let requests):
+            if !requests.isEmpty { writer.yield(requests) }
+            return .success
+        case .refused(let status):
+            return status
         }
     }
 
