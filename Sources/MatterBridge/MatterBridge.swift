@@ -135,8 +135,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.perform(writes) }
             group.addTask { await self.store(stored) }
-            group.addTask { await self.forwardEvents(arrivals, to: node) }
-            group.addTask { await self.followTree(from: laidOut, node: node) }
+            group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
             group.addTask {
                 while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
                 let port = server.listeningPort() ?? 0
