@@ -132,27 +132,37 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         // Basic Information's StartUp event {0: SoftwareVersion}.
         node.emitEvent(endpoint: 0, cluster: 0x0028, event: 0x00, priority: .critical, fields: [TLVElement(.context(0), .unsigned(1))])
         let server = MatterServer(port: settings.port, verifier: try setup.verifier(), node: node, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.perform(writes) }
-            group.addTask { await self.store(stored) }
-            group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
-            group.addTask {
-                while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
-                let port = server.listeningPort() ?? 0
-                self.state.withLock { $0.port = port }
-                self.reportHealth(fabrics: node.fabrics.count)
-                advertiser.start(port: UInt16(port), advertising: node.advertising)
-                self.logger.info(
-                    "Matter bridge serving",
-                    metadata: ["port": "\(port)", "endpoints": "\(layout.endpoints.count)", "fabrics": "\(node.fabrics.count)"])
-                if node.fabrics.isEmpty {
-                    self.logger.notice(
-                        "the Matter bridge is not commissioned yet: add it with the manual pairing code \(payload.manualPairingCode) or the QR code \(payload.qrCodePayload)"
-                    )
-                }
+        // The writes and the node's state drain after the node stops: the last fabric change is kept.
+        try await withThrowingTaskGroup(of: Void.self) { draining in
+            draining.addTask { await self.perform(writes) }
+            draining.addTask { await self.store(stored) }
+            defer {
+                writer.finish()
+                storer.finish()
             }
-            try await server.run()
-            group.cancelAll()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
+                group.addTask { try await self.announce(server, node: node, payload: payload, advertiser: advertiser) }
+                try await server.run()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Once the node listens: the advertisement, the health report, and the codes while it is on no fabric.
+    private func announce(_ server: MatterServer, node: MatterNode, payload: SetupPayload, advertiser: MatterAdvertiser) async throws {
+        while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let port = server.listeningPort() ?? 0
+        state.withLock { $0.port = port }
+        reportHealth(fabrics: node.fabrics.count)
+        advertiser.start(port: UInt16(port), advertising: node.advertising)
+        let endpoints = state.withLock { $0.layout.endpoints.count }
+        logger.info(
+            "Matter bridge serving", metadata: ["port": "\(port)", "endpoints": "\(endpoints)", "fabrics": "\(node.fabrics.count)"])
+        if node.fabrics.isEmpty {
+            logger.notice(
+                "the Matter bridge is not commissioned yet: add it with the manual pairing code \(payload.manualPairingCode) or the QR code \(payload.qrCodePayload)"
+            )
         }
     }
 
