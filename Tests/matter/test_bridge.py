@@ -420,3 +420,29 @@ def test_endpoints_stay_put_after_a_restart_and_a_power_cut(house, controller, l
 
     wait_until(back, 60, "the plug reachable once its device reports")
     assert endpoints(loop, controller) == before
+
+
+def test_a_taken_port_never_stops_the_house(request, tmp_path):
+    """Another program on the bridge's UDP port: homegate runs on without the bridge, says why in
+    the log and the health report, and serves once the port is free."""
+    import socket
+    holder = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    holder.bind(("::", 0))
+    port = holder.getsockname()[1]
+    try:
+        with House(request.config.getoption("--bin-path"), tmp_path / "house", name="matter-port") as house:
+            house.start_mosquitto()
+            house.start_gateway(env={"HOMEGATE_MATTER_ENABLED": "true", "HOMEGATE_MATTER_PORT": str(port)},
+                                ready=("the Matter bridge cannot serve",))
+            responses = house.subscribe("homegate/response/health")
+            try:
+                house.publish("homegate/request/health", '{"transaction":"port"}')
+                health = responses.message("homegate/response/health")["data"]
+            finally:
+                responses.close()
+            assert health["ready"] is True and health["matter"]["serving"] is False
+            assert any("the Matter bridge does not serve" in warning for warning in health["warnings"])
+            holder.close()
+            wait_until(lambda: "Matter bridge serving" in house.log(), 30, "the bridge to serve once the port is free")
+    finally:
+        holder.close()
