@@ -151,6 +151,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 // `homegate hap pairing` draws the setup URI as a QR code.
                 "HAPBridge", "HAPQRCode",
+                "MatterBridge",
                 // `homegate hap reset-code` and `hap unpair` ask a running homegate over its HTTP API.
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -268,15 +269,34 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A Matter node's advertisement through avahi (the DNSSD module), which the Matter module
+        // leaves to its embedder: matter-demo's and the Matter bridge's.
+        .target(
+            name: "MatterDNSSD",
+            dependencies: ["Matter", "DNSSD", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "matter-demo",
             dependencies: [
-                "Matter",
-                "DNSSD",  // avahi, for the advertisement the Matter module leaves to its embedder
+                "Matter", "MatterDNSSD",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The Matter bridge (issue 45): the home as a Matter bridge (an Aggregator, one bridged endpoint
+        // per device) over the core's typed surface (GatewayCore alone, never Gateway or Mosquitto), a
+        // peer adapter like the HomeKit bridge; the Matter module knows nothing of homegate.
+        .target(
+            name: "MatterBridge",
+            dependencies: [
+                "GatewayCore", "HomeModel", "Matter", "MatterDNSSD", "JSON", "Secrets",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -344,6 +364,9 @@ let package = Package(
                 "HAPBridge", "HAP", "Gateway", "GatewayCore", "GatewayTesting", "HomeModel", "JSON", "Mappings", "Secrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MatterBridgeTests", dependencies: ["MatterBridge", "Matter", "GatewayCore", "HomeModel", "JSON"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MatterTests",

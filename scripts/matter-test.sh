@@ -2,12 +2,14 @@
 # The Matter stack's tests with the Matter SDK's own controller (Tests/matter): the Python controller
 # of connectedhomeip, as Home Assistant's Matter server uses it, establishes PASE with matter-demo on
 # ::1, and between two network namespaces (avahi in the device's) commissions it in full, drives it,
-# subscribes, adds a second fabric and reconnects after a restart (needs root; see docs/matter.md).
+# subscribes, adds a second fabric and reconnects after a restart; then commissions homegate's Matter
+# bridge on the simulated house (Tests/pyhouse in the device's namespace) and drives it (needs root;
+# see docs/matter.md).
 #
 #   scripts/matter-test.sh [BIN_PATH] [pytest arguments…]
 #
-# BIN_PATH is the folder with a built matter-demo; default $MATTER_BIN_PATH, else .build/debug.
-# Build it first: swift build --product matter-demo
+# BIN_PATH is the folder with a built matter-demo, homegate and homegate-simulator; default
+# $MATTER_BIN_PATH, else .build/debug. Build them first: swift build (or each --product).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,10 +18,12 @@ if [ $# -gt 0 ] && [[ "$1" != -* ]]; then
   bin_path="$1"
   shift
 fi
-if [ ! -x "$bin_path/matter-demo" ]; then
-  echo "matter-test.sh: $bin_path/matter-demo is missing; build it first (swift build --product matter-demo)" >&2
-  exit 2
-fi
+for program in matter-demo homegate homegate-simulator; do
+  if [ ! -x "$bin_path/$program" ]; then
+    echo "matter-test.sh: $bin_path/$program is missing; build it first (swift build --product $program)" >&2
+    exit 2
+  fi
+done
 
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 # The controller's minimal mDNS lists interfaces over netlink: without libnl-route its import fails.

@@ -24,6 +24,12 @@ stage_build() { # swift build --build-tests, each module importing only what Pac
     echo "test.sh: Sources/GatewayCore must import neither Mosquitto nor Hummingbird nor NIO" >&2
     return 1
   fi
+  # The bridges are peers over the core's surface; the protocol stacks know nothing of homegate.
+  if grep -rnE '^[[:space:]]*(@_exported |@testable |public |internal |package )*import (Gateway|CMosquitto|Mosquitto|Persistence)$' Sources/HAPBridge Sources/HTTPAPI Sources/MatterBridge \
+    || grep -rnE '^[[:space:]]*(@_exported |@testable |public |internal |package )*import (Gateway|GatewayCore|HomeModel|Mosquitto)$' Sources/HAP Sources/Matter; then
+    echo "test.sh: the bridges import GatewayCore, never Gateway or Mosquitto; HAP and Matter no homegate module" >&2
+    return 1
+  fi
 }
 
 stage_image() { # the container image, proved without a Docker engine (HOMEGATE_SKIP_IMAGE_CHECK=1 skips it)
@@ -63,7 +69,7 @@ stage_hap_bridge() { # the HomeKit bridge of real homegate with aiohomekit over 
   scripts/hap-bridge-test.sh "$bin_path"
 }
 
-stage_matter() { # the Matter stack with the Matter SDK's own controller: PASE over ::1, then commissioning, control, subscriptions, multi-admin and a restart between two namespaces (docs/matter.md)
+stage_matter() { # the Matter stack with the Matter SDK's own controller: PASE over ::1, then commissioning, control, subscriptions, multi-admin and a restart between two namespaces; homegate's Matter bridge on the simulated house (docs/matter.md)
   scripts/matter-test.sh "$bin_path"
 }
 

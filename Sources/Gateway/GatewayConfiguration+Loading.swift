@@ -122,6 +122,24 @@ extension GatewayConfiguration {
             },
             selectors("hap.include") { $0.hap.include = $1 },
             selectors("hap.exclude") { $0.hap.exclude = $1 },
+            boolean("matter.enabled") { $0.matter.enabled = $1 },
+            integer("matter.port", 0...65_535) { $0.matter.port = $1 },
+            Key(name: "matter.name", kind: .string) { config, value in
+                guard !value.isEmpty, value.utf8.count <= 32 else { return "expected a name of 1 to 32 bytes, got '\(value)'" }
+                config.matter.name = value
+                return nil
+            },
+            Key(name: "matter.passcode", kind: .string) { config, value in
+                // The full check (trivial passcodes) is the Matter module's, when the bridge starts.
+                guard let number = Int(value), (1...99_999_998).contains(number) else {
+                    return "expected a number from 1 to 99999998"  // a secret: not echoed
+                }
+                config.matter.passcode = Secret(value)
+                return nil
+            },
+            integer("matter.discriminator", 0...4095) { $0.matter.discriminator = $1 },
+            selectors("matter.include") { $0.matter.include = $1 },
+            selectors("matter.exclude") { $0.matter.exclude = $1 },
             decimal("location.latitude", -90...90) { $0.location.latitude = $1 },
             decimal("location.longitude", -180...180) { $0.location.longitude = $1 },
             Key(name: "location.time_zone", kind: .string) { config, value in
@@ -163,7 +181,7 @@ extension GatewayConfiguration {
         "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'"
     }
 
-    /// `hap.include`, `hap.exclude`: every selector that cannot be read is named.
+    /// `hap.include`, `hap.exclude`, `matter.include`, `matter.exclude`: every selector that cannot be read is named.
     private static func selectors(
         _ name: String, _ set: @escaping @Sendable (inout GatewayConfiguration, [AccessorySelector]) -> Void
     ) -> Key {

@@ -19,4 +19,6 @@ public enum LogComponent: String, Sendable, CaseIterable, Hashable {
     case http
     /// The HomeKit bridge: where it listens, pairings, its advertisement.
     case hap
+    /// The Matter bridge: where it listens, fabrics, commissioning, its advertisement.
+    case matter
 }

@@ -115,12 +115,14 @@ public struct Accessory: Sendable, Hashable {
     }
 }
 
-/// Who changed a value: `device`, `api`, `hap`, `action_set:<id>`, `trigger:<id>`.
+/// Who changed a value: `device`, `api`, `hap`, `matter`, `action_set:<id>`, `trigger:<id>`.
 public enum ChangeSource: Sendable, Hashable, CustomStringConvertible {
     case device, api
     /// A HomeKit controller's write through the HAP bridge: the bridge keeps the change's event
     /// from the controller connection that wrote it, as HAP asks.
     case hap
+    /// A Matter controller's invoke through the Matter bridge.
+    case matter
     case actionSet(String)
     case trigger(String)
 
@@ -129,6 +131,7 @@ public enum ChangeSource: Sendable, Hashable, CustomStringConvertible {
         case .device: "device"
         case .api: "api"
         case .hap: "hap"
+        case .matter: "matter"
         case .actionSet(let id): "action_set:\(id)"
         case .trigger(let id): "trigger:\(id)"
         }

@@ -4,6 +4,7 @@ import Gateway
 import HAPBridge
 import HTTPAPI
 import Logging
+import MatterBridge
 import ServiceLifecycle
 import UnixSignals
 
@@ -43,6 +44,10 @@ struct Run: AsyncParsableCommand {
                 adapters.append { access in
                     try HomeKitBridges(access: access, settings: settings.hap, control: homeKit, logger: hap)
                 }
+            }
+            if settings.matter.enabled {
+                let matter = logger.component(.matter, in: settings)
+                adapters.append { access in MatterBridge(access: access, settings: settings.matter, logger: matter) }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)
         } catch {

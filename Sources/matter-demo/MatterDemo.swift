@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Matter
+import MatterDNSSD
 import ServiceLifecycle
 import UnixSignals
 
@@ -22,7 +23,7 @@ struct MatterDemo {
 
         let server: MatterServer
         let payload: SetupPayload
-        let advertiser: DemoAdvertiser
+        let advertiser: MatterAdvertiser
         let node: MatterNode
         do {
             let options = try parse(Array(CommandLine.arguments.dropFirst()))
@@ -32,7 +33,7 @@ struct MatterDemo {
                 discriminator: try options["discriminator"].map { try number($0, "--discriminator", as: UInt16.self) })
             payload = try setup.payload()
             let instanceID = UInt64.random(in: 0...UInt64.max)
-            advertiser = DemoAdvertiser(
+            advertiser = MatterAdvertiser(
                 discriminator: setup.discriminator,
                 commissionable: { discriminator in
                     .commissionable(

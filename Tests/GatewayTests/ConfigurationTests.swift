@@ -96,7 +96,7 @@ struct ConfigurationTests {
             return lines == [
                 "\(bad):1:1: log_format: expected text or json, got 'yaml'",
                 "\(bad):2:15: log_levels.mqtt: expected one of trace, debug, info, notice, warning, error, critical, got 'loud'",
-                "\(bad):2:27: log_levels.radio: unknown component (expected one of gateway, mqtt, mappings, devices, api, automation, store, http, hap)",
+                "\(bad):2:27: log_levels.radio: unknown component (expected one of gateway, mqtt, mappings, devices, api, automation, store, http, hap, matter)",
             ]
         }
     }

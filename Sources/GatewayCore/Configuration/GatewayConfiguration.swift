@@ -74,6 +74,25 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public init() {}
     }
 
+    /// The Matter bridge: off unless enabled.
+    public struct Matter: Sendable, Equatable {
+        public var enabled = false
+        /// The UDP port (both stacks); 0 picks a free one (fine for tests). 5540 is Matter's own.
+        public var port = 5540
+        /// The bridge's name: its NodeLabel, ProductName and the commissionable DNS-SD record's DN.
+        public var name = "homegate"
+        /// The setup passcode (1 to 99999998, not a trivial one); nil keeps the stored one, or makes a
+        /// random one on the first start.
+        public var passcode: Secret?
+        /// The 12-bit discriminator; nil keeps the stored one, or picks one at random on the first start.
+        public var discriminator: Int?
+        /// What the Matter ecosystems see, as `hap.include` and `hap.exclude`.
+        public var include: [AccessorySelector] = []
+        public var exclude: [AccessorySelector] = []
+
+        public init() {}
+    }
+
     public struct Location: Sendable, Equatable {
         public var latitude: Double?
         public var longitude: Double?
@@ -88,6 +107,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var database = "./data/homegate.sqlite"
     public var http = HTTP()
     public var hap = HAP()
+    public var matter = Matter()
     public var location = Location()
     /// trace, debug, info, notice, warning, error, critical.
     public var logLevel = Logger.Level.info

@@ -24,6 +24,14 @@ public final class MatterNode: Sendable {
             a.fabrics.map(\.identity) == b.fabrics.map(\.identity) && a.openWindow == b.openWindow
         }
     }
+    /// Answers an invoke of an application cluster (OnOff, LevelControl, ColorControl, …) on the
+    /// node's lock: it must return at once and must not call back into the node; what the command
+    /// changes comes back later through `update` or `setAttribute`.
+    public typealias CommandHandler = @Sendable (CommandPath, TLVValue) -> CommandResult
+    /// Answers a write of an application attribute (a thermostat's setpoint) as `CommandHandler`
+    /// answers an invoke: at once, on the node's lock; the new value comes back through `update`.
+    public typealias WriteHandler = @Sendable (AttributePath, TLVValue) -> InteractionStatus
+
     private let persist: (@Sendable ([UInt8]) -> Void)?
     private let changed: AsyncStream<Void>.Continuation
     /// An element after each change a subscription may report (coalesced: one pending at most).
@@ -36,9 +44,13 @@ public final class MatterNode: Sendable {
     /// `persist` is given the fabrics, ACL and labels the node keeps after each change to them; `restore` takes them back.
     public init(
         model: DataModel, attestation: DeviceAttestation?, logger: Logger = Logger(label: "matter"),
-        persist: (@Sendable ([UInt8]) -> Void)? = nil, advertisingChanged: (@Sendable (Advertising) -> Void)? = nil
+        persist: (@Sendable ([UInt8]) -> Void)? = nil, advertisingChanged: (@Sendable (Advertising) -> Void)? = nil,
+        commandHandler: CommandHandler? = nil, writeHandler: WriteHandler? = nil
     ) {
-        self.state = Mutex(NodeState(model: model, attestation: attestation))
+        var state = NodeState(model: model, attestation: attestation)
+        state.commandHandler = commandHandler
+        state.writeHandler = writeHandler
+        self.state = Mutex(state)
         (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.logger = logger
         self.persist = persist
@@ -161,6 +173,17 @@ public final class MatterNode: Sendable {
     /// Changes an attribute from the application's side (a light switched by hand), bumping its data version.
     public func setAttribute(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
         state.withLock { $0.model.set(endpoint: endpoint, cluster: cluster, attribute: attribute, to: value) }
+        changed.yield()
+    }
+
+    /// Changes the application's endpoints at once (a bridged device added or gone, several values
+    /// that changed together): each attribute set with `DataModel.set` bumps its cluster's data
+    /// version; the global attributes and each Descriptor's ServerList follow the clusters.
+    public func update(_ change: (inout DataModel) -> Void) {
+        state.withLock { state in
+            change(&state.model)
+            state.addGlobalAttributes()
+        }
         changed.yield()
     }
 

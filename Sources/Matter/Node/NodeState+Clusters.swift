@@ -7,6 +7,14 @@ extension NodeState {
         ClusterID.operationalCredentials: ([0x00, 0x02, 0x04, 0x06, 0x07, 0x09, 0x0A, 0x0B], [0x01, 0x03, 0x05, 0x08]),
         ClusterID.groupKeyManagement: ([], []),
         ClusterID.onOff: ([0x00, 0x01, 0x02], []),
+        // MoveToLevel, Stop, MoveToLevelWithOnOff, StopWithOnOff.
+        ClusterID.levelControl: ([0x00, 0x03, 0x04, 0x07], []),
+        // MoveToColorTemperature, StopMoveStep.
+        ClusterID.colorControl: ([0x0A, 0x47], []),
+        // SetpointRaiseLower.
+        ClusterID.thermostat: ([0x00], []),
+        // UpOrOpen, DownOrClose, StopMotion, GoToLiftPercentage.
+        ClusterID.windowCovering: ([0x00, 0x01, 0x02, 0x05], []),
         ClusterID.administratorCommissioning: ([0x00, 0x02], []),
     ]
 

@@ -17,6 +17,9 @@ extension NodeState {
         let needed: AccessControlEntry.Privilege = ClusterID.administered.contains(path.cluster) ? .administer : .operate
         guard allows(session, needed, endpoint: path.endpoint, cluster: path.cluster) else { return .status(.unsupportedAccess) }
         defer { refresh() }
+        if let commandHandler, !ClusterID.served.contains(path.cluster) {
+            return commandHandler(path, fields)
+        }
         do {
             switch path.cluster {
             case ClusterID.generalCommissioning: return try generalCommissioning(path.command, fields, session: session)

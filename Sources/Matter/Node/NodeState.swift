@@ -10,7 +10,14 @@ enum ClusterID {
     static let operationalCredentials: UInt32 = 0x003E
     static let groupKeyManagement: UInt32 = 0x003F
     static let onOff: UInt32 = 0x0006
+    static let levelControl: UInt32 = 0x0008
+    static let colorControl: UInt32 = 0x0300
+    static let windowCovering: UInt32 = 0x0102
+    static let thermostat: UInt32 = 0x0201
     static let administratorCommissioning: UInt32 = 0x003C
+
+    /// The clusters the node answers itself; an application's `CommandHandler` answers the others.
+    static let served: Set<UInt32> = [generalCommissioning, operationalCredentials, administratorCommissioning, groupKeyManagement]
 
     /// The clusters whose commands need Administer; others' need Operate.
     static let administered: Set<UInt32> = [
@@ -42,6 +49,11 @@ struct NodeState: Sendable {
 
     var model: DataModel
     let attestation: DeviceAttestation?
+    /// Answers invokes of application clusters (a bridge passes them on); without one, the node
+    /// switches its own On/Off clusters.
+    var commandHandler: MatterNode.CommandHandler?
+    /// Answers writes of application attributes the node does not keep itself.
+    var writeHandler: MatterNode.WriteHandler?
     var fabrics: [Fabric] = []
     var acl: [AccessControlEntry] = []
     var failSafe: FailSafe?
@@ -171,6 +183,8 @@ struct NodeState: Sendable {
             return .success
         case (0, ClusterID.accessControl, 0):
             return writeACL(value, appending: path.appendsToList, fabricIndex: accessingFabric(session))
+        case _ where endpoint != 0 && writeHandler != nil:
+            return writeHandler?(path, value) ?? .unsupportedWrite
         default:
             return .unsupportedWrite
         }
@@ -212,7 +226,7 @@ struct NodeState: Sendable {
 
 extension DataModel {
     /// Sets an attribute, bumping its cluster's data version when the value changes.
-    mutating func set(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
+    public mutating func set(endpoint: UInt16, cluster: UInt32, attribute: UInt32, to value: TLVValue) {
         guard var found = endpoints[endpoint]?[cluster], found.attributes[attribute] != value else { return }
         found.attributes[attribute] = value
         found.dataVersion &+= 1

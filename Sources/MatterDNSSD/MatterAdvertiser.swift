@@ -1,11 +1,12 @@
 import DNSSD
-import Logging
-import Matter
+public import Logging
+public import Matter
 import Synchronization
 
-/// Publishes what the node advertises through avahi-daemon (the DNSSD module, as the HomeKit bridge
-/// does): the commissionable service while the node belongs to no fabric, an operational one per fabric.
-final class DemoAdvertiser: Sendable {
+/// Publishes what a Matter node advertises through avahi-daemon (the DNSSD module, as the HomeKit
+/// bridge does), for matter-demo and homegate's Matter bridge alike: the commissionable service
+/// while the node belongs to no fabric, an operational one per fabric.
+public final class MatterAdvertiser: Sendable {
     private let commissionable: @Sendable (UInt16) -> MatterAdvertisement
     private let discriminator: UInt16
     private let port: Mutex<UInt16?> = Mutex(nil)
@@ -15,19 +16,19 @@ final class DemoAdvertiser: Sendable {
 
     /// `commissionable` makes the commissionable service for a discriminator: the device's own
     /// while it is on no fabric, an administrator's window's while one is open.
-    init(discriminator: UInt16, commissionable: @escaping @Sendable (UInt16) -> MatterAdvertisement, logger: Logger) {
+    public init(discriminator: UInt16, commissionable: @escaping @Sendable (UInt16) -> MatterAdvertisement, logger: Logger) {
         self.discriminator = discriminator
         self.commissionable = commissionable
         self.logger = logger
     }
 
     /// Starts publishing once the node listens on `port`.
-    func start(port: UInt16, advertising: MatterNode.Advertising) {
+    public func start(port: UInt16, advertising: MatterNode.Advertising) {
         self.port.withLock { $0 = port }
         update(advertising)
     }
 
-    func update(_ advertising: MatterNode.Advertising) {
+    public func update(_ advertising: MatterNode.Advertising) {
         current.withLock { $0 = advertising }
         guard let port = port.withLock({ $0 }) else { return }
         var wanted = Set(advertising.fabrics.map(MatterAdvertisement.operational))
@@ -55,7 +56,7 @@ final class DemoAdvertiser: Sendable {
         }
     }
 
-    func stop() {
+    public func stop() {
         published.withLock { published in
             for advertiser in published.values { advertiser.stop() }
             published = [:]

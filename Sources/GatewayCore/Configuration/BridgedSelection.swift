@@ -1,18 +1,23 @@
-import GatewayCore
 import HomeModel
 
-/// Which accessories Apple Home sees (`hap.include`, `hap.exclude`), decided on the live snapshot
+/// Which accessories an ecosystem bridge shows (`hap.include`/`hap.exclude`,
+/// `matter.include`/`matter.exclude`), decided on the live snapshot
 /// each time, so that a selector by name follows renames: an accessory is bridged when `include`
 /// is empty or one of it names the accessory, and none of `exclude` does.
-struct BridgedSelection: Sendable, Equatable {
-    var include: [AccessorySelector] = []
-    var exclude: [AccessorySelector] = []
+public struct BridgedSelection: Sendable, Equatable {
+    public var include: [AccessorySelector] = []
+    public var exclude: [AccessorySelector] = []
+
+    public init(include: [AccessorySelector] = [], exclude: [AccessorySelector] = []) {
+        self.include = include
+        self.exclude = exclude
+    }
 
     /// Everything: what a bridge without settings shows.
-    static let everything = BridgedSelection()
+    public static let everything = BridgedSelection()
 
     /// The bridged accessories' ids, in the snapshot's order.
-    func bridged(_ snapshot: HomeSnapshot) -> [String] {
+    public func bridged(_ snapshot: HomeSnapshot) -> [String] {
         let places = Places(snapshot.structure)
         return snapshot.accessories.filter { accessory in
             (include.isEmpty || include.contains { places.selects($0, accessory) })
@@ -22,7 +27,7 @@ struct BridgedSelection: Sendable, Equatable {
 
     /// The selectors that name no home, room, zone or accessory of the snapshot: a typo, or a
     /// thing renamed since, which the user should hear about rather than find silently ignored.
-    func unmatched(_ snapshot: HomeSnapshot) -> [AccessorySelector] {
+    public func unmatched(_ snapshot: HomeSnapshot) -> [AccessorySelector] {
         let places = Places(snapshot.structure)
         return (include + exclude).filter { selector in
             let named: Bool =

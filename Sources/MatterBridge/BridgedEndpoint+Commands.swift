@@ -1,0 +1,114 @@
+import GatewayCore
+import HomeModel
+import JSON
+import Matter
+
+extension TLVValue {
+    /// A signed or unsigned integer.
+    var integer: Int64? {
+        switch self {
+        case .signed(let value): value
+        case .unsigned(let value): Int64(exactly: value)
+        default: nil
+        }
+    }
+}
+
+extension BridgedEndpoint {
+    /// What an invoke comes to: the house's writes, or the status that refuses it.
+    enum Invoke: Equatable {
+        case writes([WriteRequest])
+        case refused(InteractionStatus)
+    }
+
+    /// The writes an invoke stands for, or the status that refuses it: checked as the house checks
+    /// a write (the device reachable, each characteristic writable, numbers in its range), since the
+    /// invoke is answered before the house has the write. Stop commands of lights change nothing
+    /// (the house's writes take effect at once).
+    func writes(for path: CommandPath, fields: TLVValue) -> Invoke {
+        checked(translate(path, fields: fields))
+    }
+
+    /// The writes an attribute write stands for (a thermostat's setpoint and mode), checked the same way.
+    func writes(for path: AttributePath, value: TLVValue) -> Invoke {
+        func write(_ characteristic: String, _ value: JSONValue) -> Invoke {
+            .writes([WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)])
+        }
+        switch (device, path.cluster, path.attribute) {
+        case (.thermostat, Cluster.thermostat, 0x0012):  // OccupiedHeatingSetpoint, hundredths of °C
+            guard let hundredths = value.integer else { return .refused(.constraintError) }
+            return checked(write("target_temperature", .double(Double(hundredths) / 100)), notWritable: .unsupportedWrite)
+        case (.thermostat, Cluster.thermostat, 0x001C):  // SystemMode
+            guard let mode = value.integer.flatMap({ SystemMode.homeKit(matter: Int($0)) }) else { return .refused(.constraintError) }
+            guard characteristics["target_heating_cooling_state"]?.validValues?.contains(mode) ?? true else {
+                return .refused(.constraintError)
+            }
+            return checked(write("target_heating_cooling_state", .integer(mode)), notWritable: .unsupportedWrite)
+        default:
+            return .refused(.unsupportedWrite)
+        }
+    }
+
+    private func checked(_ invoke: Invoke, notWritable: InteractionStatus = .unsupportedCommand) -> Invoke {
+        guard case .writes(let requests) = invoke, !requests.isEmpty else { return invoke }
+        // No IM status says "device unreachable"; FAILURE is what bridges answer.
+        guard reachable else { return .refused(.failure) }
+        for request in requests {
+            guard let characteristic = characteristics[request.characteristic], characteristic.isWritable else {
+                return .refused(notWritable)
+            }
+            if let number = request.value.doubleValue,
+                number < (characteristic.minValue ?? -.infinity) || number > (characteristic.maxValue ?? .infinity)
+            {
+                return .refused(.constraintError)
+            }
+        }
+        return invoke
+    }
+
+    private func translate(_ path: CommandPath, fields: TLVValue) -> Invoke {
+        func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
+            WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
+        }
+        switch (path.cluster, path.command) {
+        case (Cluster.onOff, 0): return .writes([write("on", .bool(false))])
+        case (Cluster.onOff, 1): return .writes([write("on", .bool(true))])
+        case (Cluster.onOff, 2):
+            let on = characteristics["on"]?.value?.boolValue ?? false
+            return .writes([write("on", .bool(!on))])
+        case (Cluster.levelControl, 0), (Cluster.levelControl, 4):  // MoveToLevel, MoveToLevelWithOnOff
+            guard characteristics["brightness"] != nil else { return .refused(.unsupportedCommand) }
+            guard let level = try? fields.field(0, "Level", as: UInt8.self), level <= 254 else { return .refused(.constraintError) }
+            let brightness = write("brightness", .integer(Level.brightness(level: Int(level))))
+            guard path.command == 4 else { return .writes([brightness]) }
+            // With OnOff: the lowest level is off, any other on.
+            return .writes(level <= 1 ? [write("on", .bool(false))] : [write("on", .bool(true)), brightness])
+        case (Cluster.levelControl, 3), (Cluster.levelControl, 7), (Cluster.colorControl, 0x47):
+            return .writes([])
+        case (Cluster.colorControl, 0x0A):  // MoveToColorTemperature
+            guard case .light(_, let range?) = device else { return .refused(.unsupportedCommand) }
+            guard let mireds = try? fields.field(0, "ColorTemperatureMireds", as: UInt16.self), range.contains(Int(mireds)) else {
+                return .refused(.constraintError)
+            }
+            return .writes([write("color_temperature", .integer(Int(mireds)))])
+        case (Cluster.thermostat, 0x00):  // SetpointRaiseLower {0: Mode, 1: Amount in tenths of °C}
+            guard let mode = try? fields.field(0, "Mode", as: UInt8.self), mode <= 2, let amount = fields[context: 1]?.integer,
+                let setpoint = characteristics["target_temperature"]?.value?.number
+            else { return .refused(.constraintError) }
+            guard mode != 1 else { return .refused(.constraintError) }  // cooling: a heating thermostat has none
+            return .writes([write("target_temperature", .double(((setpoint * 10).rounded() + Double(amount)) / 10))])
+        case (Cluster.windowCovering, 0): return .writes([write("target_position", .integer(100))])  // UpOrOpen
+        case (Cluster.windowCovering, 1): return .writes([write("target_position", .integer(0))])  // DownOrClose
+        case (Cluster.windowCovering, 2):  // StopMotion
+            guard characteristics["hold_position"]?.isWritable == true else { return .refused(.unsupportedCommand) }
+            return .writes([write("hold_position", .bool(true))])
+        case (Cluster.windowCovering, 5):  // GoToLiftPercentage
+            guard let closed = try? fields.field(0, "LiftPercent100thsValue", as: UInt16.self), closed <= 10000 else {
+                return .refused(.constraintError)
+            }
+            return .writes([write("target_position", .integer(Lift.open(closed100ths: Int(closed))))])
+        default:
+            return .refused(.unsupportedCommand)
+        }
+    }
+}

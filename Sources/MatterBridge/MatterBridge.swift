@@ -1,0 +1,230 @@
+import Foundation
+public import GatewayCore
+import HomeModel
+import JSON
+public import Logging
+import Matter
+import MatterDNSSD
+public import ServiceLifecycle
+import Synchronization
+
+/// The house as a Matter bridge, a peer adapter of the core beside the MQTT API, HTTP and the
+/// HomeKit bridge: endpoint 0 the root node, endpoint 1 an Aggregator, one bridged endpoint per
+/// service Matter has a device type for. Endpoint numbers are kept in the database and never
+/// reused; a device away stays listed, not reachable; the known house is served from the start.
+/// Invokes become the same writes an MQTT, HTTP or HomeKit write is (`perform`, credited to `matter`).
+public final class MatterBridge: ServiceLifecycle.Service, Sendable {
+    struct State: Sendable {
+        var layout = EndpointLayout()
+        var map = EndpointMap()
+        /// The UDP port once serving.
+        var port: Int?
+    }
+
+    static let endpointsKey = "matter.endpoints"
+    static let nodeKey = "matter.node"
+    /// Events the bridge may fall behind by before it drops them and lays itself out from a snapshot.
+    static let feedCapacity = 10_000
+    /// The longest wait between two tries of a bridge that cannot serve (1 s, doubling).
+    static let longestRetry: Duration = .seconds(60)
+
+    let access: any GatewayAccess
+    let settings: GatewayConfiguration.Matter
+    let selection: BridgedSelection
+    let logger: Logger
+    let feed: MatterEventFeed
+    let state = Mutex(State())
+
+    public init(access: any GatewayAccess, settings: GatewayConfiguration.Matter, logger: Logger) {
+        self.access = access
+        self.settings = settings
+        self.logger = logger
+        selection = BridgedSelection(include: settings.include, exclude: settings.exclude)
+        feed = MatterEventFeed(capacity: Self.feedCapacity)
+        access.events.attach(feed)
+    }
+
+    /// Serves until homegate stops; a bridge that cannot serve (its port taken) never stops the
+    /// house: it is tried again with a backoff, and the log says why.
+    public func run() async throws {
+        var delay: Duration = .seconds(1)
+        var reported: String?
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            do {
+                try await serve()
+                return
+            } catch {
+                let reason = "\(error)"
+                access.report(
+                    "matter",
+                    AdapterStatus(
+                        section: ["serving": false, "problem": .string(reason)],
+                        warnings: ["the Matter bridge does not serve: \(reason); homegate tries again every minute at the most"]))
+                if reason != reported {
+                    logger.error(
+                        "the Matter bridge cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
+                    )
+                    reported = reason
+                }
+            }
+            do {
+                let wait = delay
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
+            } catch {
+                return
+            }
+            delay = min(delay * 2, Self.longestRetry)
+        }
+    }
+
+    private func serve() async throws {
+        let setup = try await MatterSetup.load(access, settings: settings)
+        let payload = try setup.payload()
+        // The feed first: what happens while the snapshot is taken is taken in after it.
+        let arrivals = feed.start()
+        defer { feed.stop() }
+        let laidOut = access.treeChanges.generation
+        if let text = try access.adapterState(Self.endpointsKey) {
+            do {
+                let map = try JSONDecoder().decode(EndpointMap.self, from: Data(text.utf8))
+                state.withLock { $0.map = map }
+            } catch {
+                throw MatterError.storage("\(Self.endpointsKey) in the database is not homegate's Matter endpoint map (\(error))")
+            }
+        }
+        let layout = try await lay(await access.snapshot())
+
+        let (writes, writer) = AsyncStream.makeStream(of: [WriteRequest].self)
+        let (stored, storer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
+        // One instance name while running: the advertiser compares what it publishes by value.
+        let instanceID = UInt64.random(in: 0...UInt64.max)
+        let advertiser = MatterAdvertiser(
+            discriminator: setup.discriminator,
+            commissionable: { [name = settings.name] discriminator in
+                .commissionable(
+                    instanceID: instanceID, discriminator: discriminator, vendorID: MatterSetup.vendorID,
+                    productID: MatterSetup.productID, deviceType: MatterSetup.deviceType, deviceName: name)
+            }, logger: logger)
+        defer { advertiser.stop() }
+        let node = MatterNode(
+            model: RootNode.model(name: settings.name, layout: layout), attestation: try setup.attestation(), logger: logger,
+            persist: { storer.yield($0) },
+            advertisingChanged: { [weak self] advertising in
+                advertiser.update(advertising)
+                self?.reportHealth(fabrics: advertising.fabrics.count)
+            },
+            commandHandler: { path, fields in
+                guard let endpoint = self.state.withLock({ $0.layout.endpoints[path.endpoint] }) else {
+                    return .status(.unsupportedEndpoint)
+                }
+                return .status(Self.queue(endpoint.writes(for: path, fields: fields), on: writer))
+            },
+            writeHandler: { path, value in
+                guard let number = path.endpoint, let endpoint = self.state.withLock({ $0.layout.endpoints[number] }) else {
+                    return .unsupportedEndpoint
+                }
+                return Self.queue(endpoint.writes(for: path, value: value), on: writer)
+            })
+        if let text = try access.adapterState(Self.nodeKey) {
+            guard let bytes = Data(base64Encoded: text) else { throw MatterError.storage("\(Self.nodeKey) in the database is not base64") }
+            try node.restore(Array(bytes))
+        }
+        // Basic Information's StartUp event {0: SoftwareVersion}.
+        node.emitEvent(endpoint: 0, cluster: 0x0028, event: 0x00, priority: .critical, fields: [TLVElement(.context(0), .unsigned(1))])
+        let server = MatterServer(port: settings.port, verifier: try setup.verifier(), node: node, logger: logger)
+        // The writes and the node's state drain after the node stops: the last fabric change is kept.
+        try await withThrowingTaskGroup(of: Void.self) { draining in
+            draining.addTask { await self.perform(writes) }
+            draining.addTask { await self.store(stored) }
+            defer {
+                writer.finish()
+                storer.finish()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
+                group.addTask { try await self.announce(server, node: node, payload: payload, advertiser: advertiser) }
+                try await server.run()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Once the node listens: the advertisement, the health report, and the codes while it is on no fabric.
+    private func announce(_ server: MatterServer, node: MatterNode, payload: SetupPayload, advertiser: MatterAdvertiser) async throws {
+        while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let port = server.listeningPort() ?? 0
+        state.withLock { $0.port = port }
+        reportHealth(fabrics: node.fabrics.count)
+        advertiser.start(port: UInt16(port), advertising: node.advertising)
+        let endpoints = state.withLock { $0.layout.endpoints.count }
+        logger.info(
+            "Matter bridge serving", metadata: ["port": "\(port)", "endpoints": "\(endpoints)", "fabrics": "\(node.fabrics.count)"])
+        if node.fabrics.isEmpty {
+            logger.notice(
+                "the Matter bridge is not commissioned yet: add it with the manual pairing code \(payload.manualPairingCode) or the QR code \(payload.qrCodePayload)"
+            )
+        }
+    }
+
+    /// Hands an invoke's or a write's house writes to `perform`; the status to answer with.
+    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<[WriteRequest]>.Continuation) -> InteractionStatus {
+        switch invoke {
+        case .writes(let requests):
+            if !requests.isEmpty { writer.yield(requests) }
+            return .success
+        case .refused(let status):
+            return status
+        }
+    }
+
+    /// The health report's `matter` section: serving on which port, how many endpoints and fabrics.
+    func reportHealth(fabrics: Int) {
+        let (port, endpoints) = state.withLock { ($0.port, $0.layout.endpoints.count) }
+        guard let port else { return }
+        access.report(
+            "matter",
+            AdapterStatus(section: [
+                "serving": true, "port": .integer(port), "endpoints": .integer(endpoints), "fabrics": .integer(fabrics),
+            ]))
+    }
+
+    /// Invokes as the house's writes, one `perform` each (several characteristics of one device go out as one `/set`).
+    private func perform(_ writes: AsyncStream<[WriteRequest]>) async {
+        for await requests in writes {
+            let answer = await access.perform(.values(.write(requests, source: .matter)))
+            if let error = answer.error {
+                logger.warning("a Matter invoke was refused: \(error)")
+            } else if case .writes(let outcomes)? = answer.result {
+                for case .failure(let error) in outcomes { logger.warning("a Matter invoke was refused: \(error)") }
+            }
+        }
+    }
+
+    /// The node's fabrics, ACL and event numbers, kept after each change.
+    private func store(_ stored: AsyncStream<[UInt8]>) async {
+        for await bytes in stored {
+            do {
+                try await access.saveAdapterState(Self.nodeKey, Data(bytes).base64EncodedString())
+            } catch {
+                logger.error("cannot keep the Matter node's fabrics: \(error)")
+            }
+        }
+    }
+
+    /// Lays the house out (numbering newcomers, saving the map when it grew) and keeps the layout.
+    func lay(_ snapshot: HomeSnapshot) async throws -> EndpointLayout {
+        let (layout, grown) = state.withLock { state in
+            var map = state.map
+            let before = map
+            let layout = EndpointLayout.build(snapshot, selection: selection, map: &map)
+            (state.layout, state.map) = (layout, map)
+            return (layout, map != before ? map : nil)
+        }
+        if let grown {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try await access.saveAdapterState(Self.endpointsKey, String(decoding: try encoder.encode(grown), as: UTF8.self))
+        }
+        return layout
+    }
+}

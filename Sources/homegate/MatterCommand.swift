@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import GatewayCore
+import HAPQRCode
+import MatterBridge
+import Persistence
+
+/// `homegate matter …`: the Matter bridge's pairing, for people.
+struct MatterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matter", abstract: "The Matter bridge.", subcommands: [MatterPairingCommand.self])
+}
+
+struct MatterPairingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pairing",
+        abstract: "Print the Matter bridge's manual pairing code and QR code, and the fabrics (ecosystems) it belongs to.",
+        discussion: """
+            Reads the bridge's state from the database (the same configuration as `homegate run`). Before the bridge's \
+            first start it makes the bridge's setup, so the code printed is the one that commissions. In a Matter \
+            controller: add a Matter device, and type the manual code or scan the QR code.
+            """)
+
+    @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml); HOMEGATE_CONFIG names it too.")
+    var config: String?
+
+    func run() async throws {
+        let settings = try loadSettings(config)
+        let pairing: MatterPairing
+        do {
+            // As the database's owner when homegate is not running; next to a running homegate, as a reader.
+            let store: SQLiteHomeStore
+            var canWrite = true
+            do {
+                store = try SQLiteHomeStore(path: settings.database)
+                if let mode = store.fileMode { printError("homegate: \(mode)") }
+            } catch .inUse {
+                store = try SQLiteHomeStore(path: settings.database, access: .reader)
+                canWrite = false
+            }
+            defer { store.close() }
+            pairing = try await MatterPairing.load(
+                settings: settings.matter, load: { try store.adapterState($0) },
+                save: canWrite ? { try await store.saveAdapterState($0, $1) } : nil)
+        } catch {
+            printError("homegate matter pairing: \(error)")
+            throw ExitCode(1)
+        }
+        print("manual pairing code: \(pairing.manualPairingCode)")
+        print("QR code:             \(pairing.qrCodePayload)")
+        if let code = HAPQRCode(pairing.qrCodePayload) { print(code.terminalText()) }
+        print("discriminator:       \(pairing.discriminator)")
+        if pairing.fabrics.isEmpty {
+            print("fabrics:             none (open to commissioning)")
+        } else {
+            print("fabrics:             \(pairing.fabrics.count)")
+            for fabric in pairing.fabrics {
+                let label = fabric.label.isEmpty ? "" : " '\(fabric.label)'"
+                print(
+                    "  \(fabric.index): vendor 0x\(String(fabric.vendorID, radix: 16, uppercase: true))\(label), node 0x\(String(fabric.nodeID, radix: 16, uppercase: true))"
+                )
+            }
+        }
+        if !settings.matter.enabled {
+            print("note: the bridge is off; set matter.enabled: true (or HOMEGATE_MATTER_ENABLED=true) to run it")
+        }
+    }
+}
