@@ -79,7 +79,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
 
     private func serve() async throws {
         let setup = try await MatterSetup.load(access, settings: settings)
-        let payload = try setup.payload()
+        _ = try setup.payload()  // a passcode or discriminator the codes cannot carry stops it here
         // The feed first: what happens while the snapshot is taken is taken in after it.
         let arrivals = feed.start()
         defer { feed.stop() }
@@ -142,7 +142,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
-                group.addTask { try await self.announce(server, node: node, payload: payload, advertiser: advertiser) }
+                group.addTask { try await self.announce(server, node: node, advertiser: advertiser) }
                 try await server.run()
                 group.cancelAll()
             }
@@ -150,7 +150,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Once the node listens: the advertisement, the health report, and the codes while it is on no fabric.
-    private func announce(_ server: MatterServer, node: MatterNode, payload: SetupPayload, advertiser: MatterAdvertiser) async throws {
+    private func announce(_ server: MatterServer, node: MatterNode, advertiser: MatterAdvertiser) async throws {
         while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
         let port = server.listeningPort() ?? 0
         state.withLock { $0.port = port }
@@ -160,9 +160,9 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         logger.info(
             "Matter bridge serving", metadata: ["port": "\(port)", "endpoints": "\(endpoints)", "fabrics": "\(node.fabrics.count)"])
         if node.fabrics.isEmpty {
-            logger.notice(
-                "the Matter bridge is not commissioned yet: add it with the manual pairing code \(payload.manualPairingCode) or the QR code \(payload.qrCodePayload)"
-            )
+            // Not the codes themselves: they hold the passcode, and logs are shared in bug reports
+            // (the HomeKit setup code is never logged either).
+            logger.notice("the Matter bridge is not commissioned yet: `homegate matter pairing` prints the codes to add it with")
         }
     }
 
