@@ -66,6 +66,31 @@ struct KnownHouseTests {
         #expect(Zigbee2MQTTInventory.lists(StoredInventory(baseTopic: "z", devices: [], groups: nil)).groups == nil)
     }
 
+    @Test("a list written for the database an entry at a time is the text of the whole list as one value, over many pieces too")
+    func listText() throws {
+        let bytes = Array(try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json")))
+        let devices = try #require(try JSONValue(parsing: bytes).arrayValue).compactMap(Zigbee2MQTTDevice.init(json:))
+        let many = Array(repeating: devices, count: 200).flatMap { $0 }
+        for list in [[], Array(devices.prefix(1)), devices, many] {
+            let text = Zigbee2MQTTInventory.text(list) { Zigbee2MQTTInventory.json($0) }
+            #expect(text == JSONValue.array(list.map { Zigbee2MQTTInventory.json($0) }).serializedBytes(), "\(list.count) devices")
+        }
+        #expect(Zigbee2MQTTInventory.stored(base: "z", devices: many, groups: nil).devicesText.count > 3 << 20, "more than a few pieces")
+    }
+
+    @Test("a device list that cannot be read stores nothing, and the list the core would store stays the good one")
+    func badListStoresNothing() async throws {
+        var (core, sources) = Self.started(try await Self.storedHome())
+        let good = try TestHome.demoDeviceBytes()
+        _ = core.handle(sources.read("zigbee2mqtt/bridge/devices", good), now: TestHome.start)
+        let kept = try #require(core.storedInventory("zigbee2mqtt"))
+        for bad in [Array(good.prefix(good.count / 2)), Array(good.dropLast(2)), Array(#"{"devices":[]}"#.utf8)] {
+            let output = core.handle(sources.read("zigbee2mqtt/bridge/devices", bad), now: TestHome.start + 1)
+            #expect(output.store.inventories.isEmpty)
+            #expect(core.storedInventory("zigbee2mqtt") == kept)
+        }
+    }
+
     @Test(
         "at start the stored house is placed before the broker speaks: the same accessories, rooms and values, unreachable as not heard from since start"
     )
