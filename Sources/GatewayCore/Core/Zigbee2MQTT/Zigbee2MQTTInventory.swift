@@ -36,8 +36,11 @@ enum Zigbee2MQTTInventory {
     }
 
     /// The lists read back; entries that are not a device or group are left out, as in a live list.
-    static func lists(_ stored: StoredInventory) -> (devices: [Zigbee2MQTTDevice], groups: [Zigbee2MQTTGroup]?) {
-        let devices = (stored.devices.arrayValue ?? []).compactMap(Zigbee2MQTTDevice.init(json:))
+    /// The devices are read as a list from the broker is (a device at a time, the exposes of a
+    /// model shared); nil when the text is not a list of JSON values.
+    static func lists(_ stored: StoredInventory) -> (devices: [Zigbee2MQTTDevice], groups: [Zigbee2MQTTGroup]?)? {
+        var reader = Zigbee2MQTTDevice.ListReader()
+        guard let devices = stored.devicesText.withUnsafeBufferPointer({ reader.read($0) }) else { return nil }
         let groups = stored.groups.map { ($0.arrayValue ?? []).compactMap(Zigbee2MQTTGroup.init(json:)) }
         return (devices, groups)
     }
