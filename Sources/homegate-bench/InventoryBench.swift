@@ -21,7 +21,7 @@ struct InventoryBench: AsyncParsableCommand {
     var listsConnection = true
     @Flag(help: "The reference receives the list on a connection of its own, as homegate does with --lists-connection true.")
     var splitReference = false
-    @Option(help: "Then homegate again on the database it wrote, the list still retained: RSS and peak this many seconds after (0: not run).")
+    @Option(help: "Then homegate again on its database, the list still retained: RSS and peak this many seconds after (0: no).")
     var restartSeconds = 0.0
 
     func run() async throws {
@@ -99,7 +99,9 @@ struct InventoryBench: AsyncParsableCommand {
         say("| RSS at the end, MB | \(mb(referenceAfter?.rssKiB)) | \(mb(after?.rssKiB)) |")
         say("| start to every accessory placed, ms | — | \(format(startup * 1000, 0)) |")
         if let restarted {
-            say("| restarted on the stored house: RSS \(format(restartSeconds, 0)) s later / peak, MB | — | \(mb(restarted.rssKiB)) / \(mb(restarted.peakRSSKiB)) |")
+            say(
+                "| restarted on the stored house: RSS \(format(restartSeconds, 0)) s later / peak, MB | — | "
+                    + "\(mb(restarted.rssKiB)) / \(mb(restarted.peakRSSKiB)) |")
         }
         say(
             "| reading at \(rate)/s heard, no rename: p50 / max ms (readings) | \(latencies(calm.reference)) | \(latencies(calm.homegate)) |"

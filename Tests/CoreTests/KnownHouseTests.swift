@@ -66,7 +66,8 @@ struct KnownHouseTests {
             #expect(try #require(Zigbee2MQTTInventory.lists(values)).devices == devices)
         }
         #expect(Zigbee2MQTTInventory.lists(StoredInventory(baseTopic: "z", devices: [], groups: nil))?.groups == nil)
-        let broken = StoredInventory(baseTopic: "z", devicesText: { Array(#"[{"ieee_address":"0x1"},{"#.utf8) + [UInt8(ascii: "]")] }, groupsText: { nil })
+        let brokenText = Array(#"[{"ieee_address":"0x1"},{]"#.utf8)
+        let broken = StoredInventory(baseTopic: "z", devicesText: { brokenText }, groupsText: { nil })
         #expect(Zigbee2MQTTInventory.lists(broken) == nil, "an entry that is not JSON: the list cannot be read")
     }
 

@@ -13,7 +13,8 @@ extension HomeCore {
         for inventory in inventories where bridges[inventory.baseTopic] != nil {
             let base = inventory.baseTopic
             guard case let (devices, groups)? = Zigbee2MQTTInventory.lists(inventory) else {
-                notice(.warning, .devices, "the device list of Zigbee2MQTT bridge \(base) cannot be read; its accessories wait for the broker")
+                notice(
+                    .warning, .devices, "the device list of Zigbee2MQTT bridge \(base) cannot be read; its accessories wait for the broker")
                 continue
             }
             bridges.update(base) { $0.restore(devices: devices, groups: groups) }
