@@ -101,7 +101,10 @@ let package = Package(
         // the core's stored shapes (`StoreBatch`, `StoredHome`) written and read back.
         .target(
             name: "Persistence",
-            dependencies: ["GatewayCore", "HomeModel", "Automation", "JSON", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "GatewayCore", "HomeModel", "Automation", "JSON", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The front ends' fakes: the surface in memory over a real core (no broker, no SQLite), and

@@ -47,15 +47,18 @@ extension SQLiteHomeStore {
     }
 
     /// A list that cannot be read is skipped (and said): the bridge's accessories then wait for the broker.
+    /// The device list is handed on as its text, checked only for an array's shape: the core reads it
+    /// a device at a time (as a list from the broker), never as one `JSONValue` of the whole list.
     private static func loadInventories(_ db: Database, into stored: inout StoredHome) throws {
         for row in try Row.fetchAll(db, sql: "SELECT * FROM zigbee2mqtt_inventory ORDER BY base_topic") {
             let base: String = row["base_topic"]
-            guard let devices = try? JSONValue(parsing: row["devices"] as String), devices.arrayValue != nil else {
+            let devices = Array((row["devices"] as String).utf8)
+            guard devices.withUnsafeBufferPointer({ JSONValue.elementRanges(ofArray: $0) }) != nil else {
                 stored.skipped.append("the device list of Zigbee2MQTT bridge \(base) cannot be read; its accessories wait for the broker")
                 continue
             }
-            let groups = (row["groups"] as String?).flatMap { try? JSONValue(parsing: $0) }
-            stored.inventories.append(StoredInventory(baseTopic: base, devices: devices, groups: groups))
+            let groups = (row["groups"] as String?).flatMap { try? JSONValue(parsing: $0) }?.serializedBytes()
+            stored.inventories.append(StoredInventory(baseTopic: base, devicesText: { devices }, groupsText: { groups }))
         }
     }
 

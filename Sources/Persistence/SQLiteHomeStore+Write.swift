@@ -131,18 +131,7 @@ extension SQLiteHomeStore {
             try db.cachedStatement(sql: "UPDATE action_sets SET last_executed = ? WHERE id = ?")
                 .execute(arguments: [date.timeIntervalSince1970, id])
         }
-        for (base, inventory) in batch.inventories {
-            guard let inventory else {
-                try db.execute(sql: "DELETE FROM zigbee2mqtt_inventory WHERE base_topic = ?", arguments: [base])
-                continue
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO zigbee2mqtt_inventory (base_topic, devices, groups, updated) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(base_topic) DO UPDATE SET devices = excluded.devices, groups = excluded.groups, updated = excluded.updated
-                    """,
-                arguments: [base, inventory.devices.serialized(), inventory.groups?.serialized(), Date().timeIntervalSince1970])
-        }
+        for (base, inventory) in batch.inventories { try write(inventory, base: base, to: db) }
         if !batch.values.isEmpty {
             let statement = try db.cachedStatement(
                 sql: """

@@ -55,15 +55,45 @@ struct KnownHouseTests {
             #expect(devices.count > 5)
             let groups = try Self.groups().compactMap(Zigbee2MQTTGroup.init(json:))
             let stored = Zigbee2MQTTInventory.stored(base: "zigbee2mqtt", devices: devices, groups: groups)
-            // Through text, as the database keeps it.
-            let again = StoredInventory(
-                baseTopic: "zigbee2mqtt", devices: try JSONValue(parsing: stored.devices.serialized()),
-                groups: try stored.groups.map { try JSONValue(parsing: $0.serialized()) })
-            let (readDevices, readGroups) = Zigbee2MQTTInventory.lists(again)
+            // Through text, as the database keeps it and hands it back.
+            let (text, groupsText) = (stored.devicesText, stored.groupsText)
+            let again = StoredInventory(baseTopic: "zigbee2mqtt", devicesText: { text }, groupsText: { groupsText })
+            let (readDevices, readGroups) = try #require(Zigbee2MQTTInventory.lists(again))
             #expect(readDevices == devices, "\(file)")
             #expect(readGroups == groups)
+            // As values, as tests and imports give them.
+            let values = StoredInventory(baseTopic: "zigbee2mqtt", devices: stored.devices, groups: stored.groups)
+            #expect(try #require(Zigbee2MQTTInventory.lists(values)).devices == devices)
         }
-        #expect(Zigbee2MQTTInventory.lists(StoredInventory(baseTopic: "z", devices: [], groups: nil)).groups == nil)
+        #expect(Zigbee2MQTTInventory.lists(StoredInventory(baseTopic: "z", devices: [], groups: nil))?.groups == nil)
+        let brokenText = Array(#"[{"ieee_address":"0x1"},{]"#.utf8)
+        let broken = StoredInventory(baseTopic: "z", devicesText: { brokenText }, groupsText: { nil })
+        #expect(Zigbee2MQTTInventory.lists(broken) == nil, "an entry that is not JSON: the list cannot be read")
+    }
+
+    @Test("a list written for the database an entry at a time is the text of the whole list as one value, over many pieces too")
+    func listText() throws {
+        let bytes = Array(try Data(contentsOf: TestHome.repository.appendingPathComponent("demo/devices.json")))
+        let devices = try #require(try JSONValue(parsing: bytes).arrayValue).compactMap(Zigbee2MQTTDevice.init(json:))
+        let many = Array(repeating: devices, count: 200).flatMap { $0 }
+        for list in [[], Array(devices.prefix(1)), devices, many] {
+            let text = Zigbee2MQTTInventory.text(list) { Zigbee2MQTTInventory.json($0) }
+            #expect(text == JSONValue.array(list.map { Zigbee2MQTTInventory.json($0) }).serializedBytes(), "\(list.count) devices")
+        }
+        #expect(Zigbee2MQTTInventory.stored(base: "z", devices: many, groups: nil).devicesText.count > 3 << 20, "more than a few pieces")
+    }
+
+    @Test("a device list that cannot be read stores nothing, and the list the core would store stays the good one")
+    func badListStoresNothing() async throws {
+        var (core, sources) = Self.started(try await Self.storedHome())
+        let good = try TestHome.demoDeviceBytes()
+        _ = core.handle(sources.read("zigbee2mqtt/bridge/devices", good), now: TestHome.start)
+        let kept = try #require(core.storedInventory("zigbee2mqtt"))
+        for bad in [Array(good.prefix(good.count / 2)), Array(good.dropLast(2)), Array(#"{"devices":[]}"#.utf8)] {
+            let output = core.handle(sources.read("zigbee2mqtt/bridge/devices", bad), now: TestHome.start + 1)
+            #expect(output.store.inventories.isEmpty)
+            #expect(core.storedInventory("zigbee2mqtt") == kept)
+        }
     }
 
     @Test(
@@ -168,6 +198,6 @@ struct KnownHouseTests {
         let home = try TestHome()
         let batch = home.core.snapshot()
         let inventory = try #require(batch.inventories["zigbee2mqtt"])
-        #expect(Zigbee2MQTTInventory.lists(inventory).devices.count == (try TestHome.demoDevices()).count)
+        #expect(Zigbee2MQTTInventory.lists(inventory)?.devices.count == (try TestHome.demoDevices()).count)
     }
 }

@@ -199,6 +199,12 @@ final class House: @unchecked Sendable {
         simulator = 0
     }
 
+    /// Stops the simulator alone: nothing more comes from the bridge.
+    func stopSimulator() {
+        Self.end(simulator)
+        simulator = 0
+    }
+
     /// Stops the gateway alone, as SIGTERM does, and waits until it has exited.
     func stopGateway() {
         Self.end(gateway)

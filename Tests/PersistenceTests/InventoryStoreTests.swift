@@ -36,6 +36,29 @@ struct InventoryStoreTests {
         #expect(try store.load()?.inventories.count == 1, "an import replaces the home, not what the bridges last said")
     }
 
+    @Test("a list handed as text is stored as that text, and reads back as the same list")
+    func text() async throws {
+        let path = temporaryDatabase()
+        let store = try SQLiteHomeStore(path: path)
+        try store.replaceAll(with: try sampleHome())
+        let devices = Self.devices.serializedBytes()
+        var batch = StoreBatch()
+        batch.inventories["zigbee2mqtt"] = StoredInventory(baseTopic: "zigbee2mqtt", devicesText: { devices }, groupsText: { nil })
+        batch.inventories["garden"] = StoredInventory(
+            baseTopic: "garden", devicesText: { Array("[]".utf8) }, groupsText: { Array(#"[{"friendly_name":"all","id":1}]"#.utf8) })
+        try await store.write(batch)
+        let loaded = try #require(try store.load())
+        #expect(loaded.inventories.map(\.devices) == [[], Self.devices])
+        #expect(loaded.inventories.map(\.groups) == [[["id": 1, "friendly_name": "all"]], nil])
+        store.close()
+        let rows = try DatabaseQueue(path: path).read {
+            try Row.fetchAll($0, sql: "SELECT devices, typeof(devices) AS type, groups FROM zigbee2mqtt_inventory ORDER BY base_topic")
+        }
+        #expect(rows.map { $0["type"] as String } == ["text", "text"])
+        #expect(rows.map { $0["devices"] as String } == ["[]", String(decoding: devices, as: UTF8.self)])
+        #expect(rows.last?["groups"] as String? == nil)
+    }
+
     @Test("a stored list that is not a JSON array is skipped and said, and the rest of the home loads")
     func unreadable() throws {
         let path = temporaryDatabase()

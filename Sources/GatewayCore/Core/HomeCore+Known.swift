@@ -12,7 +12,11 @@ extension HomeCore {
     mutating func placeKnown(_ inventories: [StoredInventory]) {
         for inventory in inventories where bridges[inventory.baseTopic] != nil {
             let base = inventory.baseTopic
-            let (devices, groups) = Zigbee2MQTTInventory.lists(inventory)
+            guard case let (devices, groups)? = Zigbee2MQTTInventory.lists(inventory) else {
+                notice(
+                    .warning, .devices, "the device list of Zigbee2MQTT bridge \(base) cannot be read; its accessories wait for the broker")
+                continue
+            }
             bridges.update(base) { $0.restore(devices: devices, groups: groups) }
             rebuild(bridge: base, requestState: false)
             let count = bridges[base]?.accessories.count ?? 0

@@ -138,33 +138,47 @@ public struct StoredHome: Sendable, Equatable {
 }
 
 /// One Zigbee2MQTT bridge's `bridge/devices` and `bridge/groups` as last received, in the form
-/// Zigbee2MQTT publishes them (only what homegate reads of them).
+/// Zigbee2MQTT publishes them (only what homegate reads of them). The database keeps them as JSON
+/// text (compact, keys sorted), which is what the store is handed: see `devicesText`.
 public struct StoredInventory: Sendable, Equatable {
     public var baseTopic: String
-    private let makeDevices: @Sendable () -> JSONValue
-    private let makeGroups: @Sendable () -> JSONValue?
+    private let makeDevices: @Sendable () -> [UInt8]
+    private let makeGroups: @Sendable () -> [UInt8]?
+    /// The lists as values, when they came as values (read back from the database).
+    private let values: (devices: JSONValue, groups: JSONValue?)?
 
     /// A JSON array of devices.
-    public var devices: JSONValue { makeDevices() }
+    public var devices: JSONValue { values?.devices ?? Self.parsed(makeDevices()) }
     /// A JSON array of groups; nil when none came.
-    public var groups: JSONValue? { makeGroups() }
+    public var groups: JSONValue? { values.map(\.groups) ?? makeGroups().map(Self.parsed) }
+
+    /// The device list as the database keeps it. Written when it is read, by the store writer as it
+    /// writes it, not by the step that changed it; once, in a buffer of its own size, never as one
+    /// `JSONValue`, which for a large house is several times the text while the tree goes out.
+    public var devicesText: [UInt8] { makeDevices() }
+    /// The group list as the database keeps it; nil when none came.
+    public var groupsText: [UInt8]? { makeGroups() }
 
     public init(baseTopic: String, devices: JSONValue, groups: JSONValue?) {
         self.baseTopic = baseTopic
-        makeDevices = { devices }
-        makeGroups = { groups }
+        makeDevices = { devices.serializedBytes() }
+        makeGroups = { groups?.serializedBytes() }
+        values = (devices, groups)
     }
 
-    /// Lists written out when they are read, by the store writer as it writes them, not by the
-    /// step that changed them: with 10,000 devices that is tens of milliseconds off the core.
-    public init(baseTopic: String, devices: @escaping @Sendable () -> JSONValue, groups: @escaping @Sendable () -> JSONValue?) {
+    /// Lists written out as text when they are read (`devicesText`): with 10,000 devices that is
+    /// tens of milliseconds the core does not spend.
+    public init(baseTopic: String, devicesText: @escaping @Sendable () -> [UInt8], groupsText: @escaping @Sendable () -> [UInt8]?) {
         self.baseTopic = baseTopic
-        makeDevices = devices
-        makeGroups = groups
+        makeDevices = devicesText
+        makeGroups = groupsText
+        values = nil
     }
+
+    private static func parsed(_ text: [UInt8]) -> JSONValue { (try? JSONValue(parsing: text)) ?? .null }
 
     public static func == (a: StoredInventory, b: StoredInventory) -> Bool {
-        a.baseTopic == b.baseTopic && a.devices == b.devices && a.groups == b.groups
+        a.baseTopic == b.baseTopic && a.devicesText == b.devicesText && a.groupsText == b.groupsText
     }
 }
 

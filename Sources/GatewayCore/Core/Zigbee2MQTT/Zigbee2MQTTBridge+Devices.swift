@@ -41,7 +41,11 @@ extension Zigbee2MQTTBridge {
             devices += missing
             kept = missing.map(\.friendlyName)
         }
-        guard self.devices != devices else { return nil }
+        guard self.devices != devices else {
+            // The same devices: the list reader's storage, so that the one read from the database goes.
+            self.devices = devices
+            return nil
+        }
         let first = self.devices == nil
         let before = accessories
         let renamed = Self.renames(from: self.devices ?? [], to: devices)

@@ -6,12 +6,41 @@ import Mappings
 /// same lists (`Zigbee2MQTTInventoryTests` pins that).
 enum Zigbee2MQTTInventory {
     static func stored(base: String, devices: [Zigbee2MQTTDevice], groups: [Zigbee2MQTTGroup]?) -> StoredInventory {
-        StoredInventory(baseTopic: base, devices: { .array(devices.map(json)) }, groups: { groups.map { .array($0.map(json)) } })
+        StoredInventory(baseTopic: base, devicesText: { text(devices, json) }, groupsText: { groups.map { text($0, json) } })
+    }
+
+    /// The bytes of `.array(items.map(json)).serializedBytes()`, an entry at a time: the whole list as
+    /// one `JSONValue` would be several times its text. Written in pieces, then put together in one
+    /// buffer of the exact size: a growing array would hold up to three times the text as it grows.
+    static func text<Item>(_ items: [Item], _ json: (Item) -> JSONValue) -> [UInt8] {
+        let pieceSize = 1 << 20
+        var pieces: [[UInt8]] = []
+        var piece: [UInt8] = []
+        piece.append(UInt8(ascii: "["))
+        for (index, item) in items.enumerated() {
+            if piece.count >= pieceSize - pieceSize / 8 {
+                pieces.append(piece)
+                piece = []
+                piece.reserveCapacity(pieceSize)
+            }
+            if index > 0 { piece.append(UInt8(ascii: ",")) }
+            json(item).write(to: &piece)
+        }
+        piece.append(UInt8(ascii: "]"))
+        guard !pieces.isEmpty else { return piece }
+        pieces.append(piece)
+        var out: [UInt8] = []
+        out.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { out.append(contentsOf: piece) }
+        return out
     }
 
     /// The lists read back; entries that are not a device or group are left out, as in a live list.
-    static func lists(_ stored: StoredInventory) -> (devices: [Zigbee2MQTTDevice], groups: [Zigbee2MQTTGroup]?) {
-        let devices = (stored.devices.arrayValue ?? []).compactMap(Zigbee2MQTTDevice.init(json:))
+    /// The devices are read as a list from the broker is (a device at a time, the exposes of a
+    /// model shared); nil when the text is not a list of JSON values.
+    static func lists(_ stored: StoredInventory) -> (devices: [Zigbee2MQTTDevice], groups: [Zigbee2MQTTGroup]?)? {
+        var reader = Zigbee2MQTTDevice.ListReader()
+        guard let devices = stored.devicesText.withUnsafeBufferPointer({ reader.read($0) }) else { return nil }
         let groups = stored.groups.map { ($0.arrayValue ?? []).compactMap(Zigbee2MQTTGroup.init(json:)) }
         return (devices, groups)
     }
