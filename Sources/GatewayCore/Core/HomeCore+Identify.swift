@@ -7,7 +7,7 @@ extension HomeCore {
     /// device exposes it, else a light's `blink` effect. Refused (with why) for a device that has
     /// neither, a `source: mqtt` accessory, or one that is offline.
     mutating func identify(_ id: String) throws -> HomeResult {
-        guard let entry = entries[id] else { throw HomeError.notFound("\(id) is not in the house now") }
+        guard let entry = table[id] else { throw HomeError.notFound("\(id) is not in the house now") }
         guard case .zigbee2mqtt(let bridge, let mapping) = entry.source,
             let device = bridges[bridge]?.placed[mapping.ieeeAddress]
         else {
