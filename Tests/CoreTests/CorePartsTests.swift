@@ -105,7 +105,8 @@ struct CorePartsTests {
         #expect(table.remove("lamp") != nil && table["lamp"] == nil)
         let (old, returned) = table.insert(entries[0])
         #expect(old == nil && returned, "an accessory that left while running is said to be back")
-        #expect(table["lamp"]?.accessory[Self.on]?.value == nil, "a rebuilt accessory starts from its mapping; the step carries values over")
+        #expect(
+            table["lamp"]?.accessory[Self.on]?.value == nil, "a rebuilt accessory starts from its mapping; the step carries values over")
     }
 
     // MARK: The layout
