@@ -46,12 +46,7 @@ extension HomeCore {
                     + "kept, unreachable: only an online bridge's list removes a device")
         }
         rebuild(bridge: base, requestState: true)
-        bridges.update(base) { bridge in
-            bridge.formerNames = [:]
-            for rename in change.renamed where bridge.byFriendlyName[rename.was] == nil {
-                if let id = bridge.idByIEEE[rename.ieeeAddress] { bridge.formerNames[rename.was] = id }
-            }
-        }
+        bridges.update(base) { $0.keepFormerNames(change.renamed) }
         readWaiting(bridge: base)
         let after = bridges[base]?.accessories ?? []
         if change.first {
@@ -88,7 +83,7 @@ extension HomeCore {
             if let report = input.report { reported(name, topic: report.topic, report.payload, bridge: base, seen: report.seen) }
         }
         // Read again, a name with no accessory waits anew: let it go, it had its chance.
-        bridges.update(base) { $0.waiting = [:] }
+        bridges.update(base) { $0.letWaitingGo() }
     }
 
     /// `<base>/<device>/availability`: the device's accessory, and the groups it is a member of.
