@@ -48,7 +48,7 @@ extension HomeCore {
 
     /// Asks the device and answers when it reports; a device that cannot be asked gets the value as last known.
     private mutating func read(_ key: CharacteristicPath, ticket: Ticket) throws -> HomeResult? {
-        guard let entry = entries[key.accessory] else { throw HomeError.notFound("\(key.accessory): no such accessory") }
+        guard let entry = table[key.accessory] else { throw HomeError.notFound("\(key.accessory): no such accessory") }
         guard let characteristic = entry.accessory[key.service]?[key.characteristic] else {
             throw HomeError(
                 entry.accessory[key.service] == nil
@@ -62,42 +62,15 @@ extension HomeCore {
             // As a write is: at once, not after waiting for a device that cannot answer.
             throw Refusal(error: .unreachable("\(key.accessory): is not reachable; data has the last known value"), result: .read(last))
         }
-        guard let request = deviceRead(entry, key) else { return .read(last) }
+        guard let request = table.deviceRead(key) else { return .read(last) }
         emit(.device(request))
-        pendingReads.append(PendingRead(key: key, ticket: ticket, deadline: now.addingTimeInterval(3)))
+        table.awaitRead(key, ticket: ticket, deadline: now.addingTimeInterval(3))
         return nil
     }
 
-    /// The `/get` (or get topic) that makes the device report this characteristic, if there is one.
-    func deviceRead(_ entry: Entry, _ key: CharacteristicKey) -> DeviceCommand? {
-        switch entry.source {
-        case .zigbee2mqtt(let bridge, let mapping):
-            guard !mapping.gettableKeys.isEmpty else { return nil }
-            return getRequest(mapping, base: bridge)
-        case .explicit(let mapping):
-            guard let get = mapping.bindings.first(where: { $0.service == key.service && $0.characteristic == key.characteristic })?.get
-            else { return nil }
-            return .mqtt(topic: get.topic, payload: Array(get.payload.utf8), retain: false)
-        }
-    }
-
-    mutating func answerReads(for key: CharacteristicKey, value: CharacteristicValue) {
-        guard !pendingReads.isEmpty, pendingReads.contains(where: { $0.key == key }) else { return }
-        for read in pendingReads where read.key == key {
-            reply(Reply(ticket: read.ticket, result: .read(CharacteristicRead(path: key, value: value, fresh: true))))
-        }
-        pendingReads.removeAll { $0.key == key }
-    }
-
+    /// Reads not answered in time are answered with the value last known.
     mutating func expirePending() {
-        pendingWrites = pendingWrites.compactMapValues { writes in
-            let live = writes.filter { $0.deadline >= now }
-            return live.isEmpty ? nil : live
-        }
-        let expired = pendingReads.filter { $0.deadline < now }
-        pendingReads.removeAll { $0.deadline < now }
-        for read in expired {
-            let last = entries[read.key.accessory]?.accessory[read.key.service]?[read.key.characteristic]?.value
+        for (read, last) in table.expire(at: now) {
             reply(
                 Reply(
                     ticket: read.ticket, result: .read(CharacteristicRead(path: read.key, value: last, fresh: false)),

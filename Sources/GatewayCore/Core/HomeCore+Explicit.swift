@@ -7,7 +7,7 @@ extension HomeCore {
     mutating func addExplicit(_ mapping: MQTTAccessoryMapping) {
         var accessory = mapping.accessory
         accessory.reachable = mapping.availability == nil
-        if let old = entries[accessory.id] { Self.carryValues(from: old.accessory, into: &accessory) }
+        if let old = table[accessory.id] { AccessoryTable.carryValues(from: old.accessory, into: &accessory) }
         insert(Entry(accessory: accessory, source: .explicit(mapping), deviceOnline: accessory.reachable))
     }
 
@@ -16,8 +16,8 @@ extension HomeCore {
         _ topic: String, _ id: String, _ service: String, _ characteristic: String,
         _ value: Result<CharacteristicValue, Transforms.Failure>, seen: Bool
     ) {
-        guard let entry = entries[id], case .explicit = entry.source else { return }
-        if seen { entries[id]!.lastSeen = now }
+        guard case .explicit? = table[id]?.source else { return }
+        if seen { table.seen(id, at: now) }
         switch value {
         case .success(let value):
             apply([CharacteristicUpdate(service: service, characteristic: characteristic, value: value)], to: id, origin: topic)
@@ -29,10 +29,10 @@ extension HomeCore {
 
     /// A `source: mqtt` accessory's availability.
     mutating func explicitReachable(_ topic: String, _ id: String, _ online: Result<Bool, Transforms.Failure>) {
-        guard let entry = entries[id], case .explicit = entry.source else { return }
+        guard case .explicit? = table[id]?.source else { return }
         switch online {
         case .success(let online):
-            entries[id]!.deviceOnline = online
+            table.setDeviceOnline(id, online, heard: false)
             setReachable(id, online, reason: "its availability topic says it is offline")
         case .failure(let problem):
             counters.invalid += 1

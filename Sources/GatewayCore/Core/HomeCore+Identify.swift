@@ -7,12 +7,13 @@ extension HomeCore {
     /// device exposes it, else a light's `blink` effect. Refused (with why) for a device that has
     /// neither, a `source: mqtt` accessory, or one that is offline.
     mutating func identify(_ id: String) throws -> HomeResult {
-        guard let entry = entries[id] else { throw HomeError.notFound("\(id) is not in the house now") }
+        guard let entry = table[id] else { throw HomeError.notFound("\(id) is not in the house now") }
         guard case .zigbee2mqtt(let bridge, let mapping) = entry.source,
             let device = bridges[bridge]?.placed[mapping.ieeeAddress]
         else {
             throw HomeError.invalid(
-                "\(entry.accessory.name) cannot show itself: only a Zigbee2MQTT device can be asked to (identify, or a light's blink effect)")
+                "\(entry.accessory.name) cannot show itself: only a Zigbee2MQTT device can be asked to (identify, or a light's blink effect)"
+            )
         }
         let payload: JSONValue
         if let identify = Self.settable(device.exposes, where: { $0.property?.hasPrefix("identify") == true && $0.name == "identify" }),
@@ -25,7 +26,8 @@ extension HomeCore {
             payload = [property: "blink"]
         } else {
             throw HomeError.invalid(
-                "\(entry.accessory.name) cannot show itself: its device (\(device.model ?? "no model")) exposes neither identify nor a blink effect")
+                "\(entry.accessory.name) cannot show itself: its device (\(device.model ?? "no model")) exposes neither identify nor a blink effect"
+            )
         }
         guard entry.accessory.reachable else { throw HomeError.unreachable("\(entry.accessory.name) is offline: it cannot show itself") }
         counters.deviceWrites += 1

@@ -27,9 +27,7 @@ extension HomeCore {
     /// Builds the bridge's accessories from its last device list and the current overrides.
     mutating func rebuild(bridge base: String, requestState: Bool) {
         guard let (placing, source) = placeDevices(of: base, requestState: requestState) else { return }
-        for (id, entry) in entries where !placing.seen.contains(id) {
-            if case .zigbee2mqtt(let b, _) = entry.source, b == base { remove(id) }
-        }
+        for id in table.ids(ofBridge: base) where !placing.seen.contains(id) { remove(id) }
         reclaimNames()
         for reason in bridges.update(base, { $0.keep(placing.bridge) }) ?? [] {
             notice(
@@ -99,8 +97,8 @@ extension HomeCore {
         share(&mapping, device, &placing)
         if online == nil { placing.bridge.placed[device.ieeeAddress] = device }
         var id = mapping.accessory.id
-        if knownID == nil, entries[id].map({ !isSameDevice($0, device) }) == true {
-            id = Naming.unique(id: id) { entries[$0] != nil }  // two names that collapse to one id, or a group named like a device
+        if knownID == nil, table[id].map({ !isSameDevice($0, device) }) == true {
+            id = Naming.unique(id: id) { table[$0] != nil }  // two names that collapse to one id, or a group named like a device
             mapping = rebuilt(mapping, id: id)
         }
         placing.bridge.assign(id, toDevice: device.ieeeAddress)
@@ -113,8 +111,8 @@ extension HomeCore {
         // The entry's accessory has the services from here on; left in the mapping as well, they
         // would be copied whole at the accessory's first change and both kept.
         mapping.accessory.services = []
-        let old = entries[id]
-        if let old { Self.carryValues(from: old.accessory, into: &accessory) }
+        let old = table[id]
+        if let old { AccessoryTable.carryValues(from: old.accessory, into: &accessory) }
         let deviceOnline = online ?? old?.deviceOnline ?? true
         let heard = old?.heard ?? bridge.heard
         let reason: String?
@@ -122,7 +120,7 @@ extension HomeCore {
         accessory.unreachableReason = reason
         insert(Entry(accessory: accessory, source: .zigbee2mqtt(bridge: base, mapping: mapping), deviceOnline: deviceOnline, heard: heard))
         if requestState, old == nil, !mapping.gettableKeys.isEmpty {
-            refreshQueue.append(getRequest(mapping, base: base))
+            table.queueRequest(AccessoryTable.getRequest(mapping, base: base))
         }
     }
 
@@ -134,10 +132,10 @@ extension HomeCore {
     private func placedAsIs(
         _ device: Zigbee2MQTTDevice, _ bridge: Zigbee2MQTTBridge, _ placing: Placing
     ) -> (id: String, mapping: Zigbee2MQTTMapping)? {
-        guard let id = bridge.unchangedAccessory(device, in: placing.bridge), let entry = entries[id],
+        guard let id = bridge.unchangedAccessory(device, in: placing.bridge), let entry = table[id],
             case .zigbee2mqtt(bridge.baseTopic, let mapping) = entry.source,
             mapping.ieeeAddress == device.ieeeAddress, mapping.friendlyName == device.friendlyName,
-            let placement = structure.placements[id], structure.room(id: placement.room) != nil,
+            let placement = layout.structure.placements[id], layout.structure.room(id: placement.room) != nil,
             placement.requested == mapping.accessory.requestedRoom
         else { return nil }
         return (id, mapping)

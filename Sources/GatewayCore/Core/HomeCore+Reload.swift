@@ -7,11 +7,9 @@ extension HomeCore {
     /// values; ones that are gone are removed; a bridge keeps what it knows about its devices.
     public mutating func reload(_ new: MappingSet, now: Date = Date()) -> CoreOutput {
         begin(now)
-        let requestedBefore = entries.mapValues(\.accessory.requestedRoom)
+        let requestedBefore = table.entries.mapValues(\.accessory.requestedRoom)
         // Explicit accessories: values carried by id.
-        let explicitIDs = entries.compactMap { id, entry -> String? in
-            if case .explicit = entry.source { return id } else { return nil }
-        }
+        let explicitIDs = table.explicitIDs
         let keptIDs = Set(new.accessories.map(\.accessory.id))
         for id in explicitIDs where !keptIDs.contains(id) { remove(id) }
         for accessory in new.accessories { addExplicit(accessory) }
@@ -20,8 +18,8 @@ extension HomeCore {
         let kept = Set(new.zigbee2mqtt.map(\.baseTopic))
         for base in bridges.baseTopics where !kept.contains(base) { store.inventories[base] = nil }
         bridges.reload(new.zigbee2mqtt)
-        for (id, entry) in entries {
-            if case .zigbee2mqtt(let base, _) = entry.source, bridges[base] == nil { remove(id) }
+        for (id, entry) in table.entries {
+            if let base = entry.bridge, bridges[base] == nil { remove(id) }
         }
         for base in bridges.baseTopics { rebuild(bridge: base, requestState: true) }
         warnAboutPinnedRooms(requestedBefore)
@@ -33,8 +31,9 @@ extension HomeCore {
     /// A mapping's room changed for an accessory moved with `accessory/assign_room`: the move wins,
     /// which the edit alone would not show.
     mutating func warnAboutPinnedRooms(_ before: [String: String?]) {
-        for id in order {
-            guard let entry = entries[id], let old = before[id], let wanted = entry.accessory.requestedRoom, wanted != old,
+        let structure = layout.structure
+        for id in table.order {
+            guard let entry = table[id], let old = before[id], let wanted = entry.accessory.requestedRoom, wanted != old,
                 let placement = structure.placements[id], placement.pinned
             else { continue }
             let current = structure.room(id: placement.room)?.name ?? placement.room

@@ -18,8 +18,8 @@ extension HomeCore {
         // Scenes by device address (a group's is `group:<id>`), per bridge.
         let scenesByKey = bridges.scenes
         var wanted: [(recall: SceneRecall, name: String, home: String, owner: String)] = []
-        for id in order {
-            guard let entry = entries[id], case .zigbee2mqtt(let index, let mapping) = entry.source,
+        for id in table.order {
+            guard let entry = table[id], case .zigbee2mqtt(let index, let mapping) = entry.source,
                 let scenes = scenesByKey[index]?[mapping.ieeeAddress]
             else { continue }
             let home = structure.home(ofAccessory: id) ?? structure.primaryHome
@@ -30,12 +30,12 @@ extension HomeCore {
         }
         // A scene's own name where it is the only one so called in its home, else with its accessory's.
         var userNames: [String: Set<String>] = [:]
-        for set in actionSets.values where set.recall == nil { userNames[set.home, default: []].insert(set.name.lowercased()) }
+        for set in automation.actionSets.values where set.recall == nil { userNames[set.home, default: []].insert(set.name.lowercased()) }
         var count: [String: Int] = [:]
         for scene in wanted { count["\(scene.home)\u{0}\(scene.name.lowercased())", default: 0] += 1 }
         var taken = userNames
         var existing: [SceneRecall: String] = [:]
-        for set in actionSets.values { if let recall = set.recall { existing[recall] = set.id } }
+        for set in automation.actionSets.values { if let recall = set.recall { existing[recall] = set.id } }
         var kept: Set<String> = []
         for scene in wanted {
             let plain =
@@ -45,16 +45,16 @@ extension HomeCore {
                 taken[scene.home]?.contains($0.lowercased()) == true
             }
             taken[scene.home, default: []].insert(name.lowercased())
-            let id = existing[scene.recall] ?? Self.sceneID(scene.recall) { actionSets[$0] != nil || kept.contains($0) }
+            let id = existing[scene.recall] ?? Self.sceneID(scene.recall) { automation.actionSets[$0] != nil || kept.contains($0) }
             kept.insert(id)
-            if var set = actionSets[id] {
+            if var set = automation.actionSets[id] {
                 guard set.name != name || set.home != scene.home else { continue }
                 let moved = set.home != scene.home
                 set.name = name
                 set.home = scene.home
                 putActionSet(set, change: .updated)
                 // Its accessory went to another home, and the scene with it: the old home's triggers no longer run it.
-                if moved { unlink(actionSet: id, outside: scene.home) }
+                if moved { for event in automation.unlink(actionSet: id, outside: scene.home) { emit(.event(event)) } }
             } else {
                 putActionSet(ActionSet(id: id, name: name, home: scene.home, recall: scene.recall), change: .added)
                 notice(
@@ -62,8 +62,8 @@ extension HomeCore {
                     "Zigbee2MQTT scene \(scene.recall.scene) of \(scene.recall.accessory) is action set '\(name)' (\(id))")
             }
         }
-        for id in actionSetOrder where !kept.contains(id) {
-            guard let recall = actionSets[id]?.recall, settled || entries[recall.accessory] != nil else { continue }
+        for id in automation.actionSetOrder where !kept.contains(id) {
+            guard let recall = automation.actionSets[id]?.recall, settled || table[recall.accessory] != nil else { continue }
             notice(.info, .automation, "Zigbee2MQTT scene \(recall.scene) of \(recall.accessory) is gone; action set \(id) removed")
             removeActionSet(id)
         }
@@ -79,7 +79,7 @@ extension HomeCore {
 
     /// Sends `{"scene_recall": <scene>}` to the device or group that keeps the scene.
     mutating func recall(_ recall: SceneRecall) -> Result<Void, HomeError> {
-        guard let entry = entries[recall.accessory] else { return .failure(.notFound("\(recall.accessory): no such accessory")) }
+        guard let entry = table[recall.accessory] else { return .failure(.notFound("\(recall.accessory): no such accessory")) }
         guard case .zigbee2mqtt(let index, let mapping) = entry.source else {
             return .failure(.invalid("\(recall.accessory): not a Zigbee2MQTT device or group"))
         }

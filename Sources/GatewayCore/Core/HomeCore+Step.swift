@@ -19,6 +19,8 @@ extension HomeCore {
         var scenesStale = false
         /// Bridges whose device or group list changed: stored at the step's end.
         var inventoriesChanged: Set<String> = []
+        /// What applying a reading's values did: a buffer kept across readings, empty between them.
+        var outcomes: [AccessoryTable.Outcome] = []
     }
 
     /// A fire and who made the change that set it off: the trigger whose write its device reported

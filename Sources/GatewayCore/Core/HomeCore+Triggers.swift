@@ -1,5 +1,5 @@
 import Automation
-public import Foundation
+import Foundation
 import HomeModel
 import JSON
 
@@ -9,24 +9,22 @@ extension HomeCore {
         switch command {
         case .list(let reference, let page):
             let home = try structure.resolveHome(reference)
-            let all = triggerOrder.compactMap { engine.triggers[$0] }.filter { $0.home == home.id }
-            let next = engine.nextFires()
-            return .triggers(home: home.id, total: all.count, page.apply(all).map { status($0, next: next[$0.id]) })
+            let all = automation.orderedTriggers.filter { $0.home == home.id }
+            let next = automation.engine.nextFires()
+            return .triggers(home: home.id, total: all.count, page.apply(all).map { automation.status($0, next: next[$0.id]) })
         case .add(let draft):
             let home = try structure.resolveHome(draft.home)
             let name = try checkTriggerName(draft.name, home: home.id, except: nil)
             try checkTrigger(draft.kind, draft.conditions, home: home.id)
             try checkComing(draft.kind)
             let trigger = Trigger(
-                id: Naming.newID(for: name) { engine.triggers[$0] != nil }, name: name, home: home.id,
+                id: automation.newTriggerID(for: name), name: name, home: home.id,
                 enabled: draft.enabled, actionSets: try actionSetIDs(draft.actionSets, home: home.id),
                 kind: draft.kind, conditions: draft.conditions, executeOnce: draft.executeOnce)
-            engine.put(trigger, now: now)
-            triggerOrder.append(trigger.id)
-            triggerEvent(trigger, .added)
-            return .trigger(status(trigger, next: engine.nextFires(for: trigger.id)))
+            emit(.event(automation.add(trigger, now: now)))
+            return .trigger(automation.status(trigger))
         case .update(let reference, let home, let changes):
-            var trigger = try resolveTrigger(reference, home: try homeScope(home))
+            var trigger = try resolveTrigger(reference, home: try layout.homeScope(home))
             if let name = changes.name { trigger.name = try checkTriggerName(name, home: trigger.home, except: trigger.id) }
             if let sets = changes.actionSets { trigger.actionSets = try actionSetIDs(sets, home: trigger.home) }
             var reschedule = false
@@ -45,63 +43,31 @@ extension HomeCore {
             }
             try checkTrigger(trigger.kind, trigger.conditions, home: trigger.home)
             trigger.enabled = changes.enabled ?? trigger.enabled
-            if reschedule || trigger.enabled != engine.triggers[trigger.id]?.enabled {
-                engine.put(trigger, now: now)
-            } else {
-                engine.modify(trigger.id) { $0 = trigger }
-            }
-            startupFirings.removeAll { $0.trigger == trigger.id }  // a fire held back at start is the old definition's
-            triggerEvent(trigger, .updated)
-            return .trigger(status(trigger, next: engine.nextFires(for: trigger.id)))
+            emit(.event(automation.update(trigger, reschedule: reschedule, now: now)))
+            return .trigger(automation.status(trigger))
         case .enable(let reference, let home, let enabled):
-            let trigger = try resolveTrigger(reference, home: try homeScope(home))
-            if enabled != trigger.enabled {
-                engine.setEnabled(trigger.id, enabled, now: now)
-                if !enabled { startupFirings.removeAll { $0.trigger == trigger.id } }
-                triggerEvent(trigger, enabled ? .enabled : .disabled)
-            }
-            return .trigger(status(engine.triggers[trigger.id]!, next: engine.nextFires(for: trigger.id)))
+            let trigger = try resolveTrigger(reference, home: try layout.homeScope(home))
+            if let event = automation.setEnabled(trigger.id, enabled, now: now) { emit(.event(event)) }
+            return .trigger(automation.status(automation.triggers[trigger.id]!))
         case .remove(let reference, let home):
-            let trigger = try resolveTrigger(reference, home: try homeScope(home))
-            removeTrigger(trigger.id)
+            let trigger = try resolveTrigger(reference, home: try layout.homeScope(home))
+            if let event = automation.removeTrigger(trigger.id) { emit(.event(event)) }
             return .removed(trigger.id)
         }
     }
 
-    mutating func triggerEvent(_ trigger: Trigger, _ change: TriggerEvent.Change) {
-        emit(.event(.trigger(trigger.id, TriggerEvent(change: change, name: trigger.name, home: trigger.home))))
-    }
-
-    /// The time zone a trigger's local times are in when it names none.
-    public var timeZone: TimeZone { engine.clock.timeZone }
-
     func resolveTrigger(_ reference: String, home: String?) throws -> Trigger {
-        if let trigger = engine.triggers[reference] { return trigger }
-        let scope = home ?? structure.primaryHome
-        if let trigger = engine.triggers.values.first(where: { $0.home == scope && Naming.same($0.name, reference) }) { return trigger }
-        throw HomeError.notFound("no trigger '\(reference)'\(didYouMean(reference, triggerOrder))")
+        try automation.resolveTrigger(reference, in: home ?? structure.primaryHome)
     }
 
     func checkTriggerName(_ raw: String, home: String, except id: String?) throws -> String {
-        let name = try Naming.check(raw, for: "trigger").get()
-        if let other = engine.triggers.values.first(where: { $0.home == home && $0.id != id && Naming.same($0.name, name) }) {
-            throw StructureError.duplicateName(kind: "trigger", other.name, scope: "in \(structure.home(id: home)?.name ?? home)")
-        }
-        return name
+        try automation.checkTriggerName(raw, home: home, homeName: structure.home(id: home)?.name ?? home, except: id)
     }
 
     /// `action_sets`: ids or names of action sets in the trigger's home.
     func actionSetIDs(_ references: [String], home: String) throws -> [String] {
-        var ids: [String] = []
-        for reference in references {
-            let set = try resolveActionSet(reference, home: home)
-            guard set.home == home else {
-                throw HomeError.conflict(
-                    "action set '\(set.name)' is in home '\(structure.home(id: set.home)?.name ?? set.home)', not in this trigger's")
-            }
-            if !ids.contains(set.id) { ids.append(set.id) }
-        }
-        return ids
+        let structure = structure
+        return try automation.actionSetIDs(references, home: home) { structure.home(id: $0)?.name ?? $0 }
     }
 
     /// A new or changed timer without a recurrence must still have its time to come.
@@ -114,7 +80,7 @@ extension HomeCore {
 
     func checkTrigger(_ kind: Trigger.Kind, _ conditions: Condition?, home: String) throws {
         try Trigger.check(kind, conditions, against: characteristicLookup(home: home))
-        if engine.clock.location == nil, Trigger.usesSun(kind, conditions) {
+        if automation.clock.location == nil, Trigger.usesSun(kind, conditions) {
             throw HomeError.conflict(
                 "sunrise and sunset need the house's location: set location.latitude and location.longitude in homegate.yaml")
         }
@@ -123,33 +89,14 @@ extension HomeCore {
     /// Disables triggers caught in a loop (stored disabled, so a restart does not start it again),
     /// drops their queued fires, says so once in the log and once per trigger as an event.
     mutating func stopLoop(_ ids: Set<String>, because reason: String) {
-        let stopping = ids.filter { engine.triggers[$0]?.enabled == true }.sorted()
-        loopGuard.forget(ids)
-        guard !stopping.isEmpty else { return }
-        for id in stopping {
-            engine.setEnabled(id, false, now: now)
-            startupFirings.removeAll { $0.trigger == id }
-            step.firingQueue.removeAll { $0.firing.trigger == id }
-            let trigger = engine.triggers[id]!
-            emit(.event(.trigger(id, TriggerEvent(change: .disabled, name: trigger.name, home: trigger.home, loop: (reason, stopping)))))
-        }
+        let (stopped, events) = automation.stop(ids, at: now, because: reason)
+        guard !stopped.isEmpty else { return }
+        step.firingQueue.removeAll { stopped.contains($0.firing.trigger) }
+        for event in events { emit(.event(event)) }
         notice(
             .warning, .automation,
-            "automation loop stopped: \(reason); disabled \(stopping.joined(separator: ", ")). "
+            "automation loop stopped: \(reason); disabled \(stopped.joined(separator: ", ")). "
                 + "Fix the triggers so they do not undo each other, then enable them again with trigger/enable")
-    }
-
-    mutating func removeTrigger(_ id: String) {
-        guard let trigger = engine.remove(id) else { return }
-        loopGuard.forget([id])  // a trigger added again under this id starts counting from nothing
-        triggerOrder.removeAll { $0 == id }
-        startupFirings.removeAll { $0.trigger == id }
-        triggerEvent(trigger, .removed)
-    }
-
-    func status(_ trigger: Trigger, next: Date?) -> TriggerStatus {
-        let runtime = engine.runtime[trigger.id]
-        return TriggerStatus(trigger: trigger, lastFired: runtime?.lastFired, nextFire: next, held: runtime?.held ?? [:])
     }
 
     // MARK: Running what fired
@@ -157,21 +104,18 @@ extension HomeCore {
     /// Timers, sun events and deadlines due now; their writes wait until the fire is stored, so a
     /// crash can lose a fire but never repeat one. Fires due at start wait for their accessories.
     mutating func runDueTriggers() {
-        var firings = engine.due(now: now, value: currentValue)
-        if !startupFirings.isEmpty {
-            let settled = now.timeIntervalSince(startedAt) >= Self.startupSettle
-            let ready = startupFirings.filter { settled || accessoriesPresent(for: $0) }
-            startupFirings.removeAll { ready.contains($0) }
-            firings = ready + firings
-        }
+        let settled = now.timeIntervalSince(startedAt) >= Automations.startupSettle
+        let (table, actionSets) = (table, automation.actionSets)
+        let firings = automation.due(
+            now: now, settled: settled, present: { Self.accessoriesPresent(for: $0, actionSets, table) }, value: table.currentValue)
         guard !firings.isEmpty else { return }
         afterStoring { $0.run(firings.map { QueuedFiring($0) }) }
     }
 
-    private func accessoriesPresent(for firing: Firing) -> Bool {
+    private static func accessoriesPresent(for firing: Firing, _ actionSets: [String: ActionSet], _ table: AccessoryTable) -> Bool {
         firing.actionSets.allSatisfy { id in
             guard let set = actionSets[id] else { return true }
-            return set.actions.allSatisfy { entries[$0.path.accessory] != nil } && set.recall.map { entries[$0.accessory] != nil } ?? true
+            return set.actions.allSatisfy { table[$0.path.accessory] != nil } && set.recall.map { table[$0.accessory] != nil } ?? true
         }
     }
 
@@ -204,9 +148,9 @@ extension HomeCore {
         for queued in firings {
             let firing = queued.firing
             // A trigger stopped as a loop earlier in this batch does not run its queued fires.
-            guard let trigger = engine.triggers[firing.trigger], trigger.enabled || firing.disabledItself else { continue }
+            guard let trigger = automation.triggers[firing.trigger], trigger.enabled || firing.disabledItself else { continue }
             let looping: Bool
-            switch loopGuard.fire(trigger.id, writtenBy: queued.writer, at: now) {
+            switch automation.admit(trigger.id, writtenBy: queued.writer, at: now) {
             case .loop:
                 stopLoop(
                     [trigger.id],
@@ -226,12 +170,12 @@ extension HomeCore {
                 .info, .automation,
                 "trigger '\(trigger.name)' fired: ran "
                     + runs.map { run in
-                        let name = actionSets[run.actionSet]?.name ?? run.actionSet
+                        let name = automation.actionSets[run.actionSet]?.name ?? run.actionSet
                         return run.failures == 0 ? "'\(name)'" : "'\(name)' (\(run.failures) of \(run.steps.count) writes failed)"
                     }.joined(separator: ", "))
             if looping {
-                for path in Set(firing.actionSets.flatMap { actionSets[$0]?.actions.map(\.path.description) ?? [] }).sorted() {
-                    let writers = loopGuard.write(path, by: trigger.id, at: now)
+                for path in Set(firing.actionSets.flatMap { automation.actionSets[$0]?.actions.map(\.path.description) ?? [] }).sorted() {
+                    let writers = automation.looped(path, writtenBy: trigger.id, at: now)
                     if !writers.isEmpty {
                         stopLoop(
                             writers,

@@ -8,15 +8,12 @@ extension HomeCore {
     mutating func reported(_ name: String, topic: String, _ payload: [UInt8], bridge base: String, seen: Bool) {
         // Only the mapping is taken out: a copy of the whole entry would share the accessory's storage,
         // and apply's update would then copy every service of the accessory for each reading.
-        guard let id = bridges.accessory(named: name, on: base), case .zigbee2mqtt(_, let mapping)? = entries[id]?.source else {
+        guard let id = bridges.accessory(named: name, on: base), case .zigbee2mqtt(_, let mapping)? = table[id]?.source else {
             bridges.update(base) { $0.wait(for: name) { $0.report = (topic, payload, seen) } }
             return
         }
-        if seen { entries[id]?.lastSeen = now }
-        if entries[id]?.heard == false {
-            entries[id]?.heard = true
-            updateReachability(id)
-        }
+        if seen { table.seen(id, at: now) }
+        if table.hear(id) { updateReachability(id) }
         let json: JSONValue
         do {
             json = try JSONValue(parsing: payload)
@@ -49,12 +46,7 @@ extension HomeCore {
                     + "kept, unreachable: only an online bridge's list removes a device")
         }
         rebuild(bridge: base, requestState: true)
-        bridges.update(base) { bridge in
-            bridge.formerNames = [:]
-            for rename in change.renamed where bridge.byFriendlyName[rename.was] == nil {
-                if let id = bridge.idByIEEE[rename.ieeeAddress] { bridge.formerNames[rename.was] = id }
-            }
-        }
+        bridges.update(base) { $0.keepFormerNames(change.renamed) }
         readWaiting(bridge: base)
         let after = bridges[base]?.accessories ?? []
         if change.first {
@@ -91,7 +83,7 @@ extension HomeCore {
             if let report = input.report { reported(name, topic: report.topic, report.payload, bridge: base, seen: report.seen) }
         }
         // Read again, a name with no accessory waits anew: let it go, it had its chance.
-        bridges.update(base) { $0.waiting = [:] }
+        bridges.update(base) { $0.letWaitingGo() }
     }
 
     /// `<base>/<device>/availability`: the device's accessory, and the groups it is a member of.
@@ -99,7 +91,7 @@ extension HomeCore {
         // Read apart, not kept: a copy of the bridge held while its members change would copy their table.
         guard let (named, member, bridgeOnline) = bridges[base].map({ ($0.accessory(named: name), $0.groupMember(named: name), $0.online) })
         else { return }
-        let id = named.flatMap { entries[$0] == nil ? nil : $0 }
+        let id = named.flatMap { table[$0] == nil ? nil : $0 }
         guard id != nil || member != nil else {
             bridges.update(base) { $0.wait(for: name) { $0.availability = .some(said) } }
             return
@@ -111,15 +103,14 @@ extension HomeCore {
         }
         if let id { setDeviceOnline(id, online, bridgeOnline: bridgeOnline) }
         guard let member else { return }
-        for group in bridges.update(base, { $0.memberAvailability(member, online: online) }) ?? [] where entries[group.accessory] != nil {
+        for group in bridges.update(base, { $0.memberAvailability(member, online: online) }) ?? [] where table[group.accessory] != nil {
             setDeviceOnline(group.accessory, group.online, bridgeOnline: bridgeOnline)
         }
     }
 
     /// A device's availability: it is heard from, online or not.
     private mutating func setDeviceOnline(_ id: String, _ online: Bool, bridgeOnline: Bool) {
-        entries[id]?.deviceOnline = online
-        entries[id]?.heard = true
+        table.setDeviceOnline(id, online, heard: true)
         updateReachability(id)
     }
 
@@ -128,28 +119,19 @@ extension HomeCore {
         guard let was = bridges.update(base, { $0.setOnline(online) }) else { return }
         if step.bridgeOnlineBefore[base] == nil { step.bridgeOnlineBefore[base] = was }
         hear(bridge: base)
-        for (id, entry) in entries {
-            if case .zigbee2mqtt(let b, _) = entry.source, b == base { updateReachability(id) }
-        }
+        for id in table.ids(ofBridge: base) { updateReachability(id) }
     }
 
     /// The bridge spoke (its state, a list, even one as it was): its accessories placed from the
     /// stored lists are heard from, and reachable as the bridge and their devices are.
     mutating func hear(bridge base: String) {
-        let unheard = entries.compactMap { id, entry -> String? in
-            guard !entry.heard, case .zigbee2mqtt(base, _) = entry.source else { return nil }
-            return id
-        }
-        for id in unheard {
-            entries[id]?.heard = true
-            updateReachability(id)
-        }
+        for id in table.unheard(ofBridge: base) where table.hear(id) { updateReachability(id) }
     }
 
     /// Reachability is what was heard since the start, the bridge's state and the device's
     /// availability together.
     mutating func updateReachability(_ id: String) {
-        guard let entry = entries[id], case .zigbee2mqtt(let base, _) = entry.source else { return }
+        guard let entry = table[id], case .zigbee2mqtt(let base, _) = entry.source else { return }
         let (reachable, reason) = Self.reachability(
             heard: entry.heard, bridgeOnline: bridges[base]?.online ?? true, deviceOnline: entry.deviceOnline)
         setReachable(id, reachable, reason: reason)
@@ -176,32 +158,11 @@ extension HomeCore {
 
     static let bridgeSilence: TimeInterval = 10
 
-    /// `<base>/<device>/get` for every key the device can be asked for.
-    func getRequest(_ mapping: Zigbee2MQTTMapping, base: String) -> DeviceCommand {
-        let body = JSONValue.object(Dictionary(mapping.gettableKeys.map { ($0, JSONValue.string("")) }, uniquingKeysWith: { a, _ in a }))
-        return .zigbee2mqtt(bridge: base, device: mapping.friendlyName, endpoint: nil, .get, body)
-    }
-
     /// After a reconnect: our retained messages again, and every device that can answer asked for its state, paced over ticks.
     public mutating func refreshAfterReconnect() {
         // A broker that restarted without persistence has lost our retained messages: publish them again.
-        step.dirtyStates.formUnion(entries.keys)
+        step.dirtyStates.formUnion(table.entries.keys)
         step.treeChanged = true
-        refreshQueue = []
-        for id in order {
-            guard let entry = entries[id] else { continue }
-            switch entry.source {
-            case .zigbee2mqtt(let b, let mapping) where !mapping.gettableKeys.isEmpty:
-                refreshQueue.append(getRequest(mapping, base: b))
-            case .explicit(let mapping):
-                for binding in mapping.bindings {
-                    if let get = binding.get {
-                        refreshQueue.append(.mqtt(topic: get.topic, payload: Array(get.payload.utf8), retain: false))
-                    }
-                }
-            default:
-                break
-            }
-        }
+        table.queueRefreshOfAll()
     }
 }

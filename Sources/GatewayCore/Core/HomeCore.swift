@@ -9,78 +9,27 @@ public import Mappings
 /// typed events, replies, device commands and store changes out. The hub (`Hub`) hands
 /// those to its peers, each of which renders its own protocol; the runtime does the I/O. One owner calls it at a time.
 public struct HomeCore: Sendable {
-    struct Entry: Sendable {
-        /// Boxed: an entry is stored inline in the entries dictionary, and a mapping is as large as an accessory.
-        indirect enum Source: Sendable {
-            case zigbee2mqtt(bridge: String, mapping: Zigbee2MQTTMapping)
-            case explicit(MQTTAccessoryMapping)
-        }
-        var accessory: Accessory
-        var source: Source
-        var deviceOnline = true
-        /// Whether anything was heard of it since the start: an accessory placed from the stored
-        /// device list (`HomeCore+Known.swift`) is not, until its bridge or the device speaks.
-        var heard = true
-        /// When the device last sent its state (any report, even one that changed nothing or could
-        /// not be read), since the gateway started; a retained message the broker replays does not count.
-        var lastSeen: Date?
-        /// The names the mapping gives services (by id), as built: the accessory's own carry the
-        /// user's names over them, and a Zigbee2MQTT mapping keeps no services of its own.
-        var mappingServiceNames: [String: String] = [:]
-    }
-
-    /// A write sent to a device, so the value it reports back is credited to whoever wrote it.
-    struct PendingWrite: Sendable {
-        var value: CharacteristicValue
-        var source: ChangeSource
-        var deadline: Date
-    }
-
-    /// A read request waiting for the device to report.
-    struct PendingRead: Sendable {
-        var key: CharacteristicKey
-        var ticket: Ticket
-        var deadline: Date
-    }
-
+    typealias Entry = AccessoryTable.Entry
     typealias CharacteristicKey = CharacteristicPath
 
     public internal(set) var mappings: MappingSet
-    var entries: [String: Entry] = [:]
-    /// Accessory ids in the order they were added, for a stable tree.
-    var order: [String] = []
+
+    // The parts, each the owner of its state: the step (`handle`, `tick`, `reload`) composes them,
+    // passing each what it needs of another. Stored, and changed in place through their methods:
+    // a part copied out and back would copy its tables for each reading.
+    /// Accessories and their values, pending reads and writes, state requests to pace out.
+    var table: AccessoryTable
+    /// Homes, rooms, zones, where each accessory is, and its name in its home.
+    var layout: HomeLayout
+    /// Action sets, triggers, fires held back at start, the loop guard.
+    var automation: Automations
     /// What is known of each Zigbee2MQTT bridge: its device and group lists, and which accessory each device is.
     var bridges: Zigbee2MQTTBridges
-    /// Writes waiting for the device to echo them, oldest first, a few per characteristic: two
-    /// writes in one moment are each credited to their writer.
-    var pendingWrites: [CharacteristicKey: [PendingWrite]] = [:]
-    var pendingReads: [PendingRead] = []
-    /// State requests paced out after devices joined or a reconnect.
-    var refreshQueue: [DeviceCommand] = []
+
     public internal(set) var counters = GatewayCounters()
     /// Problems worth a log line, drained by the service.
     public internal(set) var notices: [Notice] = []
-
-    // The home: structure, scenes and automations, kept in the store.
-    public internal(set) var structure: HomeStructure
-    var actionSets: [String: ActionSet] = [:]
-    /// Action set ids in the order they were added.
-    var actionSetOrder: [String] = []
-    var engine: TriggerEngine
-    /// Trigger ids in the order they were added.
-    var triggerOrder: [String] = []
-    /// Display names in use per home (lower case → accessory id): names are unique in a home.
-    var accessoryNames: [String: [String: String]] = [:]
-    /// Last known values from the store, for accessories that have not appeared yet.
-    var storedValues: [CharacteristicPath: CharacteristicValue] = [:]
-    /// Fires due at start, waiting until the accessories they write have appeared (or `startupSettle` passed).
-    var startupFirings: [Firing] = []
-    /// Accessories that left while running: one that comes back is announced as added again.
-    var departed: Set<String> = []
-    /// Counts fires and writes over time to stop automations that set each other off.
-    var loopGuard = LoopGuard()
     let startedAt: Date
-    static let startupSettle: TimeInterval = 30
 
     // Work of the current batch, flushed once at its end.
     var step = Step()
@@ -113,31 +62,30 @@ public struct HomeCore: Sendable {
         self.mappings = mappings
         startedAt = now
         self.now = now
-        structure = stored?.structure ?? .initial()
-        engine = TriggerEngine(clock: clock, missedGrace: missedGrace)
-        storedValues = stored?.values ?? [:]
+        layout = HomeLayout(stored?.structure ?? .initial())
+        automation = Automations(clock: clock, missedGrace: missedGrace)
+        table = AccessoryTable(storedValues: stored?.values ?? [:])
         bridges = Zigbee2MQTTBridges(mappings.zigbee2mqtt)
         for skipped in stored?.skipped ?? [] { notice(.warning, .store, "database: \(skipped)") }
         for accessory in mappings.accessories { addExplicit(accessory) }
         placeKnown(stored?.inventories ?? [])
-        for set in stored?.actionSets ?? [] {
-            actionSets[set.id] = set
-            actionSetOrder.append(set.id)
-        }
-        for trigger in stored?.triggers ?? [] {
-            triggerOrder.append(trigger.id)
-            startupFirings += engine.load(trigger, runtime: stored?.runtimes[trigger.id], now: now, value: currentValue)
-        }
+        automation.load(
+            actionSets: stored?.actionSets ?? [], triggers: stored?.triggers ?? [], runtimes: stored?.runtimes ?? [:], now: now,
+            value: table.currentValue)
         step.treeChanged = true
     }
 
-    public var accessories: [Accessory] { order.compactMap { entries[$0]?.accessory } }
-    public var accessoryCount: Int { entries.count }
+    public var accessories: [Accessory] { table.accessories }
+    public var accessoryCount: Int { table.count }
     /// When each accessory's device last reported, for those that have since the start.
-    public var lastSeen: [String: Date] { entries.compactMapValues(\.lastSeen) }
+    public var lastSeen: [String: Date] { table.lastSeen }
+    /// Homes, rooms, zones and where each accessory is.
+    public var structure: HomeStructure { layout.structure }
     /// How many action sets and triggers there are, for the log.
-    public var automationCounts: (actionSets: Int, triggers: Int) { (actionSets.count, engine.triggers.count) }
-    public func accessory(_ id: String) -> Accessory? { entries[id]?.accessory }
+    public var automationCounts: (actionSets: Int, triggers: Int) { (automation.actionSets.count, automation.triggers.count) }
+    public func accessory(_ id: String) -> Accessory? { table[id]?.accessory }
+    /// The time zone a trigger's local times are in when it names none.
+    public var timeZone: TimeZone { automation.clock.timeZone }
 
     mutating func notice(_ level: Notice.Level, _ component: LogComponent, _ message: String) {
         notices.append(Notice(level: level, component: component, message: message))
@@ -179,14 +127,10 @@ public struct HomeCore: Sendable {
 
     /// The next few of the state requests queued for devices that joined or after a reconnect: at
     /// most `limit` per call, so that a thousand devices are not asked at once over one radio.
-    public mutating func pace(limit: Int = 50) -> [DeviceCommand] {
-        let paced = refreshQueue.prefix(limit)
-        refreshQueue.removeFirst(paced.count)
-        return Array(paced)
-    }
+    public mutating func pace(limit: Int = 50) -> [DeviceCommand] { table.pace(limit: limit) }
 
     /// When the next timer, sun event or deadline is due, for the service to wake up on time.
-    public mutating func nextDue() -> Date? { engine.nextDue() }
+    public mutating func nextDue() -> Date? { automation.nextDue() }
 
     mutating func begin(_ now: Date) {
         self.now = now
@@ -199,7 +143,7 @@ public struct HomeCore: Sendable {
         let first = out.compactMap { if case .device(let command) = $0 { command } else { nil } }
         out.removeAll(where: \.isDeviceWrite)
         for (id, before) in step.reachabilityBefore.sorted(by: { $0.key < $1.key })
-        where entries[id].map({ $0.accessory.reachable != before }) == true {
+        where table[id].map({ $0.accessory.reachable != before }) == true {
             publishAccessoryEvent(id, .reachability)
         }
         step.reachabilityBefore = [:]
@@ -214,7 +158,7 @@ public struct HomeCore: Sendable {
         publishStructureChanges()
         if step.scenesStale { syncScenes() }
         collectStoreChanges()
-        for id in step.dirtyStates.sorted() where entries[id] != nil { out.append(.stateChanged(id)) }
+        for id in step.dirtyStates.sorted() where table[id] != nil { out.append(.stateChanged(id)) }
         step.dirtyStates = []
         if step.treeChanged {
             out.append(.treeChanged)

@@ -55,6 +55,15 @@ extension Zigbee2MQTTBridge {
         return DeviceListChange(first: first, accessoriesBefore: before, warnings: warnings, keptWhileOffline: kept, renamed: renamed)
     }
 
+    /// The names renamed devices had, until the next list: a report under an old name read after
+    /// the list that renamed its device still lands on its accessory (unless another device has the name now).
+    mutating func keepFormerNames(_ renamed: [Rename]) {
+        formerNames = [:]
+        for rename in renamed where byFriendlyName[rename.was] == nil {
+            if let id = idByIEEE[rename.ieeeAddress] { formerNames[rename.was] = id }
+        }
+    }
+
     /// The devices of `new` whose friendly name differs from `old`'s, with the name before.
     private static func renames(from old: [Zigbee2MQTTDevice], to new: [Zigbee2MQTTDevice]) -> [Rename] {
         // A list changes a device or two at a time: in step with the last, one comparison a device.

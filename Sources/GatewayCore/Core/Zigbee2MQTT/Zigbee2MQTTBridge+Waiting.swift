@@ -26,6 +26,9 @@ extension Zigbee2MQTTBridge {
         return waiting
     }
 
+    /// What waits now, read again once already: let go.
+    mutating func letWaitingGo() { waiting = [:] }
+
     /// Friendly names of devices and groups with more than one topic level (`kitchen/light`): the
     /// main connection subscribes to each of their topics when the lists come apart.
     var multiLevelNames: [String] {
