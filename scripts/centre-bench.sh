@@ -6,7 +6,7 @@
 # DIR is a checkout with its release binaries built (.build/release/homegate, homegate-bench,
 # homegate-simulator; `swift build -c release --static-swift-stdlib --product X`). Prints one
 # Markdown table: figure | before | after | after/before, each cell the median over the rounds (and
-# the range). About 13 minutes with --rounds 2 on the 2-core machine; the logs stay in --out.
+# the range). About 14 minutes with --rounds 2 on the 2-core machine; the logs stay in --out.
 #
 # Each round runs every timed figure for before, then for after (before, after, before, after, …),
 # so whatever the machine does hits both. Every figure has its no-work reference measured in the
@@ -23,8 +23,8 @@
 #           to homegate's MQTT paths and the broker-only echo; ~75 s a run
 # then once per build (instructions do not depend on the load), before and after side by side:
 #   callgrind  homegate-bench gateway --flood 500 --rate 50 --seconds 5 with homegate under
-#           valgrind --tool=callgrind, minus the same with --seconds 15: the instructions of 500
-#           readings (as docs/performance.md's "instructions per reading", with shorter runs); ~2 min
+#           valgrind --tool=callgrind, minus the same with --seconds 25: the instructions of 1,000
+#           readings (as docs/performance.md's "instructions per reading", with shorter runs); ~3 min
 #
 # --bench after (the default) drives both builds' homegate with after's homegate-bench, simulator and
 # echo (HOMEGATE_BENCH_GATEWAY, as docs/performance.md does), so only homegate differs; should a run
@@ -166,7 +166,7 @@ start_callgrind() {
 }
 if case ",$only," in *,callgrind,*) true ;; *) false ;; esac; then
   command -v valgrind >/dev/null || { echo "centre-bench.sh: valgrind is missing (scripts/install-deps.sh)" >&2; exit 1; }
-  for seconds in 5 15; do
+  for seconds in 5 25; do
     echo "centre-bench: callgrind, --seconds $seconds, before and after side by side ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
     start_callgrind before "$before" "$seconds"
     start_callgrind after "$after" "$seconds"
