@@ -212,7 +212,7 @@ for label, key, digits in ROWS:
     if key == "instructions":
         b_text = "–" if b is None else f"{b / 1000:.1f}"
         a_text = "–" if a is None else f"{a / 1000:.1f}"
-    ratio = f"{a / b:.2f}" if a is not None and b else "–"
+    ratio = f"{a / b:.2f}" if a is not None and b is not None and a > 0 and b > 0 else "–"  # no ratio of differences
     print(f"| {label} | {b_text} | {a_text} | {ratio} |")
 print()
 for build in BUILDS:
