@@ -170,7 +170,15 @@ if case ",$only," in *,callgrind,*) true ;; *) false ;; esac; then
     echo "centre-bench: callgrind, --seconds $seconds, before and after side by side ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
     start_callgrind before "$before" "$seconds"
     start_callgrind after "$after" "$seconds"
-    finish || echo "centre-bench: a callgrind run failed ($out/callgrind-*-$seconds.log)" >&2
+    finish || true
+    for build in before after; do  # a run that did not end with its figures: once more, alone
+      grep -q "gateway start-up with" "$out/callgrind-$build-$seconds.log" && continue
+      echo "centre-bench: callgrind $build --seconds $seconds did not finish ($out/callgrind-$build-$seconds.log); once more"
+      mv "$out/callgrind-$build-$seconds.log" "$out/callgrind-$build-$seconds.failed.log"
+      rm -f "$out/callgrind-$build-$seconds.out"
+      if [ "$build" = before ]; then start_callgrind before "$before" "$seconds"; else start_callgrind after "$after" "$seconds"; fi
+      finish || { echo "centre-bench: callgrind $build --seconds $seconds failed again" >&2; rm -f "$out/callgrind-$build-$seconds.out"; }
+    done
   done
 fi
 
