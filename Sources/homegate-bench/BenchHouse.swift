@@ -175,7 +175,8 @@ final class House: @unchecked Sendable {
         await publisher.shutdown()
         await listener.shutdown()
         let got = received.load(ordering: .relaxed)
-        let seconds = Double(last.load(ordering: .relaxed) - start) / 1e9
+        // Nothing arrived (a gateway under valgrind is still busy): no last arrival to time from.
+        let seconds = got == 0 ? 0 : Double(last.load(ordering: .relaxed) - start) / 1e9
         return Flood(sent: count, received: got, rate: Double(got) / max(seconds, 1e-9))
     }
 
