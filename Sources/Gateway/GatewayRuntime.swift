@@ -9,7 +9,9 @@ import Mosquitto
 /// each step produces goes to its adapters: messages to the broker, typed events to the live
 /// streams, typed answers to whoever asked, store changes to the writer.
 actor GatewayRuntime {
-    private var hub: Hub
+    private var machine: HomeMachine
+    /// The MQTT API: a peer of the front ends, reading its topics among the device messages.
+    private var mqtt: MQTTAPI
     private let client: MQTTClient
     /// The connection for the bridges' device lists, when they come apart (`mqtt.lists_connection`).
     private let lists: MQTTClient?
@@ -35,19 +37,20 @@ actor GatewayRuntime {
     /// Events from before the broker connection (mapping files broken at start), told once it is up.
     private var atStart: [HomeEvent]
 
-    /// Renders and publishes a large house's tree after the step, off the runtime (`Hub.treeApart`).
+    /// Renders and publishes a large house's tree after the step, off the runtime (`MQTTAPI.treeApart`).
     private let trees: TreePublisher?
 
-    init(hub: Hub, client: MQTTClient, lists: MQTTClient? = nil, trees: TreePublisher? = nil, writer: StoreWriter,
+    init(machine: HomeMachine, baseTopic: String, client: MQTTClient, lists: MQTTClient? = nil, trees: TreePublisher? = nil, writer: StoreWriter,
          log: ComponentLoggers, clock: any GatewayClock, events: EventHub, tree: TreeChanges, inventories: InventoryReader,
          atStart: [HomeEvent] = []) {
         self.tree = tree
         self.atStart = atStart
         self.trees = trees
-        var hub = hub
-        hub.listsApart = lists != nil
-        hub.treeApart = trees != nil
-        self.hub = hub
+        var machine = machine
+        machine.listsApart = lists != nil
+        self.machine = machine
+        mqtt = MQTTAPI(baseTopic: baseTopic)
+        mqtt.treeApart = trees != nil
         self.client = client
         self.lists = lists
         self.writer = writer
@@ -61,12 +64,12 @@ actor GatewayRuntime {
 
     func handle(_ batch: consuming [MQTTMessage]) async {
         let largeInput = batch.contains { $0.payload.count >= 256 * 1024 || $0.read != nil }  // `read`: a device list
-        let lists = hub.listsApart && batch.contains { hub.devices.isInventory($0.topic) || $0.read != nil }
+        let lists = machine.listsApart && batch.contains { machine.devices.isInventory($0.topic) || $0.read != nil }
         let incoming = batch.map {
             Incoming(topic: $0.topic, payload: $0.payload, retained: $0.retain, read: $0.read?.value as? DeviceInput)
         }
-        batch = []  // the payloads are in `incoming` alone now, which the hub lets go once it has read them
-        let largeOutput = deliver(hub.handle(consume incoming, now: now()))
+        batch = []  // the payloads are in `incoming` alone now, which the machine lets go once it has read them
+        let largeOutput = deliver(machine.handle(consume incoming, peer: &mqtt, now: now()))
         // After a large message (a bridge's device list) or a large answer (the tree, every
         // trigger), give what it took back to the system: glibc keeps freed memory otherwise.
         if largeOutput || largeInput { releaseMemory() }
@@ -82,7 +85,7 @@ actor GatewayRuntime {
     func perform(_ command: HomeCommand) async -> Answer {
         guard !stopped else { return .stopping }
         return await withCheckedContinuation { continuation in
-            let (ticket, output) = hub.perform(command, now: now())
+            let (ticket, output) = machine.perform(command, now: now())
             waiting[ticket] = continuation
             deliver(output)
         }
@@ -91,35 +94,35 @@ actor GatewayRuntime {
     /// The home as it is now, for front ends that serve a whole tree.
     func snapshot() -> HomeSnapshot {
         HomeSnapshot(
-            accessories: hub.core.accessories, lastSeen: hub.core.lastSeen, structure: hub.core.structure,
-            inventoriesHeard: hub.core.inventoriesHeard)
+            accessories: machine.core.accessories, lastSeen: machine.core.lastSeen, structure: machine.core.structure,
+            inventoriesHeard: machine.core.inventoriesHeard)
     }
 
-    var inventoriesHeard: Bool { hub.core.inventoriesHeard }
+    var inventoriesHeard: Bool { machine.core.inventoriesHeard }
 
     /// Events from beside the core (mapping files), to every front end.
     func announce(_ events: [HomeEvent]) {
         guard !events.isEmpty else { return }
-        deliver(hub.announce(events, now: now()))
+        deliver(machine.announce(events, now: now()))
     }
 
     func tick() {
-        if deliver(hub.tick(now: now())) { releaseMemory() }
+        if deliver(machine.tick(now: now())) { releaseMemory() }
     }
 
     /// Sends the next paced state requests to devices.
     func pace() {
-        send(hub.pace())
+        send(machine.pace())
     }
 
     /// What waited for the store, once it is committed (or could not be: `unstored` says why).
     func committed(_ held: [HeldEffects], unstored: String?) {
-        for step in held { deliver(hub.committed(step.effects, time: step.time, unstored: unstored)) }
+        for step in held { deliver(machine.committed(step.effects, time: step.time, unstored: unstored)) }
     }
 
     /// The whole home in place of the writer's queued changes, after one of them failed.
     func resync() {
-        writer.replacePending(with: hub.core.snapshot())
+        writer.replacePending(with: machine.core.snapshot())
     }
 
     /// The gateway has stopped: whoever still waits for an answer is told so, and new commands are refused.
@@ -132,7 +135,7 @@ actor GatewayRuntime {
 
     /// How long until a timer, sun event or deadline is due (at most `limit`).
     func untilNextDue(limit: Duration) -> Duration {
-        guard let next = hub.core.nextDue() else { return limit }
+        guard let next = machine.nextDue() else { return limit }
         let seconds = next.timeIntervalSince(now())
         guard seconds > 0 else { return .zero }
         return min(limit, .milliseconds(Int64((seconds * 1000).rounded(.up))))
@@ -146,22 +149,22 @@ actor GatewayRuntime {
         await syncListSubscriptions()
         trees?.connected()
         client.announce()  // "online" at start once the subscriptions hold; after a reconnect it went out already
-        if !first { hub.core.refreshAfterReconnect() }
-        if deliver(hub.tick(now: now())) { releaseMemory() }  // the whole tree and every state, at start
+        if !first { machine.refreshAfterReconnect() }
+        if deliver(machine.tick(now: now())) { releaseMemory() }  // the whole tree and every state, at start
         announce(atStart)
         atStart = []
     }
 
     func reload(_ mappings: MappingSet) async {
-        if deliver(hub.reload(mappings, now: now())) { releaseMemory() }
-        inventories.update(hub.devices)
+        if deliver(machine.reload(mappings, now: now())) { releaseMemory() }
+        inventories.update(machine.devices)
         await syncSubscriptions()
         await syncListSubscriptions()
         log[.mappings].info(
-            "mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(hub.core.accessories.count)"])
+            "mappings reloaded", metadata: ["files": "\(mappings.files.count)", "accessories": "\(machine.core.accessories.count)"])
     }
 
-    var counters: GatewayCounters { hub.counters }
+    var counters: GatewayCounters { mqtt.counted(machine.counters) }
 
     /// On every CONNACK of the device lists' connection: the client restores what it held, the
     /// first time there is nothing to restore.
@@ -173,7 +176,7 @@ actor GatewayRuntime {
     /// The broker refused the device lists' connection (an ACL on client ids, a limit of
     /// connections): the lists come on the main connection, as with `mqtt.lists_connection: false`.
     func listsRefused() async {
-        hub.listsApart = false
+        machine.listsApart = false
         listsSubscribed = []
         trees?.useMainConnection()
         await syncSubscriptions()
@@ -181,7 +184,7 @@ actor GatewayRuntime {
 
     private func syncListSubscriptions() async {
         guard let lists, mainSubscribed else { return }
-        let wanted = hub.listSubscriptions
+        let wanted = machine.listSubscriptions
         for filter in wanted.subtracting(listsSubscribed).sorted() {
             do {
                 try await lists.subscribe(filter, qos: .atLeastOnce)
@@ -197,11 +200,11 @@ actor GatewayRuntime {
     }
 
     func syncSubscriptions() async {
-        let wanted = hub.subscriptions
+        let wanted = machine.subscriptions.union(mqtt.topics.subscriptions)
         for filter in wanted.subtracting(subscribed).sorted() {
             do {
                 // Our own command topics keep the retain flag even live, so a retained one never acts.
-                try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: hub.isCommandFilter(filter))
+                try await client.subscribe(filter, qos: .atLeastOnce, retainAsPublished: mqtt.isCommandFilter(filter))
                 subscribed.insert(filter)
             } catch {
                 log[.mqtt].error("cannot subscribe", metadata: ["filter": "\(filter)", "error": "\(error)"])
@@ -213,27 +216,32 @@ actor GatewayRuntime {
         }
     }
 
-    /// A step's output to its adapters: device writes first, then the events to the live streams,
-    /// the rest to the broker, the answers to who asked, and the store changes (with what waits for
-    /// them) to the writer. True when it was a megabyte or more, for the caller to give the memory
-    /// back once the output is let go.
+    /// A step's output to its peers, each reading it the same way: device writes first, then the
+    /// events (their JSON written once in the step) to the live streams, MQTT's rendering of it to
+    /// the broker, the answers to who asked in the process, and the store changes (with what waits
+    /// for them) to the writer. True when it was a megabyte or more, for the caller to give the
+    /// memory back once the output is let go.
     @discardableResult
-    private func deliver(_ output: HubOutput) -> Bool {
-        send(output.first)
+    private func deliver(_ output: HomeMachine.Output) -> Bool {
+        send(output.devices)
         // The live streams before the broker: a stream client hears of a change no later than MQTT does.
-        events.publish(output.events, time: output.time)
+        events.publish(output.events)
         // Before the tree message goes: whoever has seen it can count on the generation being raised.
         if output.treeChanged { tree.raise() }
-        send(output.messages)
-        if let accessories = output.tree { trees?.enqueue(accessories) }
-        for (ticket, answer) in output.answers { waiting.removeValue(forKey: ticket)?.resume(returning: answer) }
+        let rendered = mqtt.render(output)
+        send(rendered.messages)
+        if let accessories = rendered.apart { trees?.enqueue(accessories) }
+        for reply in output.replies {
+            waiting.removeValue(forKey: reply.ticket)?.resume(returning: Answer(reply, unstored: output.unstored))
+        }
         writer.enqueue(output.store, then: output.afterCommit, at: output.time)
         drainNotices()
-        return output.isLarge
+        return output.isLarge || rendered.isLarge
     }
 
     private func drainNotices() {
-        for notice in hub.drainNotices() {
+        defer { mqtt.notices = [] }
+        for notice in machine.drainNotices() + mqtt.notices {
             switch notice.level {
             case .info: log[notice.component].info("\(notice.message)")
             case .warning: warn(notice.message, notice.component)

@@ -70,10 +70,10 @@ public struct HomeGateway: Sendable {
         let events = EventHub()
         let tree = TreeChanges()
         let writer = StoreWriter(store: store, logger: log[.store], clock: clock)
-        let hub = Hub(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
+        let machine = HomeMachine(core: core, maxPayloadBytes: configuration.maxPayloadBytes)
         // A bridge's device list (megabytes with a thousand devices) is read on the network thread
         // where libmosquitto holds it, rather than copied beside libmosquitto's own two copies first.
-        let inventories = InventoryReader(hub.devices)
+        let inventories = InventoryReader(machine.devices)
         client.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
         lists?.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
         let trees = TreePublisher(topic: "\(configuration.baseTopic)/accessories", main: client, lists: lists, log: log[.mqtt])
@@ -87,7 +87,7 @@ public struct HomeGateway: Sendable {
                 "action_sets": "\(core.automationCounts.actionSets)", "triggers": "\(core.automationCounts.triggers)",
             ])
         let runtime = GatewayRuntime(
-            hub: hub, client: client, lists: lists, trees: trees, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
+            machine: machine, baseTopic: configuration.baseTopic, client: client, lists: lists, trees: trees, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
         access = RuntimeAccess(

@@ -90,7 +90,7 @@ struct ListsApartTests {
     func subscriptions() throws {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var hub = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var hub = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         #expect(hub.subscriptions.contains("zigbee2mqtt/#") && hub.listSubscriptions.isEmpty)
         var devices = try TestHome.demoDevices()
         devices.append(try TestHome.copy(of: "bulb", as: "kitchen/ceiling", address: "0x00000000000c0c1"))

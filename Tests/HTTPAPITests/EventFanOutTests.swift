@@ -51,7 +51,7 @@ struct EventFanOutTests {
         #expect(only.serverSent.readableBytes == 0 && only.socket == frames.socket)
     }
 
-    @Test("the hub hands on JSON written before (the MQTT renderer's) as it is, and writes none for a sink with no client")
+    @Test("the step's JSON is handed on as it is, and an idle sink is passed by")
     func hubPassesRenderedJSON() {
         let hub = EventHub()
         let sink = RecordingSink()
@@ -61,7 +61,7 @@ struct EventFanOutTests {
         hub.publish([StreamEvent(.characteristic(change), time: Self.time, payload: rendered)])
         #expect(sink.received.map(\.payload) == [rendered])
         sink.idle = true
-        hub.publish([.characteristic(change)], time: Self.time)
+        hub.publish([StreamEvent(.characteristic(change), time: Self.time, payload: rendered)])
         #expect(sink.received.count == 1)
         hub.close()
         #expect(sink.closed)
