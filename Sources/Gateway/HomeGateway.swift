@@ -67,7 +67,7 @@ public struct HomeGateway: Sendable {
             throw .mqtt(error)
         }
         let health = GatewayHealth()
-        let events = EventHub()
+        let events = EventBroadcast()
         let tree = TreeChanges()
         let writer = StoreWriter(store: store, logger: log[.store], clock: clock)
         let machine = HomeMachine(core: core, maxPayloadBytes: configuration.maxPayloadBytes)
@@ -86,7 +86,7 @@ public struct HomeGateway: Sendable {
                 "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
                 "action_sets": "\(core.automationCounts.actionSets)", "triggers": "\(core.automationCounts.triggers)",
             ])
-        let runtime = GatewayRuntime(
+        let runtime = Runtime(
             machine: machine, baseTopic: configuration.baseTopic, client: client, lists: lists, trees: trees, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()

@@ -22,7 +22,7 @@ public final class InMemoryGateway: GatewayAccess {
         var adapterState: [String: String] = [:]
     }
 
-    public let events: EventHub
+    public let events: EventBroadcast
     public let treeChanges: TreeChanges
     public let timeZone: TimeZone
     private let state: Mutex<State>
@@ -41,7 +41,7 @@ public final class InMemoryGateway: GatewayAccess {
         eventCapacity: Int = 1_000
     ) {
         self.timeZone = timeZone
-        events = EventHub(capacity: eventCapacity)
+        events = EventBroadcast(capacity: eventCapacity)
         treeChanges = TreeChanges()
         let core = HomeCore(mappings: mappings, stored: stored, clock: ClockContext(timeZone: timeZone, location: nil), now: now)
         state = Mutex(State(machine: HomeMachine(core: core), now: now))
@@ -142,7 +142,7 @@ public final class InMemoryGateway: GatewayAccess {
     /// A step's output, as the gateway's runtime delivers it with its store at once: device
     /// messages kept, events published, the tree raised once, the answers returned to resume.
     private static func step(
-        _ state: inout State, _ output: consuming HomeMachine.Output, _ events: EventHub, _ tree: TreeChanges
+        _ state: inout State, _ output: consuming HomeMachine.Output, _ events: EventBroadcast, _ tree: TreeChanges
     ) -> [(CheckedContinuation<Answer, Never>, Answer)] {
         let output = state.machine.storedAtOnce(output)
         state.sent += output.devices

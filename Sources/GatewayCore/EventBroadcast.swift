@@ -4,7 +4,7 @@ import Synchronization
 /// clients; the HomeKit bridges), each an `EventSink` that keeps its own clients and their
 /// buffers. Publishing with no client costs one lock and a look at each sink; each event's JSON is
 /// written once in the step, for all of them and for MQTT.
-public final class EventHub: Sendable {
+public final class EventBroadcast: Sendable {
     private struct State {
         var sinks: [any EventSink] = []
         var closed = false
@@ -20,7 +20,7 @@ public final class EventHub: Sendable {
         self.capacity = capacity
     }
 
-    /// Adds a front end's clients; closed with the hub (at once when it is closed already).
+    /// Adds a front end's clients; closed with the broadcast (at once when it is closed already).
     public func attach(_ sink: any EventSink) {
         let closed = state.withLock { state in
             if !state.closed { state.sinks.append(sink) }
