@@ -87,7 +87,8 @@ public struct HomeGateway: Sendable {
                 "action_sets": "\(core.automationCounts.actionSets)", "triggers": "\(core.automationCounts.triggers)",
             ])
         let runtime = Runtime(
-            machine: machine, baseTopic: configuration.baseTopic, client: client, lists: lists, trees: trees, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
+            machine: machine, baseTopic: configuration.baseTopic, client: client, lists: lists, trees: trees, writer: writer,
+            log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
         access = RuntimeAccess(
