@@ -42,9 +42,11 @@ extension HomeGateway {
         /// Renders and publishes a large house's tree after the step, off the runtime (`MQTTAPI.treeApart`).
         private let trees: TreePublisher?
 
-        init(machine: HomeMachine, baseTopic: String, client: MQTTClient, lists: MQTTClient? = nil, trees: TreePublisher? = nil,
-             writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock, events: EventBroadcast, tree: TreeChanges,
-             inventories: InventoryReader, atStart: [HomeEvent] = []) {
+        init(
+            machine: HomeMachine, baseTopic: String, client: MQTTClient, lists: MQTTClient? = nil, trees: TreePublisher? = nil,
+            writer: StoreWriter, log: ComponentLoggers, clock: any GatewayClock, events: EventBroadcast, tree: TreeChanges,
+            inventories: InventoryReader, atStart: [HomeEvent] = []
+        ) {
             self.tree = tree
             self.atStart = atStart
             self.trees = trees

@@ -70,7 +70,9 @@ struct HomeMachineTests {
             [
                 Incoming(
                     topic: "homegate/request/characteristic/write",
-                    payload: Array(#"{"transaction":1,"writes":[{"accessory":"bulb","service":"lightbulb","characteristic":"on","value":true}]}"#.utf8)),
+                    payload: Array(
+                        #"{"transaction":1,"writes":[{"accessory":"bulb","service":"lightbulb","characteristic":"on","value":true}]}"#.utf8)
+                ),
                 Incoming(topic: "zigbee2mqtt/bulb", payload: Array(#"{"state":"ON"}"#.utf8)),
             ], now: Self.time)
         let topics = out.map(\.topic)
