@@ -29,10 +29,10 @@ extension FuzzTarget {
     /// Swift value holds (a multi-payload enum keeps its case in the reference's spare bits, as
     /// the core's entry of an explicit accessory keeps its mapping), so a core still alive then
     /// was reported as 272 bytes leaked, and written as a crash for the empty input.
-    private static let requestCoreKept = Mutex<Hub?>(nil)
+    private static let requestCoreKept = Mutex<MQTTPipeline?>(nil)
 
     /// A copy of the gateway every input starts from.
-    static var requestCore: Hub {
+    static var requestCore: MQTTPipeline {
         requestCoreKept.withLock { kept in
             if let core = kept { return core }
             let core = buildRequestCore()
@@ -44,7 +44,7 @@ extension FuzzTarget {
 
     /// A gateway with the fixture's devices, an MQTT dimmer, a room, an action set and a trigger:
     /// enough for every command to find what it names. Each input gets its own copy.
-    private static func buildRequestCore() -> Hub {
+    private static func buildRequestCore() -> MQTTPipeline {
         var mappings = MappingSet()
         var problems = mappings.add(file: "zigbee2mqtt.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n")
         problems += mappings.add(
@@ -64,7 +64,7 @@ extension FuzzTarget {
                             state: { topic: dimmer/status, path: brightness, scale: { from: [0, 255], to: [0, 100] }, round: 0 }
                 """)
         precondition(problems.isEmpty, "the request target's mappings: \(problems)")
-        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings, now: requestTime))
+        var core = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings, now: requestTime))
         let setup: [(String, String)] = [
             ("zigbee2mqtt/bridge/state", #"{"state":"online"}"#),
             ("homegate/request/room/add", #"{"name":"Attic"}"#),
@@ -82,7 +82,7 @@ extension FuzzTarget {
         let messages =
             [Incoming(topic: "zigbee2mqtt/bridge/devices", payload: fixtureDevicesPayload)]
             + setup.map { Incoming(topic: $0.0, payload: Array($0.1.utf8)) }
-        let answers = core.handleStored(messages, now: requestTime).all.filter { $0.topic.hasPrefix("homegate/response/") }
+        let answers = core.handleStored(messages, now: requestTime).filter { $0.topic.hasPrefix("homegate/response/") }
         let refused = answers.filter { !String(decoding: $0.payload, as: UTF8.self).contains(#""status":"ok""#) }
         precondition(answers.count == setup.count - 1 && refused.isEmpty, "the request target's setup was refused: \(refused.map(\.topic))")
         _ = core.drainNotices()

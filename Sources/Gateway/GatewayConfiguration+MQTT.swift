@@ -28,7 +28,7 @@ extension GatewayConfiguration {
             birth: bridgeStatus("online")
         )
         // "online" says requests will be heard: at start, only once the gateway has subscribed
-        // (`GatewayRuntime.connected`), not at the first CONNACK before its subscriptions.
+        // (`HomeGateway.Runtime.connected`), not at the first CONNACK before its subscriptions.
         configuration.birthWaitsForAnnounce = true
         return configuration
     }

@@ -67,13 +67,13 @@ public struct HomeGateway: Sendable {
             throw .mqtt(error)
         }
         let health = GatewayHealth()
-        let events = EventHub()
+        let events = EventBroadcast()
         let tree = TreeChanges()
         let writer = StoreWriter(store: store, logger: log[.store], clock: clock)
-        let hub = Hub(baseTopic: configuration.baseTopic, core: core, maxPayloadBytes: configuration.maxPayloadBytes)
+        let machine = HomeMachine(core: core, maxPayloadBytes: configuration.maxPayloadBytes)
         // A bridge's device list (megabytes with a thousand devices) is read on the network thread
         // where libmosquitto holds it, rather than copied beside libmosquitto's own two copies first.
-        let inventories = InventoryReader(hub.devices)
+        let inventories = InventoryReader(machine.devices)
         client.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
         lists?.readLargePayloads(minimumBytes: 16 * 1024) { topic, payload in inventories.read(topic, payload) }
         let trees = TreePublisher(topic: "\(configuration.baseTopic)/accessories", main: client, lists: lists, log: log[.mqtt])
@@ -86,8 +86,9 @@ public struct HomeGateway: Sendable {
                 "database": "\(configuration.database)", "homes": "\(core.structure.homes.count)",
                 "action_sets": "\(core.automationCounts.actionSets)", "triggers": "\(core.automationCounts.triggers)",
             ])
-        let runtime = GatewayRuntime(
-            hub: hub, client: client, lists: lists, trees: trees, writer: writer, log: log, clock: clock, events: events, tree: tree, inventories: inventories,
+        let runtime = Runtime(
+            machine: machine, baseTopic: configuration.baseTopic, client: client, lists: lists, trees: trees, writer: writer,
+            log: log, clock: clock, events: events, tree: tree, inventories: inventories,
             atStart: mappingReport.report(loaded, before: [:]))
         let writerDone = Latch()
         access = RuntimeAccess(

@@ -5,8 +5,8 @@ import Persistence
 /// The gateway's access for its front ends: commands and the home through the runtime, events and
 /// tree changes as the runtime raises them, health from its board, adapter state in its database.
 final class RuntimeAccess: GatewayAccess {
-    let runtime: GatewayRuntime
-    let events: EventHub
+    let runtime: HomeGateway.Runtime
+    let events: EventBroadcast
     let treeChanges: TreeChanges
     let timeZone: TimeZone
     let readiness: @Sendable () async -> JSONValue
@@ -14,7 +14,7 @@ final class RuntimeAccess: GatewayAccess {
     let healthBoard: GatewayHealth
 
     init(
-        runtime: GatewayRuntime, events: EventHub, treeChanges: TreeChanges, timeZone: TimeZone, store: SQLiteHomeStore? = nil,
+        runtime: HomeGateway.Runtime, events: EventBroadcast, treeChanges: TreeChanges, timeZone: TimeZone, store: SQLiteHomeStore? = nil,
         health: GatewayHealth, readiness: @escaping @Sendable () async -> JSONValue
     ) {
         self.treeChanges = treeChanges

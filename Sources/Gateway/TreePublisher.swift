@@ -4,7 +4,7 @@ import Mosquitto
 import Synchronization
 
 /// Renders and publishes a large house's retained tree (`homegate/accessories`) off the runtime
-/// (`Hub.treeApart`): with 10,000 accessories it is 18 MB, a quarter of a second to write, which
+/// (`MQTTAPI.treeApart`): with 10,000 accessories it is 18 MB, a quarter of a second to write, which
 /// readings would otherwise wait behind. The newest tree replaces one that waits, and they go out in
 /// order on one connection: the device lists' when there is one (so that the tree's megabytes do
 /// not hold up the main connection's events on their way out either), once it is up.

@@ -2,7 +2,7 @@
 /// events on the publishing thread. `receive` must never wait: it hands the events on (to event
 /// loops, to streams) and returns.
 public protocol EventSink: AnyObject, Sendable {
-    /// No client now: the hub writes no JSON for an idle sink.
+    /// No client now: the broadcast hands an idle sink nothing.
     var isIdle: Bool { get }
     /// Every event of one publish, in order; each client keeps what its filter lets through.
     func receive(_ events: [StreamEvent])

@@ -4,14 +4,14 @@ public import JSON
 /// What a front end has of the running gateway (MQTT's requests aside): the core's typed commands
 /// and answers, its typed events, the accessory tree's changes, a snapshot of the home, health, and
 /// a place for the front end's own state. Every front end (the HTTP API, the HomeKit bridge) speaks
-/// to this, and only to this: `Gateway` implements it over the running hub, `GatewayTesting` in memory.
+/// to this, and only to this: `Gateway` implements it over the running gateway (`HomeGateway.Runtime`), `GatewayTesting` in memory.
 public protocol GatewayAccess: Sendable {
     /// Runs `command` and returns its answer: at once for a read of the home, once stored for a
     /// change, when the device reports for a read (3 s at most).
     func perform(_ command: HomeCommand) async -> Answer
 
     /// Every event of the home, typed, for the live streams.
-    var events: EventHub { get }
+    var events: EventBroadcast { get }
 
     /// Raised once per step that changed the accessory tree (or a home, room or zone): for a front
     /// end that lays the home out itself, instead of comparing snapshots.

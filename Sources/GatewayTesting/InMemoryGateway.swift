@@ -11,10 +11,8 @@ import Synchronization
 /// sends to devices is kept (`sent`). Time moves only when the test says (`advance(by:)`).
 public final class InMemoryGateway: GatewayAccess {
     private struct State {
-        var core: HomeCore
-        var sources: DeviceSources
+        var machine: HomeMachine
         var now: Date
-        var lastTicket: UInt64 = 0
         var waiting: [Ticket: CheckedContinuation<Answer, Never>] = [:]
         var performed: [HomeCommand] = []
         var sent: [Outgoing] = []
@@ -24,7 +22,7 @@ public final class InMemoryGateway: GatewayAccess {
         var adapterState: [String: String] = [:]
     }
 
-    public let events: EventHub
+    public let events: EventBroadcast
     public let treeChanges: TreeChanges
     public let timeZone: TimeZone
     private let state: Mutex<State>
@@ -43,14 +41,14 @@ public final class InMemoryGateway: GatewayAccess {
         eventCapacity: Int = 1_000
     ) {
         self.timeZone = timeZone
-        events = EventHub(capacity: eventCapacity)
+        events = EventBroadcast(capacity: eventCapacity)
         treeChanges = TreeChanges()
         let core = HomeCore(mappings: mappings, stored: stored, clock: ClockContext(timeZone: timeZone, location: nil), now: now)
-        state = Mutex(State(core: core, sources: DeviceSources(mappings: mappings), now: now))
+        state = Mutex(State(machine: HomeMachine(core: core), now: now))
         // As the gateway's first tick: the tree as found at start.
         resume(
             state.withLock { state in
-                let output = state.core.tick(now: state.now)
+                let output = state.machine.tick(now: state.now)
                 return Self.step(&state, output, events, treeChanges)
             })
     }
@@ -62,10 +60,8 @@ public final class InMemoryGateway: GatewayAccess {
             resume(
                 state.withLock { state in
                     state.performed.append(command)
-                    state.lastTicket += 1
-                    let ticket = Ticket(state.lastTicket)
+                    let (ticket, output) = state.machine.perform(command, now: state.now)
                     state.waiting[ticket] = continuation
-                    let output = state.core.handle([.command(command, ticket)], now: state.now)
                     return Self.step(&state, output, events, treeChanges)
                 })
         }
@@ -75,12 +71,12 @@ public final class InMemoryGateway: GatewayAccess {
         state.withLock { state in
             state.snapshots += 1
             return HomeSnapshot(
-                accessories: state.core.accessories, lastSeen: state.core.lastSeen, structure: state.core.structure,
-                inventoriesHeard: state.core.inventoriesHeard)
+                accessories: state.machine.core.accessories, lastSeen: state.machine.core.lastSeen,
+                structure: state.machine.core.structure, inventoriesHeard: state.machine.core.inventoriesHeard)
         }
     }
 
-    public func inventoriesHeard() async -> Bool { state.withLock { $0.core.inventoriesHeard } }
+    public func inventoriesHeard() async -> Bool { state.withLock { $0.machine.core.inventoriesHeard } }
 
     public func health() async -> JSONValue { state.withLock { $0.health } }
 
@@ -97,8 +93,8 @@ public final class InMemoryGateway: GatewayAccess {
     public func device(_ topic: String, _ payload: JSONValue) {
         resume(
             state.withLock { state in
-                let inputs = state.sources.read(topic, payload.serializedBytes()).map { CoreInput.device($0) }
-                let output = state.core.handle(inputs, now: state.now)
+                let message = Incoming(topic: topic, payload: payload.serializedBytes())
+                let output = state.machine.handle([message], now: state.now)
                 return Self.step(&state, output, events, treeChanges)
             })
     }
@@ -108,7 +104,7 @@ public final class InMemoryGateway: GatewayAccess {
         resume(
             state.withLock { state in
                 state.now += seconds
-                let output = state.core.tick(now: state.now)
+                let output = state.machine.tick(now: state.now)
                 return Self.step(&state, output, events, treeChanges)
             })
     }
@@ -139,38 +135,23 @@ public final class InMemoryGateway: GatewayAccess {
     /// What each front end last said of itself (`report`).
     public var reports: [String: AdapterStatus] { state.withLock { $0.reports } }
     /// The home now, as the core holds it.
-    public var core: HomeCore { state.withLock { $0.core } }
+    public var core: HomeCore { state.withLock { $0.machine.core } }
 
     // MARK: Steps
 
     /// A step's output, as the gateway's runtime delivers it with its store at once: device
     /// messages kept, events published, the tree raised once, the answers returned to resume.
     private static func step(
-        _ state: inout State, _ output: consuming CoreOutput, _ events: EventHub, _ tree: TreeChanges
+        _ state: inout State, _ output: consuming HomeMachine.Output, _ events: EventBroadcast, _ tree: TreeChanges
     ) -> [(CheckedContinuation<Answer, Never>, Answer)] {
-        state.sent += output.first.map(DeviceSources.message(for:))
-        var happened: [HomeEvent] = []
-        var treeChanged = false
-        var answers: [(CheckedContinuation<Answer, Never>, Answer)] = []
-        for effect in output.now + output.afterCommit {
-            switch effect {
-            case .device(let command): state.sent.append(DeviceSources.message(for: command))
-            case .event(let event):
-                happened.append(event)
-                switch event {
-                case .home, .room, .zone: treeChanged = true
-                default: break
-                }
-            case .reply(let reply):
-                if let waiting = state.waiting.removeValue(forKey: reply.ticket) { answers.append((waiting, Answer(reply, unstored: nil))) }
-            case .treeChanged: treeChanged = true
-            case .stateChanged, .stateRemoved: break
-            }
-        }
+        let output = state.machine.storedAtOnce(output)
+        state.sent += output.devices
         // In the runtime's order, under the lock so that steps reach every client in order.
-        events.publish(happened, time: output.time)
-        if treeChanged { tree.raise() }
-        return answers
+        events.publish(output.events)
+        if output.treeChanged { tree.raise() }
+        return output.replies.compactMap { reply in
+            state.waiting.removeValue(forKey: reply.ticket).map { ($0, Answer(reply, unstored: output.unstored)) }
+        }
     }
 
     private func resume(_ answers: [(CheckedContinuation<Answer, Never>, Answer)]) {

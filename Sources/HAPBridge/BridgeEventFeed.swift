@@ -1,7 +1,7 @@
 import GatewayCore
 import Synchronization
 
-/// A bridge's share of the event hub, as the WebSocket fan-out has its own: each publish's value
+/// A bridge's share of the event broadcast, as the WebSocket fan-out has its own: each publish's value
 /// and reachability events handed over on the publishing thread without waiting, gathered until the
 /// bridge takes them as one batch (`take`). A bridge that falls `capacity` events behind loses them
 /// and lays itself out again from a snapshot; its controllers miss those events, as they would
@@ -59,7 +59,7 @@ final class BridgeEventFeed: EventSink {
 
     // MARK: EventSink
 
-    /// Idle while the bridge is not serving: the hub then hands it nothing.
+    /// Idle while the bridge is not serving: the broadcast then hands it nothing.
     var isIdle: Bool { state.withLock { $0.wake == nil } }
 
     func receive(_ events: [StreamEvent]) {

@@ -11,7 +11,7 @@ import Logging
 enum APIRouter {
     static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
 
-    /// `events`: HTTP's clients of the live event stream, attached to the hub.
+    /// `events`: HTTP's clients of the live event stream, attached to the event broadcast.
     static func make(_ api: APIResponder, events: EventFanOut) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: api.logger))

@@ -2,7 +2,7 @@ import GatewayCore
 import Logging
 import NIOCore
 
-/// HTTP's clients of the live event stream, as one client of the hub: each event is made into its
+/// HTTP's clients of the live event stream, as one sink of the event broadcast: each event is made into its
 /// frames once (`EventFrames`), and those same bytes go to every Server-Sent Events client and
 /// every WebSocket client that wants the event.
 final class EventFanOut: EventSink {

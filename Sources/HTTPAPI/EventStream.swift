@@ -8,7 +8,7 @@ import NIOCore
 
 /// `GET /api/events`: Server-Sent Events, one per home event, the same JSON as on MQTT. Filters
 /// in the query (`accessory`, `service`, `characteristic`, `type`, each may repeat). A client that
-/// falls `EventHub.capacity` events behind is cut off (see `ServerSentEventClients`): it gets what
+/// falls `EventBroadcast.capacity` events behind is cut off (see `ServerSentEventClients`): it gets what
 /// waited for it, then a comment saying why, and the response ends. The gateway never waits for a client.
 enum EventStream {
     static func filter(_ uri: URI) -> EventFilter {

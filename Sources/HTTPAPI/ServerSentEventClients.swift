@@ -82,7 +82,7 @@ final class ServerSentEventClients: Sendable {
     /// A publish's frames to every client that wants them. Never yields or finishes while holding
     /// `state`: a stream that ends runs `onTermination` under its own lock, and that takes
     /// `state`, so holding `state` there could deadlock (two threads, each holding the lock the
-    /// other wants). The hub calls this for one publish at a time, so every client gets the
+    /// other wants). The event broadcast calls this for one publish at a time, so every client gets the
     /// events in order.
     func deliver(_ frames: [EventFrames]) {
         let clients = state.withLock { $0.clients }

@@ -90,15 +90,15 @@ struct ListsApartTests {
     func subscriptions() throws {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var hub = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
-        #expect(hub.subscriptions.contains("zigbee2mqtt/#") && hub.listSubscriptions.isEmpty)
+        var pipeline = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        #expect(pipeline.subscriptions.contains("zigbee2mqtt/#") && pipeline.listSubscriptions.isEmpty)
         var devices = try TestHome.demoDevices()
         devices.append(try TestHome.copy(of: "bulb", as: "kitchen/ceiling", address: "0x00000000000c0c1"))
-        _ = hub.handleStored([
+        _ = pipeline.handleStored([
             Incoming(topic: "zigbee2mqtt/bridge/devices", payload: JSONValue.array(devices).serializedBytes(), retained: true)
         ])
-        hub.listsApart = true
-        let main = hub.subscriptions
+        pipeline.listsApart = true
+        let main = pipeline.subscriptions
         let heard = { (topic: String) in main.contains { Self.matches($0, topic) } }
         for topic in [
             "zigbee2mqtt/bulb", "zigbee2mqtt/bulb/availability", "zigbee2mqtt/bridge/state", "zigbee2mqtt/bridge/groups",
@@ -107,7 +107,7 @@ struct ListsApartTests {
             #expect(heard(topic), "\(topic) in \(main.sorted())")
         }
         #expect(!heard("zigbee2mqtt/bridge/devices"), "\(main.sorted())")
-        #expect(hub.listSubscriptions == ["zigbee2mqtt/bridge/devices"])
+        #expect(pipeline.listSubscriptions == ["zigbee2mqtt/bridge/devices"])
     }
 
     static func matches(_ filter: String, _ topic: String) -> Bool {

@@ -11,10 +11,10 @@ import Testing
 @Suite("A flapping bridge costs one event per accessory per batch, not one per flap")
 struct FlappingBridgeTests {
     /// The core over 201 simulated devices, as the gateway holds it after start.
-    static func core() throws -> Hub {
+    static func core() throws -> MQTTPipeline {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var core = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let inventory = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         let devices = SimulatedBridge.generated(count: 201, from: inventory.arrayValue ?? [])
         _ = core.handleStored([
@@ -34,7 +34,7 @@ struct FlappingBridgeTests {
                 topic: "zigbee2mqtt/bridge/state", payload: Array((i % 2 == 0 ? #"{"state":"offline"}"# : #"{"state":"online"}"#).utf8))
         }
         let output = core.handleStored(flaps + [Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8))])
-        let all = output.all
+        let all = output
         let reachability = all.filter { $0.topic.hasPrefix("homegate/event/accessory/") && $0.text.contains(#""change":"reachability""#) }
         let states = all.filter { $0.topic.hasPrefix("homegate/state/") }
         #expect(reachability.count <= accessories, "\(reachability.count) reachability events")
@@ -47,6 +47,6 @@ struct FlappingBridgeTests {
             Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8)),
             Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"offline"}"#.utf8)),
         ])
-        #expect(!none.all.contains { $0.text.contains(#""change":"reachability""#) })
+        #expect(!none.contains { $0.text.contains(#""change":"reachability""#) })
     }
 }

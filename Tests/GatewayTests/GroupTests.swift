@@ -16,10 +16,10 @@ struct GroupTests {
     }
 
     /// The core over the demo's devices, with `groups` as Zigbee2MQTT publishes them.
-    static func core(groups: JSONValue) throws -> Hub {
+    static func core(groups: JSONValue) throws -> MQTTPipeline {
         var mappings = MappingSet()
         #expect(mappings.add(file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\n").isEmpty)
-        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var core = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         _ = core.handleStored([
             message("zigbee2mqtt/bridge/state", ["state": "online"]), message("zigbee2mqtt/bridge/devices", devices),
@@ -50,10 +50,10 @@ struct GroupTests {
         #expect(group["lightbulb"]?.characteristics.map(\.name) == ["on", "brightness", "color_temperature"])
         #expect(!core.core.accessories.contains { $0.id == "empty" || $0.id == "mixed" })
 
-        let write = core.handleStored([Self.message("homegate/set/living_lights/lightbulb/brightness", 40)]).all
+        let write = core.handleStored([Self.message("homegate/set/living_lights/lightbulb/brightness", 40)])
         #expect(
             write.contains { $0.topic == "zigbee2mqtt/living_lights/set" && $0.text == #"{"brightness":102}"# }, "\(write.map(\.topic))")
-        let state = core.handleStored([Self.message("zigbee2mqtt/living_lights", ["state": "ON", "brightness": 102, "color_temp": 300])]).all
+        let state = core.handleStored([Self.message("zigbee2mqtt/living_lights", ["state": "ON", "brightness": 102, "color_temp": 300])])
         let event = try #require(state.first { $0.topic == "homegate/event/living_lights/lightbulb/brightness" })
         #expect(event.text.contains(#""source":"api""#) && event.text.contains(#""value":40"#), "\(event.text)")
         #expect(state.contains { $0.topic == "homegate/event/living_lights/lightbulb/on" })
@@ -71,7 +71,7 @@ struct GroupTests {
         _ = core.handleStored([Self.message("zigbee2mqtt/bulb/availability", ["state": "online"])])
         #expect(reachable() == true)
 
-        let gone = core.handleStored([Self.message("zigbee2mqtt/bridge/groups", [])]).all
+        let gone = core.handleStored([Self.message("zigbee2mqtt/bridge/groups", [])])
         #expect(reachable() == nil)
         #expect(gone.contains { $0.topic == "homegate/event/accessory/living_lights" && $0.text.contains(#""change":"removed""#) })
     }
@@ -83,7 +83,7 @@ struct GroupTests {
             mappings.add(
                 file: "z.yaml", text: "source: zigbee2mqtt\nbase_topic: zigbee2mqtt\ndevices:\n  living_lights: { hide_members: true }\n"
             ).isEmpty)
-        var core = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var core = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let devices = try JSONValue(parsing: Data(contentsOf: House.repository.appendingPathComponent("demo/devices.json")))
         _ = core.handleStored([
             Self.message("zigbee2mqtt/bridge/state", ["state": "online"]), Self.message("zigbee2mqtt/bridge/devices", devices),

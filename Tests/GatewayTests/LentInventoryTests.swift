@@ -24,10 +24,10 @@ struct LentInventoryTests {
         let payload = JSONValue.array(SimulatedBridge.generated(count: 40, from: inventory.arrayValue ?? [])).serializedBytes()
         let online = Incoming(topic: "zigbee2mqtt/bridge/state", payload: Array(#"{"state":"online"}"#.utf8))
 
-        var copied = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var copied = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let copiedOutput = copied.handleStored([online, Incoming(topic: "zigbee2mqtt/bridge/devices", payload: payload, retained: true)])
 
-        var lent = Hub(baseTopic: "homegate", core: HomeCore(mappings: mappings))
+        var lent = MQTTPipeline(baseTopic: "homegate", core: HomeCore(mappings: mappings))
         let read = payload.withUnsafeBytes { lent.devices.inventory(lent: "zigbee2mqtt/bridge/devices", $0) }
         // Read for a bridge that a reload has removed since: the front end lets it go.
         let stranger = payload.withUnsafeBytes {
@@ -40,7 +40,7 @@ struct LentInventoryTests {
 
         #expect(lent.core.accessories.count > 30)
         #expect(lent.core.accessories.map(\.id) == copied.core.accessories.map(\.id))
-        let tree = { (output: HubOutput) in output.all.first { $0.topic == "homegate/accessories" }?.payload }
+        let tree = { (output: [Outgoing]) in output.first { $0.topic == "homegate/accessories" }?.payload }
         #expect(tree(lentOutput) != nil && tree(lentOutput) == tree(copiedOutput))
         #expect(lent.counters.messages == 3 && lent.counters.oversized == 0)
     }

@@ -6,7 +6,7 @@ import Testing
 @testable import GatewayCore
 @testable import HAPBridge
 
-@Suite("a bridge's share of the event hub: batches handed over without waiting")
+@Suite("a bridge's share of the event broadcast: batches handed over without waiting")
 struct BridgeEventFeedTests {
     static func value(_ number: Int) -> StreamEvent {
         let change = CharacteristicChange(

@@ -51,19 +51,19 @@ struct EventFanOutTests {
         #expect(only.serverSent.readableBytes == 0 && only.socket == frames.socket)
     }
 
-    @Test("the hub hands on JSON written before (the MQTT renderer's) as it is, and writes none for a sink with no client")
-    func hubPassesRenderedJSON() {
-        let hub = EventHub()
+    @Test("the step's JSON is handed on as it is, and an idle sink is passed by")
+    func broadcastPassesRenderedJSON() {
+        let broadcast = EventBroadcast()
         let sink = RecordingSink()
-        hub.attach(sink)
+        broadcast.attach(sink)
         let change = CharacteristicChange(accessory: "a", service: "s", characteristic: "c", value: .int(1), previous: nil, source: .api)
         let rendered = Array(#"{"already":"written"}"#.utf8)
-        hub.publish([StreamEvent(.characteristic(change), time: Self.time, payload: rendered)])
+        broadcast.publish([StreamEvent(.characteristic(change), time: Self.time, payload: rendered)])
         #expect(sink.received.map(\.payload) == [rendered])
         sink.idle = true
-        hub.publish([.characteristic(change)], time: Self.time)
+        broadcast.publish([StreamEvent(.characteristic(change), time: Self.time, payload: rendered)])
         #expect(sink.received.count == 1)
-        hub.close()
+        broadcast.close()
         #expect(sink.closed)
     }
 

@@ -1,21 +1,35 @@
 import Automation
-public import Foundation
+import Foundation
+import GatewayCore
 import HomeModel
 import JSON
 
 /// The MQTT API, a peer of the other front ends: `<base>/set/…` and `<base>/request/<command>`
-/// become typed commands, and what the core produces becomes messages: events on `<base>/event/…`,
-/// replies on `<base>/response/<command>` with the request's `transaction`, the retained
-/// `state/<id>` and `accessories`. Pure; the hub (`Hub`) hands it the messages and the effects.
-struct MQTTAPI: Sendable {
+/// become typed commands (the machine hands it the messages on its topics where they come among
+/// the devices', `BrokerPeer`), and each step's output becomes messages: events on
+/// `<base>/event/…` (the payload the step wrote once for every stream), replies to its tickets on
+/// `<base>/response/<command>` with the request's `transaction`, the retained `state/<id>` and
+/// `accessories`. Pure; the runtime hands it the messages and the outputs and publishes what it renders.
+struct MQTTAPI: BrokerPeer, Sendable {
     let topics: Topics
     /// What each of its tickets stands for, until its reply is rendered.
     var waiting: [Ticket: Origin] = [:]
+    /// Answers to requests refused before they reached the core: they lead the next messages.
+    var refusals: [Outgoing] = []
     /// Requests and writes refused before they reached the core, and `set/` writes the core refused.
     var refused = (invalid: 0, retained: 0)
     var notices: [HomeCore.Notice] = []
     /// The size of the tree written last: the next is written into room for it, not grown by doubling.
     var treeBytes = 0
+
+    /// Whether a large house's tree (`<base>/accessories`) is left to the runtime to render and
+    /// publish after the step (`Rendered.apart`, `TreePublisher`), off the path of the messages:
+    /// with 10,000 accessories it is 18 MB, a quarter of a second to write. Once a tree went so,
+    /// every later one does (they go out in order, one way).
+    var treeApart = false
+    /// Accessories from which the tree is left to the runtime, with `treeApart`.
+    static let treeApartFrom = 1_000
+    private var treeWentApart = false
 
     enum Origin {
         /// `request/<command>`; a write request keeps its entries, to answer each.
@@ -37,11 +51,31 @@ struct MQTTAPI: Sendable {
     /// Whether `topic` is one of its own (`set/` or `request/`).
     func owns(_ topic: String) -> Bool { topic.hasPrefix(topics.setPrefix) || topic.hasPrefix(topics.requestPrefix) }
 
+    /// The gateway's counters with what it refused.
+    func counted(_ counters: GatewayCounters) -> GatewayCounters {
+        var counters = counters
+        counters.invalid += refused.invalid
+        counters.retainedCommands += refused.retained
+        return counters
+    }
+
     /// Whether `filter` is one of its own subscriptions.
     func isCommandFilter(_ filter: String) -> Bool { topics.subscriptions.contains(filter) }
 
+    /// A message on one of its topics, as the core's command; a refusal is answered (`refusals`) or logged.
+    mutating func command(for message: Incoming, ticket: Ticket, timeZone: TimeZone) -> HomeCommand? {
+        switch read(message, timeZone: timeZone) {
+        case .command(let command, let origin):
+            waiting[ticket] = origin
+            return command
+        case .refused(let answer):
+            if let answer { refusals.append(answer) }
+            return nil
+        }
+    }
+
     /// A message on one of its topics, read.
-    mutating func read(_ message: Incoming, timeZone: TimeZone) -> Asked {
+    private mutating func read(_ message: Incoming, timeZone: TimeZone) -> Asked {
         let isRequest = message.topic.hasPrefix(topics.requestPrefix)
         if message.retained { return .refused(refuseRetained(message, isRequest: isRequest)) }
         if !isRequest { return setCommand(message).map { .command($0, .set(topic: message.topic)) } ?? .refused(nil) }
@@ -115,9 +149,39 @@ struct MQTTAPI: Sendable {
 
     // MARK: What the core produced, as messages
 
-    /// An event's message on `<base>/event/…`; `time` is the step's, formatted once.
-    func message(for event: HomeEvent, time: String) -> Outgoing {
-        Outgoing(topic(of: event), HomeJSON.eventPayload(event, time: time))
+    /// A step's output as MQTT renders it: its messages, and the accessories of a tree left to the
+    /// runtime to publish after them (`treeApart`).
+    struct Rendered {
+        var messages: [Outgoing] = []
+        var apart: [Accessory]?
+
+        /// Whether it is a megabyte or more: worth giving the memory back once let go.
+        var isLarge: Bool { messages.reduce(0) { $0 + $1.payload.count } >= 1 << 20 }
+    }
+
+    /// A step's output as messages (its device messages aside, which go first): answers it refused
+    /// at once, the events, the states, the tree, the answers to its tickets.
+    mutating func render(_ output: HomeMachine.Output) -> Rendered {
+        var rendered = Rendered()
+        rendered.messages.reserveCapacity(refusals.count + output.events.count + output.states.count + 1 + output.replies.count)
+        if !refusals.isEmpty {
+            rendered.messages += refusals
+            refusals = []
+        }
+        for event in output.events { rendered.messages.append(Outgoing(topic(of: event.event), event.payload)) }
+        for state in output.states { rendered.messages.append(stateMessage(state.id, state.accessory)) }
+        if let tree = output.tree {
+            if treeApart, treeWentApart || tree.count >= Self.treeApartFrom {
+                treeWentApart = true
+                rendered.apart = tree
+            } else {
+                rendered.messages.append(treeMessage(tree))
+            }
+        }
+        for reply in output.replies {
+            if let answer = answer(reply, unstored: output.unstored) { rendered.messages.append(answer) }
+        }
+        return rendered
     }
 
     /// `state/<id>`, retained; empty (which clears it) when the accessory is gone.

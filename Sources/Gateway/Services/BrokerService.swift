@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// connection ends the gateway with the broker's reason.
 struct BrokerService: Service {
     let client: MQTTClient
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
     let health: GatewayHealth
     let offline: MQTTConfiguration.StatusMessage
     let log: ComponentLoggers

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// Once a minute, if messages were dropped or refused since the last look, one line says how many.
 struct DropReporterService: Service {
     let client: MQTTClient
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
     let log: Logger
     let clock: any GatewayClock
 

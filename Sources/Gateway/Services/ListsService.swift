@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// broker that refuses it gets the lists on the main connection instead.
 struct ListsService: Service {
     let client: MQTTClient
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
     let health: GatewayHealth
     let log: ComponentLoggers
 

@@ -12,7 +12,7 @@ struct MappingWatcherService: Service {
     let directory: String
     /// The mapping files as loaded at start.
     let loaded: MappingSet.Loaded
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
     let report: MappingReport
     let clock: any GatewayClock
 

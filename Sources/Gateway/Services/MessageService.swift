@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// even while the home is busy or the disk fails. The first service to stop.
 struct MessageService: Service {
     let client: MQTTClient
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
     let writer: StoreWriter
     let health: GatewayHealth
     let baseTopic: String

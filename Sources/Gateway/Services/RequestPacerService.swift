@@ -4,7 +4,7 @@ import ServiceLifecycle
 /// time four times a second. This one waits on real time, not the gateway's clock: it is a rate
 /// on the devices' network, not time in the home.
 struct RequestPacerService: Service {
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
 
     func run() async {
         try? await cancelWhenGracefulShutdown {

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// the broker connection closes.
 struct StoreWriterService: Service {
     let writer: StoreWriter
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
     /// Opened once the writer has written its last.
     let done: Latch
 

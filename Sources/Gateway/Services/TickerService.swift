@@ -3,7 +3,7 @@ import ServiceLifecycle
 /// Timers, held-for deadlines and sun events: the runtime is ticked when the next one is due,
 /// and at least four times a second.
 struct TickerService: Service {
-    let runtime: GatewayRuntime
+    let runtime: HomeGateway.Runtime
     let clock: any GatewayClock
 
     func run() async {

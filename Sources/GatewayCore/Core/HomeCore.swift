@@ -6,7 +6,7 @@ public import Mappings
 
 /// The home as the gateway keeps it: every accessory and which device it is, the structure,
 /// action sets and triggers. Pure: device inputs (from `DeviceSources`) and typed commands in;
-/// typed events, replies, device commands and store changes out. The hub (`Hub`) hands
+/// typed events, replies, device commands and store changes out. The machine (`HomeMachine`) hands
 /// those to its peers, each of which renders its own protocol; the runtime does the I/O. One owner calls it at a time.
 public struct HomeCore: Sendable {
     typealias Entry = AccessoryTable.Entry

@@ -1,13 +1,10 @@
-public import Foundation
-import Automation
-import HomeModel
 import Synchronization
 
 /// Hands every event of the home to the live streams' front ends (HTTP's SSE and WebSocket
 /// clients; the HomeKit bridges), each an `EventSink` that keeps its own clients and their
-/// buffers. Publishing with no client costs one lock and a look at each sink; with clients, each
-/// event's JSON is written once for all of them.
-public final class EventHub: Sendable {
+/// buffers. Publishing with no client costs one lock and a look at each sink; each event's JSON is
+/// written once in the step, for all of them and for MQTT.
+public final class EventBroadcast: Sendable {
     private struct State {
         var sinks: [any EventSink] = []
         var closed = false
@@ -23,7 +20,7 @@ public final class EventHub: Sendable {
         self.capacity = capacity
     }
 
-    /// Adds a front end's clients; closed with the hub (at once when it is closed already).
+    /// Adds a front end's clients; closed with the broadcast (at once when it is closed already).
     public func attach(_ sink: any EventSink) {
         let closed = state.withLock { state in
             if !state.closed { state.sinks.append(sink) }
@@ -42,19 +39,8 @@ public final class EventHub: Sendable {
         return total
     }
 
-    /// A step's events, their JSON written here (only when some sink has a client).
-    public func publish(_ happened: [HomeEvent], time: Date) {
-        guard !happened.isEmpty else { return }
-        publishing.withLock { _ in
-            let sinks = state.withLock { $0.sinks }.filter { !$0.isIdle }
-            guard !sinks.isEmpty else { return }
-            let formatted = instantText(time)
-            let events = happened.map { StreamEvent($0, time: time, formatted: formatted) }
-            for sink in sinks { sink.receive(events) }
-        }
-    }
-
-    /// A step's events with their JSON already written (the MQTT renderer's bytes): nothing is written again.
+    /// A step's events, their JSON written once in the step (`HomeMachine.Output.events`), the same
+    /// bytes as MQTT's: nothing is written again, and an idle sink is passed by.
     public func publish(_ events: [StreamEvent]) {
         guard !events.isEmpty else { return }
         publishing.withLock { _ in
