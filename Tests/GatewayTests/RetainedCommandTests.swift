@@ -43,5 +43,15 @@ struct RetainedCommandTests {
         #expect(after.count == 1 && !after[0].contains("33"), "\(after)")
         #expect(try await house.ok("room/list")["rooms"]?.arrayValue?.contains { $0["name"] == "Retained Room" } == false)
         #expect(house.gatewayLog.contains("homegate/set/bulb/lightbulb/brightness was published retained"))
+
+        // Clearing them as the refusal says (an empty retained message, delivered live with its
+        // retain flag) is no command: nothing answered, nothing counted.
+        let counted = try await house.ok("health")["counters"]?["retained_commands"]
+        let cleared = r.mark
+        try await r.client.publishAndWait("homegate/request/room/add", [], qos: .atLeastOnce, retain: true)
+        try await r.client.publishAndWait("homegate/set/bulb/lightbulb/brightness", [], qos: .atLeastOnce, retain: true)
+        try await house.barrier()
+        #expect(r.since(cleared).filter { $0.topic == "homegate/response/room/add" }.isEmpty, "\(r.since(cleared).map(\.topic))")
+        #expect(try await house.ok("health")["counters"]?["retained_commands"] == counted)
     }
 }

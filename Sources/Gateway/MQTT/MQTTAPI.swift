@@ -77,7 +77,12 @@ struct MQTTAPI: BrokerPeer, Sendable {
     /// A message on one of its topics, read.
     private mutating func read(_ message: Incoming, timeZone: TimeZone) -> Asked {
         let isRequest = message.topic.hasPrefix(topics.requestPrefix)
-        if message.retained { return .refused(refuseRetained(message, isRequest: isRequest)) }
+        if message.retained {
+            // Empty, it is the clearing of a stored one (`mosquitto_pub -r -n`, as the refusal says
+            // to): no command, and nothing to answer or count.
+            if message.payload.isEmpty { return .refused(nil) }
+            return .refused(refuseRetained(message, isRequest: isRequest))
+        }
         if !isRequest { return setCommand(message).map { .command($0, .set(topic: message.topic)) } ?? .refused(nil) }
         return requestCommand(message, timeZone: timeZone)
     }
