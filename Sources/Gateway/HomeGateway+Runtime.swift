@@ -23,6 +23,16 @@ extension HomeGateway {
         /// Whether the main connection has subscribed once: the lists wait for it, or the state a
         /// device is asked for once its list is read could come back before anything listens.
         private var mainSubscribed = false
+        /// The MQTT API's messages from steps before the first subscriptions held: the known house's
+        /// tree and states at start, while the broker may not be up yet (docker compose starts both
+        /// at once). At QoS 0 they would be lost to a connection not yet made, and the tree never
+        /// sent again while the house stays the same; or they would go out before anything listens
+        /// for the commands they invite. They go once the subscriptions hold. A retained topic keeps
+        /// its newest message; other messages (events, replies) wait up to `heldLimit`.
+        private var held: [Outgoing] = []
+        private var heldRetained: [String: Int] = [:]
+        private var heldDropped = 0
+        private static let heldLimit = 10_000
         private var warningWindow: (start: Duration?, count: Int, suppressed: Int) = (nil, 0, 0)
         private let writer: StoreWriter
         private let clock: any GatewayClock
@@ -150,6 +160,7 @@ extension HomeGateway {
         func connected(first: Bool) async {
             await syncSubscriptions()
             mainSubscribed = true
+            sendHeld()
             await syncListSubscriptions()
             trees?.connected()
             client.announce()  // "online" at start once the subscriptions hold; after a reconnect it went out already
@@ -233,7 +244,7 @@ extension HomeGateway {
             // Before the tree message goes: whoever has seen it can count on the generation being raised.
             if output.treeChanged { tree.raise() }
             let rendered = mqtt.render(output)
-            send(rendered.messages)
+            publish(rendered.messages)
             if let accessories = rendered.apart { trees?.enqueue(accessories) }
             for reply in output.replies {
                 waiting.removeValue(forKey: reply.ticket)?.resume(returning: Answer(reply, unstored: output.unstored))
@@ -251,6 +262,31 @@ extension HomeGateway {
                 case .warning: warn(notice.message, notice.component)
                 }
             }
+        }
+
+        /// The MQTT API's messages: kept in `held` until the first subscriptions hold.
+        private func publish(_ messages: [Outgoing]) {
+            guard !mainSubscribed else { return send(messages) }
+            for message in messages {
+                if message.retain, let at = heldRetained[message.topic] {
+                    held[at] = message
+                } else if !message.retain, held.count - heldRetained.count >= Self.heldLimit {
+                    heldDropped += 1
+                } else {
+                    if message.retain { heldRetained[message.topic] = held.count }
+                    held.append(message)
+                }
+            }
+        }
+
+        private func sendHeld() {
+            guard !held.isEmpty || heldDropped > 0 else { return }
+            send(held)
+            if heldDropped > 0 {
+                log[.mqtt].warning(
+                    "\(heldDropped) events and replies from before the broker connection were not published (only the last \(Self.heldLimit) wait for it)")
+            }
+            (held, heldRetained, heldDropped) = ([], [:], 0)
         }
 
         private func send(_ messages: [Outgoing]) {

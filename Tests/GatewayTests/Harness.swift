@@ -128,8 +128,8 @@ final class House: @unchecked Sendable {
     func settled(after mark: Int = 0) async throws {
         try await recorder.wait(for: "homegate/accessories", after: mark) { ($0["accessories"]?.arrayValue?.count ?? 0) > 10 }
         try await recorder.wait(for: "homegate/state/bulb", after: mark) { $0["services"]?["lightbulb"]?["on"] != nil }
-        // The tree and the states of the house known from the last run can go out before the
-        // gateway's subscriptions hold; "online" follows them, so a write sent now is heard.
+        // "online" goes once the subscriptions hold (the tree and states a restarted gateway knew
+        // from its last run wait for them too, StartBeforeBrokerTests); a write sent now is heard.
         try await recorder.wait(for: "homegate/bridge/state", after: mark) { $0["state"] == "online" }
     }
 
