@@ -130,9 +130,12 @@ extension GatewayConfiguration {
                 return nil
             },
             Key(name: "matter.passcode", kind: .string) { config, value in
-                // The full check (trivial passcodes) is the Matter module's, when the bridge starts.
+                // The Matter module checks it again when the bridge starts; a secret, so never echoed.
                 guard let number = Int(value), (1...99_999_998).contains(number) else {
-                    return "expected a number from 1 to 99999998"  // a secret: not echoed
+                    return "expected a number from 1 to 99999998"
+                }
+                guard number % 11_111_111 != 0, number != 12_345_678, number != 87_654_321 else {
+                    return "Matter forbids trivial passcodes (eight equal digits, or 1 to 8 in order either way): choose another"
                 }
                 config.matter.passcode = Secret(value)
                 return nil

@@ -28,7 +28,7 @@ extension HomeGateway {
         /// at once). At QoS 0 they would be lost to a connection not yet made, and the tree never
         /// sent again while the house stays the same; or they would go out before anything listens
         /// for the commands they invite. They go once the subscriptions hold. A retained topic keeps
-        /// its newest message; other messages (events, replies) wait up to `heldLimit`.
+        /// its newest message; of the other messages (events, replies) the first `heldLimit` wait.
         private var held: [Outgoing] = []
         private var heldRetained: [String: Int] = [:]
         private var heldDropped = 0
@@ -94,7 +94,7 @@ extension HomeGateway {
         /// Gives freed heap pages back to the system (after a burst of messages, say).
         func releaseMemory() { returnFreedMemory() }
 
-        /// A command from inside the process (the HTTP API, HomeKit), answered at once for a read of
+        /// A command from inside the process (the HTTP API, HomeKit, Matter), answered at once for a read of
         /// the home, once stored for a change, when the device reports for a read (3 s at most).
         func perform(_ command: HomeCommand) async -> Answer {
             guard !stopped else { return .stopping }
@@ -284,7 +284,7 @@ extension HomeGateway {
             send(held)
             if heldDropped > 0 {
                 log[.mqtt].warning(
-                    "\(heldDropped) events and replies from before the broker connection were not published (only the last \(Self.heldLimit) wait for it)")
+                    "\(heldDropped) events and replies from before the broker connection were not published (the first \(Self.heldLimit) waited for it, and went)")
             }
             (held, heldRetained, heldDropped) = ([], [:], 0)
         }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Hands every event of the home to the live streams' front ends (HTTP's SSE and WebSocket
-/// clients; the HomeKit bridges), each an `EventSink` that keeps its own clients and their
+/// clients; the HomeKit bridges; the Matter bridge), each an `EventSink` that keeps its own clients and their
 /// buffers. Publishing with no client costs one lock and a look at each sink; each event's JSON is
 /// written once in the step, for all of them and for MQTT.
 public final class EventBroadcast: Sendable {

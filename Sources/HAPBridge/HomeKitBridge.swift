@@ -20,7 +20,7 @@ final class HomeKitBridge: Sendable {
     /// Hears each change of the advertisement (for the health report and the web page).
     let advertised: @Sendable (HomeKitAdvertisement) -> Void
     /// The core's value and reachability events, a publish at a time.
-    let feed: BridgeEventFeed
+    let feed: PeerEventFeed
 
     /// How long the tree must have been still before `c#` follows it: a device that joins brings
     /// several changes in a row, and controllers should re-read `/accessories` once.
@@ -53,7 +53,7 @@ final class HomeKitBridge: Sendable {
             access: access, registry: registry, index: index,
             bridge: BridgeIdentity(name: name, serialNumber: "", firmware: Self.firmware), logger: logger)
         server = HAPServer(configuration: configuration, provider: accessories, store: store, logger: logger)
-        feed = BridgeEventFeed(capacity: Self.feedCapacity)
+        feed = .homeKit(capacity: Self.feedCapacity)
         access.events.attach(feed)
     }
 

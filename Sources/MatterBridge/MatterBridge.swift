@@ -32,7 +32,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     let settings: GatewayConfiguration.Matter
     let selection: BridgedSelection
     let logger: Logger
-    let feed: MatterEventFeed
+    let feed: PeerEventFeed
     let state = Mutex(State())
 
     public init(access: any GatewayAccess, settings: GatewayConfiguration.Matter, logger: Logger) {
@@ -40,7 +40,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         self.settings = settings
         self.logger = logger
         selection = BridgedSelection(include: settings.include, exclude: settings.exclude)
-        feed = MatterEventFeed(capacity: Self.feedCapacity)
+        feed = .matter(capacity: Self.feedCapacity)
         access.events.attach(feed)
     }
 
@@ -212,19 +212,18 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Lays the house out (numbering newcomers, saving the map when it grew) and keeps the layout.
+    /// A grown map is kept only once it is saved: numbers given out but not stored could be given
+    /// to other devices after a restart. Called from one task at a time (the start, then `follow`).
     func lay(_ snapshot: HomeSnapshot) async throws -> EndpointLayout {
-        let (layout, grown) = state.withLock { state in
-            var map = state.map
-            let before = map
-            let layout = EndpointLayout.build(snapshot, selection: selection, map: &map)
-            (state.layout, state.map) = (layout, map)
-            return (layout, map != before ? map : nil)
-        }
-        if let grown {
+        var map = state.withLock { $0.map }
+        let before = map
+        let layout = EndpointLayout.build(snapshot, selection: selection, map: &map)
+        if map != before {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            try await access.saveAdapterState(Self.endpointsKey, String(decoding: try encoder.encode(grown), as: UTF8.self))
+            try await access.saveAdapterState(Self.endpointsKey, String(decoding: try encoder.encode(map), as: UTF8.self))
         }
+        state.withLock { state in (state.layout, state.map) = (layout, map) }
         return layout
     }
 }

@@ -73,6 +73,20 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("matter.passcode: out of range or one Matter forbids is refused, and the passcode (a secret) is never repeated")
+    func matterPasscode() throws {
+        for passcode in ["0", "99999999", "11111111", "12345678", "87654321", "four"] {
+            #expect {
+                try GatewayConfiguration.load(path: nil, environment: ["HOMEGATE_MATTER_PASSCODE": passcode])
+            } throws: { error in
+                let lines = (error as? ConfigurationErrors)?.errors.map(\.description) ?? []
+                return lines.count == 1 && lines[0].hasPrefix("HOMEGATE_MATTER_PASSCODE: matter.passcode: ") && !lines[0].contains(passcode)
+            }
+        }
+        let configuration = try GatewayConfiguration.load(path: nil, environment: ["HOMEGATE_MATTER_PASSCODE": "20202021"])
+        #expect(configuration.matter.passcode != nil)
+    }
+
     @Test("log_format and per-component log_levels: from the file and the environment, with mistakes named")
     func logSettings() throws {
         let good = try write(

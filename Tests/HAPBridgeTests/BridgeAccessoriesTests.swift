@@ -41,7 +41,7 @@ struct BridgeAccessoriesTests {
     func valueThroughFeed() async throws {
         let house = try Self.house()
         let bridge = try await Self.bridge(house)
-        let feed = BridgeEventFeed(capacity: 100)
+        let feed = PeerEventFeed.homeKit(capacity: 100)
         house.events.attach(feed)
         var arrivals = feed.start().makeAsyncIterator()
         let id = try #require(await bridge.refresh().ids[Self.lampOn])

@@ -20,7 +20,7 @@ struct BridgeEventFeedTests {
 
     @Test("idle until the bridge serves; values and reachability kept in order, the rest left to the tree's changes")
     func gathers() async {
-        let feed = BridgeEventFeed(capacity: 100)
+        let feed = PeerEventFeed.homeKit(capacity: 100)
         #expect(feed.isIdle)
         feed.receive([Self.value(1)])
         var arrivals = feed.start().makeAsyncIterator()
@@ -41,7 +41,7 @@ struct BridgeEventFeedTests {
 
     @Test("a bridge that falls behind by more than the capacity loses the events and is told to take a snapshot")
     func overflow() {
-        let feed = BridgeEventFeed(capacity: 2)
+        let feed = PeerEventFeed.homeKit(capacity: 2)
         _ = feed.start()
         feed.receive([Self.value(1), Self.value(2), Self.value(3)])
         feed.receive([Self.value(4)])

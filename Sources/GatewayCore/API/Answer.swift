@@ -1,4 +1,4 @@
-/// The answer to a command from inside the process (the HTTP API, HomeKit): what the core replied,
+/// The answer to a command from inside the process (the HTTP API, HomeKit, Matter): what the core replied,
 /// and whether the change it made is stored. Each front end renders it its own way.
 public enum Answer: Sendable {
     /// It worked (and what it changed is stored).

@@ -1,7 +1,7 @@
 public import Foundation
 public import HomeModel
 
-/// The home as it is at one moment, for front ends that serve a whole tree (HomeKit): every
+/// The home as it is at one moment, for front ends that serve a whole tree (HomeKit, Matter): every
 /// accessory with its services and characteristics (their catalogue metadata and values), where it
 /// is and whether it is reachable; when each device last reported; the homes, rooms and zones.
 public struct HomeSnapshot: Sendable {

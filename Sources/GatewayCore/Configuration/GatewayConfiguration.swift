@@ -79,7 +79,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var enabled = false
         /// The UDP port (both stacks); 0 picks a free one (fine for tests). 5540 is Matter's own.
         public var port = 5540
-        /// The bridge's name: its NodeLabel, ProductName and the commissionable DNS-SD record's DN.
+        /// The bridge's name: its NodeLabel and the commissionable DNS-SD record's DN.
         public var name = "homegate"
         /// The setup passcode (1 to 99999998, not a trivial one); nil keeps the stored one, or makes a
         /// random one on the first start.

@@ -27,7 +27,7 @@ public struct HomeCore: Sendable {
     var bridges: Zigbee2MQTTBridges
 
     public internal(set) var counters = GatewayCounters()
-    /// Problems worth a log line, drained by the service.
+    /// Problems worth a log line, drained by the runtime (through the machine).
     public internal(set) var notices: [Notice] = []
     let startedAt: Date
 

@@ -25,7 +25,7 @@ public struct SetupPayload: Sendable, Equatable {
     public static func validate(passcode: UInt32) throws {
         guard passcodeRange.contains(passcode), !forbiddenPasscodes.contains(passcode) else {
             throw MatterError.invalidSetup(
-                "passcode \(passcode) is not allowed: 00000001…99999998, not 12345678, 87654321 or eight equal digits")
+                "the passcode is not allowed (a setup passcode is secret, so not repeated here): 00000001…99999998, not 12345678, 87654321 or eight equal digits")
         }
     }
 

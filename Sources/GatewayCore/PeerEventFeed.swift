@@ -1,12 +1,11 @@
-import GatewayCore
 import Synchronization
 
-/// A bridge's share of the event broadcast, as the WebSocket fan-out has its own: each publish's value
-/// and reachability events handed over on the publishing thread without waiting, gathered until the
-/// bridge takes them as one batch (`take`). A bridge that falls `capacity` events behind loses them
-/// and lays itself out again from a snapshot; its controllers miss those events, as they would
-/// over a lost connection.
-final class BridgeEventFeed: EventSink {
+/// A bridge's share of the event broadcast (the HomeKit bridge's, the Matter bridge's), as the
+/// WebSocket fan-out has its own: each publish's events that `wanted` keeps, handed over on the
+/// publishing thread without waiting, gathered until the bridge takes them as one batch (`take`). A
+/// bridge that falls `capacity` events behind loses them and lays itself out again from a snapshot;
+/// its controllers miss those events, as they would over a lost connection.
+public final class PeerEventFeed: EventSink {
     private struct State {
         var events: [HomeEvent] = []
         /// Events were dropped since the last batch: the values must come from a snapshot.
@@ -19,16 +18,19 @@ final class BridgeEventFeed: EventSink {
         var delivered = 0
     }
 
-    let capacity: Int
+    public let capacity: Int
+    private let wanted: @Sendable (HomeEvent) -> Bool
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    /// `wanted`: the events the bridge follows; the rest of the tree comes with `TreeChanges` and a snapshot.
+    public init(capacity: Int, wanted: @escaping @Sendable (HomeEvent) -> Bool) {
         self.capacity = capacity
+        self.wanted = wanted
     }
 
     /// The bridge's values follow the events from now on: each element of the stream means events
     /// wait for `take`. The stream ends with `stop` or when the gateway stops.
-    func start() -> AsyncStream<Void> {
+    public func start() -> AsyncStream<Void> {
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let previous = state.withLock { state -> AsyncStream<Void>.Continuation? in
             guard !state.closed else { return wake }
@@ -40,7 +42,7 @@ final class BridgeEventFeed: EventSink {
     }
 
     /// The bridge has stopped serving: nothing is kept until it starts again.
-    func stop() {
+    public func stop() {
         let wake = state.withLock { state in
             defer { (state.wake, state.events, state.overflowed) = (nil, [], false) }
             return state.wake
@@ -49,7 +51,7 @@ final class BridgeEventFeed: EventSink {
     }
 
     /// Everything gathered since the last call, and whether some was dropped.
-    func take() -> (events: [HomeEvent], overflowed: Bool) {
+    public func take() -> (events: [HomeEvent], overflowed: Bool) {
         state.withLock { state in
             defer { (state.events, state.overflowed) = ([], false) }
             state.delivered += state.events.count
@@ -60,10 +62,10 @@ final class BridgeEventFeed: EventSink {
     // MARK: EventSink
 
     /// Idle while the bridge is not serving: the broadcast then hands it nothing.
-    var isIdle: Bool { state.withLock { $0.wake == nil } }
+    public var isIdle: Bool { state.withLock { $0.wake == nil } }
 
-    func receive(_ events: [StreamEvent]) {
-        let wanted = events.lazy.map(\.event).filter(Self.wanted)
+    public func receive(_ events: [StreamEvent]) {
+        let wanted = events.lazy.map(\.event).filter(wanted)
         guard !wanted.isEmpty else { return }
         let wake = state.withLock { state -> AsyncStream<Void>.Continuation? in
             guard state.wake != nil else { return nil }
@@ -77,7 +79,7 @@ final class BridgeEventFeed: EventSink {
         wake?.yield()
     }
 
-    func close() {
+    public func close() {
         let wake = state.withLock { state in
             state.closed = true
             defer { state.wake = nil }
@@ -87,16 +89,7 @@ final class BridgeEventFeed: EventSink {
     }
 
     /// The bridge counts as one client of the live streams while it serves.
-    var counts: (clients: Int, dropped: Int, delivered: Int) {
+    public var counts: (clients: Int, dropped: Int, delivered: Int) {
         state.withLock { ($0.wake == nil ? 0 : 1, $0.dropped, $0.delivered) }
-    }
-
-    /// Value changes, reachability and services renamed (their ConfiguredName is evented): the rest
-    /// of the tree comes with `TreeChanges` and a snapshot.
-    private static func wanted(_ event: HomeEvent) -> Bool {
-        switch event {
-        case .characteristic, .accessory(_, .reachability, _), .accessory(_, .serviceRenamed, _): true
-        default: false
-        }
     }
 }
