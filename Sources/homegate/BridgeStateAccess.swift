@@ -91,3 +91,16 @@ extension LocalHTTPClient {
         try await send(method: request.method, path: request.path)
     }
 }
+
+/// The database for a command that may run beside homegate (`hap pairing`, `matter pairing`): as
+/// its owner when homegate is not running, so a first identity or setup can be stored; next to a
+/// running homegate, as a reader. A loose file mode is said on standard error.
+func openOwnerOrReader(_ path: String) throws(PersistenceError) -> (store: SQLiteHomeStore, canWrite: Bool) {
+    do {
+        let store = try SQLiteHomeStore(path: path)
+        if let mode = store.fileMode { printError("homegate: \(mode)") }
+        return (store, true)
+    } catch .inUse {
+        return (try SQLiteHomeStore(path: path, access: .reader), false)
+    }
+}

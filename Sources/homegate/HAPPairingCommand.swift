@@ -23,17 +23,7 @@ struct HAPPairingCommand: AsyncParsableCommand {
         let settings = try loadSettings(config)
         let bridges: [HomeKitBridgeStatus]
         do {
-            // As the database's owner when homegate is not running (so a first identity can be
-            // stored); next to a running homegate, as a reader.
-            let store: SQLiteHomeStore
-            var canWrite = true
-            do {
-                store = try SQLiteHomeStore(path: settings.database)
-                if let mode = store.fileMode { printError("homegate: \(mode)") }
-            } catch .inUse {
-                store = try SQLiteHomeStore(path: settings.database, access: .reader)
-                canWrite = false
-            }
+            let (store, canWrite) = try openOwnerOrReader(settings.database)
             defer { store.close() }
             bridges = try await StoredBridges.load(settings: settings, storage: DatabaseStateStorage(store: store), canWrite: canWrite)
         } catch {

@@ -28,16 +28,7 @@ struct MatterPairingCommand: AsyncParsableCommand {
         let settings = try loadSettings(config)
         let pairing: MatterPairing
         do {
-            // As the database's owner when homegate is not running; next to a running homegate, as a reader.
-            let store: SQLiteHomeStore
-            var canWrite = true
-            do {
-                store = try SQLiteHomeStore(path: settings.database)
-                if let mode = store.fileMode { printError("homegate: \(mode)") }
-            } catch .inUse {
-                store = try SQLiteHomeStore(path: settings.database, access: .reader)
-                canWrite = false
-            }
+            let (store, canWrite) = try openOwnerOrReader(settings.database)
             defer { store.close() }
             pairing = try await MatterPairing.load(
                 settings: settings.matter, load: { try store.adapterState($0) },

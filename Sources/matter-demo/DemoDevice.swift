@@ -25,14 +25,14 @@ enum DemoDevice {
         ]
         return DataModel(endpoints: [
             0: [
-                0x001D: descriptor(deviceTypes: [(0x0016, 3)], parts: [1, 2, 3, 4]),
+                0x001D: .descriptor(deviceTypes: [(0x0016, 3)], parts: [1, 2, 3, 4]),
                 0x0028: DataModel.Cluster(attributes: basicInformation),
             ],
-            1: [0x001D: descriptor(deviceTypes: [(0x000E, 1)], parts: [2, 3, 4])],  // Aggregator
+            1: [0x001D: .descriptor(deviceTypes: [(0x000E, 1)], parts: [2, 3, 4])],  // Aggregator
             2: light(name: "Light 1", id: "matter-demo-light-1"),
             3: light(name: "Light 2", id: "matter-demo-light-2"),
             4: [
-                0x001D: descriptor(deviceTypes: [(0x0302, 2), (0x0013, 3)], parts: []),  // Temperature Sensor, Bridged Node
+                0x001D: .descriptor(deviceTypes: [(0x0302, 2), (0x0013, 3)], parts: []),  // Temperature Sensor, Bridged Node
                 0x0402: DataModel.Cluster(attributes: [
                     0x0000: .signed(2150), 0x0001: .signed(-4000), 0x0002: .signed(12500), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(4),
                 ]),
@@ -43,7 +43,7 @@ enum DemoDevice {
 
     static func light(name: String, id: String) -> [UInt32: DataModel.Cluster] {
         [
-            0x001D: descriptor(deviceTypes: [(0x0100, 3), (0x0013, 3)], parts: []),  // On/Off Light, Bridged Node
+            0x001D: .descriptor(deviceTypes: [(0x0100, 3), (0x0013, 3)], parts: []),  // On/Off Light, Bridged Node
             0x0006: DataModel.Cluster(attributes: [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]),
             0x0039: bridgedBasicInformation(name: name, id: id),
         ]
@@ -55,24 +55,6 @@ enum DemoDevice {
             0x0011: .bool(true),  // Reachable
             0x0012: .utf8(id),  // UniqueID
             0xFFFC: .unsigned(0), 0xFFFD: .unsigned(4),
-        ])
-    }
-
-    /// A Descriptor: device types with their revisions, and the endpoints it is made of (its
-    /// ServerList is filled in by the node from the clusters the endpoint has).
-    static func descriptor(deviceTypes: [(UInt32, UInt16)], parts: [UInt16]) -> DataModel.Cluster {
-        DataModel.Cluster(attributes: [
-            0x0000: .array(
-                deviceTypes.map { type, revision in
-                    TLVElement(
-                        .structure([TLVElement(.context(0), .unsigned(UInt64(type))), TLVElement(.context(1), .unsigned(UInt64(revision)))])
-                    )
-                }),
-            0x0001: .array([]),  // ServerList
-            0x0002: .array([]),  // ClientList
-            0x0003: .array(parts.map { TLVElement(.unsigned(UInt64($0))) }),  // PartsList
-            0xFFFC: .unsigned(0),
-            0xFFFD: .unsigned(2),
         ])
     }
 }
