@@ -90,7 +90,7 @@ extension BridgedEndpoint {
         guard mode != 0, amount > 0, executes(fields, maskTag: move ? 4 : 5) else { return .writes([]) }
         if move {
             let ramp = Ramp(
-                quantity: .colorTemperature, from: [min(max(mireds, Double(low)), Double(high))], perSecond: [sign * Double(amount)],
+                quantity: .colorTemperature, from: [mireds], perSecond: [sign * Double(amount)],
                 range: Double(low)...Double(high))
             return checkedRamp(ramp, writing: ["color_temperature"])
         }

@@ -492,6 +492,8 @@ def test_a_colour_bulb_is_an_extended_color_light_by_hue_saturation_xy_and_tempe
     options = {"optionsMask": 0, "optionsOverride": 0}
     subscription = house.subscribe("zigbee2mqtt/bulb_color_2/set")
     try:
+        invoke(Clusters.OnOff.Commands.On())  # Step and Move are ignored while a light is off
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"state": "ON"}
         # bulb_color_2 takes hue and saturation natively: both in one /set, in degrees and percent.
         invoke(color.Commands.MoveToHueAndSaturation(hue=85, saturation=254, transitionTime=0, **options))
         assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"color": {"hue": 120, "saturation": 100}}
@@ -541,6 +543,8 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
     try:
         invoke(level.Commands.MoveToLevelWithOnOff(level=127, transitionTime=0, **options))
         assert subscription.message(topic) == {"state": "ON", "brightness": 127}
+        invoke(color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, **options))
+        assert subscription.message(topic) == {"color_temp": 300}
         wait_until(lambda: current_level() == 127, 10, "the level to follow the device")
         # Step: a jump of 64 levels from 127, at once (TransitionTime is the light's own).
         invoke(level.Commands.Step(stepMode=0, stepSize=64, transitionTime=10, **options))
@@ -568,6 +572,8 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
         while (message := subscription.message(topic)) != {"brightness": 254}:
             assert message["brightness"] < 254
         quiet(subscription, topic)
+        wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.ColorTemperatureMireds)])[bulb][color][color.Attributes.ColorTemperatureMireds] == 300,
+                   10, "the colour temperature to follow the device")
         invoke(color.Commands.MoveColorTemperature(moveMode=1, rate=1000, colorTemperatureMinimumMireds=0,
                                                    colorTemperatureMaximumMireds=400, **options))
         while (message := subscription.message(topic)) != {"color_temp": 400}:
