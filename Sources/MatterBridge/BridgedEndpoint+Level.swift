@@ -27,8 +27,9 @@ extension BridgedEndpoint {
                 guard let units = value.integer, units <= 0xFF else { return .refused(.constraintError) }
                 rate = Double(units)
             }
-            guard rate > 0, withOnOff || executes(fields, maskTag: 2) else { return .writes([]) }
             let up = mode == 0
+            // Down with OnOff ends in off, where an off light already is.
+            guard rate > 0, withOnOff ? up || isOn : executes(fields, maskTag: 2) else { return .writes([]) }
             var ramp = Ramp(
                 quantity: .brightness, from: [isOn ? current : lowest], perSecond: [(up ? 1 : -1) * rate * 100 / 254],
                 range: lowest...highest)
@@ -38,7 +39,7 @@ extension BridgedEndpoint {
         case 2, 6:  // Step {0: StepMode (0 up, 1 down), 1: StepSize, 2: TransitionTime, 3, 4: options}
             guard let mode = fields[context: 0]?.integer, mode == 0 || mode == 1, let size = fields[context: 1]?.integer, size <= 0xFF
             else { return .refused(.constraintError) }
-            guard withOnOff || executes(fields, maskTag: 3) else { return .writes([]) }
+            guard withOnOff ? mode == 0 || isOn : executes(fields, maskTag: 3) else { return .writes([]) }
             let from = isOn ? Level.level(brightness: current) : 1
             let level = min(254, max(1, from + (mode == 0 ? 1 : -1) * Int(size)))
             let target = write("brightness", .integer(min(Int(highest), max(Int(lowest), Level.brightness(level: level)))))

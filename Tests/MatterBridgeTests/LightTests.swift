@@ -158,6 +158,8 @@ struct LightTests {
             offLevel(6, Self.fields(zero, .unsigned(64), .null, zero, zero))
                 == .writes([Self.write("on", .bool(true)), Self.write("brightness", .integer(26))]))  // from the lowest: level 65
         #expect(offLevel(1, Self.fields(zero, .unsigned(10), zero, zero)) == .writes([]))
+        #expect(offLevel(5, Self.fields(.unsigned(1), .unsigned(10), zero, zero)) == .writes([]))  // down to off: it is off
+        #expect(offLevel(6, Self.fields(.unsigned(1), .unsigned(10), .null, zero, zero)) == .writes([]))
         guard case .ramp(let ramp) = offLevel(5, Self.fields(zero, .unsigned(127), zero, zero)) else {
             Issue.record("MoveWithOnOff is a ramp")
             return
