@@ -48,7 +48,8 @@ final class RampRunner: Sendable {
             guard case .ramp(let ramp) = invoke else { return MatterBridge.queue(invoke, on: commands) }
             if !ramp.first.isEmpty { commands.yield(.values(.write(ramp.first, source: .matter))) }
             // What the house has now: a Move that starts beyond its range writes its end at the first step.
-            running[key] = Running(endpoint: endpoint, ramp: ramp, started: now, written: endpoint.writes(ramp, at: ramp.from, ended: false))
+            running[key] = Running(
+                endpoint: endpoint, ramp: ramp, started: now, written: endpoint.writes(ramp, at: ramp.from, ended: false))
             wake.yield()
             return .success
         }
