@@ -71,7 +71,7 @@ extension BridgedEndpoint {
         }
     }
 
-    func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
+    func lightWrite(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
         WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
     }
 
@@ -91,7 +91,7 @@ extension BridgedEndpoint {
         return .ramp(ramp)
     }
 
-    func number(_ name: String) -> Double? { characteristics[name]?.value?.number }
+    func lightValue(_ name: String) -> Double? { characteristics[name]?.value?.number }
 }
 
 extension BridgedEndpoint {
