@@ -296,7 +296,7 @@ let package = Package(
         .target(
             name: "MatterBridge",
             dependencies: [
-                "GatewayCore", "HomeModel", "Matter", "MatterDNSSD", "JSON", "Secrets",
+                "GatewayCore", "HomeModel", "Mappings", "Matter", "MatterDNSSD", "JSON", "Secrets",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

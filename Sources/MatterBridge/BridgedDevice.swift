@@ -6,6 +6,8 @@ import Matter
 enum BridgedDevice: Sendable, Equatable {
     /// On/Off Light, Dimmable Light or Color Temperature Light, by what the lightbulb has.
     case light(dimmable: Bool, colorTemperature: ClosedRange<Int>?)
+    /// A dimmable lightbulb with hue and saturation: Extended Color Light (see BridgedDevice+Color.swift).
+    case colorLight(colorTemperature: ClosedRange<Int>?)
     /// An outlet or a switch: On/Off Plug-in Unit.
     case plug
     case contact
@@ -23,6 +25,8 @@ enum BridgedDevice: Sendable, Equatable {
     init?(_ service: Service) {
         func has(_ name: String) -> Bool { service[name] != nil }
         switch service.type.name {
+        case "lightbulb" where has("on") && has("brightness") && has("hue") && has("saturation"):
+            self = .colorLight(colorTemperature: Self.colorTemperatureRange(service))
         case "lightbulb" where has("on"):
             let temperature = service["color_temperature"].flatMap { characteristic -> ClosedRange<Int>? in
                 guard let low = characteristic.minValue, let high = characteristic.maxValue, low <= high else { return nil }
@@ -50,6 +54,7 @@ enum BridgedDevice: Sendable, Equatable {
         case .light(_, _?): (0x010C, 4)  // Color Temperature Light
         case .light(true, nil): (0x0101, 3)  // Dimmable Light
         case .light(false, nil): (0x0100, 3)  // On/Off Light
+        case .colorLight: (0x010D, 4)  // Extended Color Light
         case .plug: (0x010A, 3)  // On/Off Plug-in Unit
         case .contact: (0x0015, 1)  // Contact Sensor
         case .occupancy: (0x0107, 4)  // Occupancy Sensor
@@ -67,6 +72,7 @@ enum BridgedDevice: Sendable, Equatable {
         var clusters: [UInt32: [UInt32: TLVValue]] = [:]
         switch self {
         case .light(let dimmable, let temperature):
+            clusters[Cluster.identify] = Self.identifyAttributes
             clusters[Cluster.onOff] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
             if dimmable {
                 clusters[Cluster.levelControl] = [
@@ -90,8 +96,11 @@ enum BridgedDevice: Sendable, Equatable {
                     0x4010: .null,  // StartUpColorTemperatureMireds
                     0xFFFC: .unsigned(0x10),  // ColorTemperature
                     0xFFFD: .unsigned(7),
+                    0xFFF9: Self.acceptedColorCommands(hueSaturation: false, colorTemperature: true),
                 ]
             }
+        case .colorLight(let temperature):
+            clusters = Self.colorLightClusters(service, colorTemperature: temperature)
         case .plug:
             clusters[Cluster.onOff] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
         case .contact:
@@ -155,6 +164,8 @@ enum BridgedDevice: Sendable, Equatable {
     /// The attributes a characteristic's value sets: (cluster, attribute, value).
     func attributes(_ characteristic: String, _ value: CharacteristicValue) -> [(UInt32, UInt32, TLVValue)] {
         switch (self, characteristic) {
+        case (.colorLight(let range), _):
+            return Self.colorLightAttributes(characteristic, value, colorTemperature: range)
         case (.light, "on"), (.plug, "on"):
             return value.boolValue.map { [(Cluster.onOff, 0x0000, .bool($0))] } ?? []
         case (.light(true, _), "brightness"):
@@ -234,6 +245,7 @@ enum Lift {
 /// The application clusters the bridge serves.
 enum Cluster {
     static let descriptor: UInt32 = 0x001D
+    static let identify: UInt32 = 0x0003
     static let bridgedDeviceBasicInformation: UInt32 = 0x0039
     static let onOff: UInt32 = 0x0006
     static let levelControl: UInt32 = 0x0008

@@ -19,6 +19,10 @@ extension BridgedEndpoint {
     enum Invoke: Equatable {
         case writes([WriteRequest])
         case refused(InteractionStatus)
+        /// A Move, stepped by `RampRunner` (see Ramp.swift).
+        case ramp(Ramp)
+        /// The accessory asked to show itself (`accessory/identify`).
+        case identify(String)
     }
 
     /// The writes an invoke stands for, or the status that refuses it: checked as the house checks
@@ -44,6 +48,8 @@ extension BridgedEndpoint {
                 return .refused(.constraintError)
             }
             return checked(write("target_heating_cooling_state", .integer(mode)), notWritable: .unsupportedWrite)
+        case (_, Cluster.identify, 0x0000):  // IdentifyTime
+            return identifyTime(value)
         default:
             return .refused(.unsupportedWrite)
         }
@@ -53,7 +59,8 @@ extension BridgedEndpoint {
         guard case .writes(let requests) = invoke, !requests.isEmpty else { return invoke }
         // No IM status says "device unreachable"; FAILURE is what bridges answer.
         guard reachable else { return .refused(.failure) }
-        for request in requests {
+        // A light's effect setting (another service of the accessory) is checked where it is made.
+        for request in requests where request.service == service {
             guard let characteristic = characteristics[request.characteristic], characteristic.isWritable else {
                 return .refused(notWritable)
             }
@@ -86,7 +93,7 @@ extension BridgedEndpoint {
         case (Cluster.levelControl, 3), (Cluster.levelControl, 7), (Cluster.colorControl, 0x47):
             return .writes([])
         case (Cluster.colorControl, 0x0A):  // MoveToColorTemperature
-            guard case .light(_, let range?) = device else { return .refused(.unsupportedCommand) }
+            guard let range = device.colorTemperature else { return .refused(.unsupportedCommand) }
             guard let mireds = try? fields.field(0, "ColorTemperatureMireds", as: UInt16.self), range.contains(Int(mireds)) else {
                 return .refused(.constraintError)
             }
@@ -107,6 +114,8 @@ extension BridgedEndpoint {
                 return .refused(.constraintError)
             }
             return .writes([write("target_position", .integer(Lift.open(closed100ths: Int(closed))))])
+        case (Cluster.levelControl, _), (Cluster.colorControl, _), (Cluster.identify, _):
+            return lighting(path, fields: fields)
         default:
             return .refused(.unsupportedCommand)
         }

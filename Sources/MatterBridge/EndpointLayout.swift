@@ -13,6 +13,8 @@ struct BridgedEndpoint: Sendable {
     var characteristics: [String: Characteristic]
     /// Whether the device answers: the house refuses writes to one that does not.
     var reachable: Bool
+    /// The accessory's light effect setting, for Identify's TriggerEffect (BridgedEndpoint+Lighting.swift).
+    var effect: EffectSetting? = nil
 }
 
 /// The house laid out as Matter endpoints: which endpoint is which service, and the data model's
@@ -40,6 +42,7 @@ struct EndpointLayout: Sendable {
                     number: number, accessory: accessory.id, service: service.id, device: device,
                     characteristics: Dictionary(service.characteristics.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }),
                     reachable: accessory.reachable)
+                if service.type.name == "lightbulb" { layout.endpoints[number]?.effect = EffectSetting(accessory) }
                 layout.byAccessory[accessory.id, default: []].append(number)
                 var clusters = device.clusters(service)
                 clusters[Cluster.descriptor] = .descriptor(deviceTypes: [device.deviceType, (0x0013, 3)], parts: [])  // + Bridged Node

@@ -54,7 +54,7 @@ extension MatterBridge {
                         guard var endpoint = state.layout.endpoints[number], endpoint.service == change.service else { continue }
                         endpoint.characteristics[change.characteristic]?.value = change.value
                         state.layout.endpoints[number] = endpoint
-                        for (cluster, attribute, value) in endpoint.device.attributes(change.characteristic, change.value) {
+                        for (cluster, attribute, value) in endpoint.attributes(change.characteristic, change.value) {
                             changes.append((number, cluster, attribute, value))
                         }
                         for (event, fields) in endpoint.device.events(change.characteristic, change.value) {

@@ -94,7 +94,8 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         }
         let layout = try await lay(await access.snapshot())
 
-        let (writes, writer) = AsyncStream.makeStream(of: [WriteRequest].self)
+        let (writes, writer) = AsyncStream.makeStream(of: HomeCommand.self)
+        let ramps = RampRunner(commands: writer)
         let (stored, storer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
         // One instance name while running: the advertiser compares what it publishes by value.
         let instanceID = UInt64.random(in: 0...UInt64.max)
@@ -117,7 +118,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 guard let endpoint = self.state.withLock({ $0.layout.endpoints[path.endpoint] }) else {
                     return .status(.unsupportedEndpoint)
                 }
-                return .status(Self.queue(endpoint.writes(for: path, fields: fields), on: writer))
+                return .status(ramps.handle(path, endpoint.writes(for: path, fields: fields), on: endpoint))
             },
             writeHandler: { path, value in
                 guard let number = path.endpoint, let endpoint = self.state.withLock({ $0.layout.endpoints[number] }) else {
@@ -143,6 +144,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
                 group.addTask { try await self.announce(server, node: node, advertiser: advertiser) }
+                group.addTask { await ramps.run() }
                 try await server.run()
                 group.cancelAll()
             }
@@ -167,10 +169,15 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Hands an invoke's or a write's house writes to `perform`; the status to answer with.
-    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<[WriteRequest]>.Continuation) -> InteractionStatus {
+    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<HomeCommand>.Continuation) -> InteractionStatus {
         switch invoke {
         case .writes(let requests):
-            if !requests.isEmpty { writer.yield(requests) }
+            if !requests.isEmpty { writer.yield(.values(.write(requests, source: .matter))) }
+            return .success
+        case .identify(let accessory):
+            writer.yield(.accessories(.identify(accessory)))
+            return .success
+        case .ramp:  // started by `RampRunner.handle`
             return .success
         case .refused(let status):
             return status
@@ -188,11 +195,17 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             ]))
     }
 
-    /// Invokes as the house's writes, one `perform` each (several characteristics of one device go out as one `/set`).
-    private func perform(_ writes: AsyncStream<[WriteRequest]>) async {
-        for await requests in writes {
-            let answer = await access.perform(.values(.write(requests, source: .matter)))
-            if let error = answer.error {
+    /// Invokes as the house's writes, one `perform` each (several characteristics of one device go
+    /// out as one `/set`), and Identify as `accessory/identify`.
+    private func perform(_ commands: AsyncStream<HomeCommand>) async {
+        for await command in commands {
+            let answer = await access.perform(command)
+            if case .accessories(.identify(let accessory)) = command {
+                // Matter expects success either way, as HomeKit does: a device that cannot show itself is logged.
+                logger.info(
+                    "identify asked by a Matter controller: \(answer.error.map { "\($0)" } ?? "the device was asked to show itself")",
+                    metadata: ["accessory": "\(accessory)"])
+            } else if let error = answer.error {
                 logger.warning("a Matter invoke was refused: \(error)")
             } else if case .writes(let outcomes)? = answer.result {
                 for case .failure(let error) in outcomes { logger.warning("a Matter invoke was refused: \(error)") }

@@ -34,7 +34,7 @@ EXPECTED = {
     "tv_plug/outlet": 0x010A,  # On/Off Plug-in Unit
     "heater_plug/outlet": 0x010A,
     "bulb/lightbulb": 0x010C,  # Color Temperature Light
-    "bulb_color_2/lightbulb": 0x010C,
+    "bulb_color_2/lightbulb": 0x010D,  # Extended Color Light
     "weather_sensor/temperature_sensor": 0x0302,
     "weather_sensor/humidity_sensor": 0x0307,
     "power_plug/outlet": 0x010A,
@@ -446,3 +446,182 @@ def test_a_taken_port_never_stops_the_house(request, tmp_path):
             wait_until(lambda: "Matter bridge serving" in house.log(), 30, "the bridge to serve once the port is free")
     finally:
         holder.close()
+
+
+def reachable_light(loop, controller, key):
+    """The light's endpoint once it is reachable (the devices come back late after the power cut above)."""
+    import chip.clusters as Clusters
+    bridged = Clusters.BridgedDeviceBasicInformation
+    number = endpoints(loop, controller)[key]
+    wait_until(lambda: read(loop, controller, [(number, bridged.Attributes.Reachable)])[number][bridged][bridged.Attributes.Reachable] is True,
+               60, f"{key} reachable")
+    return number
+
+
+def quiet(subscription, topic, seconds=1.0):
+    """Nothing more on `topic` for `seconds`."""
+    try:
+        message = subscription.message(topic, timeout=seconds)
+    except AssertionError:
+        return
+    raise AssertionError(f"{topic}: {message} after the end")
+
+
+def test_a_colour_bulb_is_an_extended_color_light_by_hue_saturation_xy_and_temperature(house, controller, loop):
+    import chip.clusters as Clusters
+    color, descriptor = Clusters.ColorControl, Clusters.Descriptor
+    bulb = reachable_light(loop, controller, "bulb_color_2/lightbulb")
+    values = read(loop, controller, [(bulb, descriptor.Attributes.DeviceTypeList), (bulb, color.Attributes.ColorCapabilities),
+                                     (bulb, color.Attributes.FeatureMap), (bulb, color.Attributes.AcceptedCommandList),
+                                     (bulb, Clusters.Identify.Attributes.IdentifyType)])[bulb]
+    assert [t.deviceType for t in values[descriptor][descriptor.Attributes.DeviceTypeList]] == [0x010D, 0x0013]
+    assert values[color][color.Attributes.ColorCapabilities] == 0x19 == values[color][color.Attributes.FeatureMap]  # HS, XY, CT
+    assert set(values[color][color.Attributes.AcceptedCommandList]) == {*range(0x0A + 1), 0x47, 0x4B, 0x4C}
+    assert values[Clusters.Identify][Clusters.Identify.Attributes.IdentifyType] == 1  # light output
+
+    def state():
+        now = read(loop, controller, [(bulb, color.Attributes.CurrentHue), (bulb, color.Attributes.CurrentSaturation),
+                                      (bulb, color.Attributes.ColorMode), (bulb, color.Attributes.EnhancedColorMode),
+                                      (bulb, color.Attributes.CurrentX), (bulb, color.Attributes.CurrentY)])[bulb][color]
+        return (now[color.Attributes.CurrentHue], now[color.Attributes.CurrentSaturation], now[color.Attributes.ColorMode],
+                now[color.Attributes.EnhancedColorMode], now[color.Attributes.CurrentX], now[color.Attributes.CurrentY])
+
+    def invoke(command):
+        loop.run_until_complete(controller.SendCommand(NODE, bulb, command))
+
+    options = {"optionsMask": 0, "optionsOverride": 0}
+    subscription = house.subscribe("zigbee2mqtt/bulb_color_2/set")
+    try:
+        invoke(Clusters.OnOff.Commands.On())  # Step and Move are ignored while a light is off
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"state": "ON"}
+        # bulb_color_2 takes hue and saturation natively: both in one /set, in degrees and percent.
+        invoke(color.Commands.MoveToHueAndSaturation(hue=85, saturation=254, transitionTime=0, **options))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"color": {"hue": 120, "saturation": 100}}
+        wait_until(lambda: state()[:4] == (85, 254, 0, 0), 10, "hue and saturation to follow the device, in hue/saturation mode")
+        green = state()[4:]
+        invoke(color.Commands.MoveToHue(hue=169, direction=0, transitionTime=0, **options))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"color": {"hue": 240, "saturation": 100}}
+        invoke(color.Commands.MoveToSaturation(saturation=127, transitionTime=0, **options))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"color": {"hue": 240, "saturation": 50}}
+        wait_until(lambda: state()[:3] == (169, 127, 0) and state()[4:] != green, 10, "CurrentX/CurrentY to follow the colour")
+        # XY as the house takes colour: green's x and y come back as green's hue and saturation.
+        invoke(color.Commands.MoveToColor(colorX=green[0], colorY=green[1], transitionTime=0, **options))
+        sent = subscription.message("zigbee2mqtt/bulb_color_2/set")["color"]
+        assert abs(sent["hue"] - 120) <= 1 and sent["saturation"] >= 99, sent
+        # A colour temperature puts the light in colour-temperature mode, a colour back in hue/saturation.
+        invoke(color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, **options))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"color_temp": 300}
+        wait_until(lambda: state()[2:4] == (2, 2), 10, "ColorMode and EnhancedColorMode: colour temperature")
+        invoke(color.Commands.MoveToHueAndSaturation(hue=0, saturation=254, transitionTime=0, **options))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"color": {"hue": 0, "saturation": 100}}
+        wait_until(lambda: state()[:4] == (0, 254, 0, 0), 10, "ColorMode: hue/saturation again")
+        # Steps are jumps from the house's value: hue wraps around.
+        invoke(color.Commands.StepHue(stepMode=3, stepSize=127, transitionTime=0, **options))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"color": {"hue": 180, "saturation": 100}}
+    finally:
+        subscription.close()
+    # A colour-temperature bulb has no colour commands.
+    lamp = endpoints(loop, controller)["bulb/lightbulb"]
+    with pytest.raises(Exception, match="(?i)unsupported|0x81"):
+        loop.run_until_complete(controller.SendCommand(NODE, lamp, color.Commands.MoveToHue(hue=0, direction=0, transitionTime=0, **options)))
+
+
+def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house, controller, loop):
+    import chip.clusters as Clusters
+    level, color = Clusters.LevelControl, Clusters.ColorControl
+    bulb = reachable_light(loop, controller, "bulb_color_2/lightbulb")
+    topic = "zigbee2mqtt/bulb_color_2/set"
+    options = {"optionsMask": 0, "optionsOverride": 0}
+
+    def invoke(command):
+        loop.run_until_complete(controller.SendCommand(NODE, bulb, command))
+
+    def current_level():
+        return read(loop, controller, [(bulb, level.Attributes.CurrentLevel)])[bulb][level][level.Attributes.CurrentLevel]
+
+    subscription = house.subscribe(topic)
+    try:
+        invoke(level.Commands.MoveToLevelWithOnOff(level=127, transitionTime=0, **options))
+        assert subscription.message(topic) == {"state": "ON", "brightness": 127}
+        invoke(color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, **options))
+        assert subscription.message(topic) == {"color_temp": 300}
+        wait_until(lambda: current_level() == 127, 10, "the level to follow the device")
+        # Step: a jump of 64 levels from 127, at once (TransitionTime is the light's own).
+        invoke(level.Commands.Step(stepMode=0, stepSize=64, transitionTime=10, **options))
+        assert subscription.message(topic) == {"brightness": 191}
+        wait_until(lambda: current_level() == 191, 10, "the level after the step")
+
+        # Move down at 50 levels a second: steps at most every 250 ms until the Stop. A hue after the
+        # Stop marks where the Move's steps end (the house's writes keep their order).
+        started = time.monotonic()
+        invoke(level.Commands.Move(moveMode=1, rate=50, **options))
+        steps = [subscription.message(topic)["brightness"]]
+        steps.append(subscription.message(topic)["brightness"])
+        invoke(level.Commands.Stop(**options))
+        elapsed = time.monotonic() - started
+        invoke(color.Commands.MoveToHue(hue=0, direction=0, transitionTime=0, **options))
+        while "color" not in (message := subscription.message(topic)):
+            steps.append(message["brightness"])
+        assert steps == sorted(steps, reverse=True) and len(set(steps)) == len(steps) and steps[-1] < 191, steps
+        assert len(steps) <= elapsed / 0.25 + 1, (steps, elapsed)  # never more than one step per 250 ms
+        quiet(subscription, topic)
+        FIGURES["level Move steps (rate 50/s, 250 ms apart at most)"] = f"{len(steps)} in {1000 * elapsed:.0f} ms"
+
+        # MoveWithOnOff up at full rate ends by itself at the top; a colour-temperature Move at the bulb's end.
+        invoke(level.Commands.MoveWithOnOff(moveMode=0, rate=254, **options))
+        while (message := subscription.message(topic)) != {"brightness": 254}:
+            assert message["brightness"] < 254
+        quiet(subscription, topic)
+        wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.ColorTemperatureMireds)])[bulb][color][color.Attributes.ColorTemperatureMireds] == 300,
+                   10, "the colour temperature to follow the device")
+        invoke(color.Commands.MoveColorTemperature(moveMode=1, rate=1000, colorTemperatureMinimumMireds=0,
+                                                   colorTemperatureMaximumMireds=400, **options))
+        while (message := subscription.message(topic)) != {"color_temp": 400}:
+            assert message["color_temp"] < 400
+        quiet(subscription, topic)
+        invoke(color.Commands.StepColorTemperature(stepMode=3, stepSize=50, transitionTime=0, colorTemperatureMinimumMireds=0,
+                                                   colorTemperatureMaximumMireds=0, **options))
+        assert subscription.message(topic) == {"color_temp": 350}
+        # A hue Move is ended by StopMoveStep as well.
+        wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.ColorTemperatureMireds)])[bulb][color][color.Attributes.ColorTemperatureMireds] == 350,
+                   10, "the colour temperature to follow the device")
+        invoke(color.Commands.MoveToHueAndSaturation(hue=0, saturation=254, transitionTime=0, **options))
+        assert subscription.message(topic) == {"color": {"hue": 0, "saturation": 100}}
+        wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.CurrentHue)])[bulb][color][color.Attributes.CurrentHue] == 0
+                   and read(loop, controller, [(bulb, color.Attributes.ColorMode)])[bulb][color][color.Attributes.ColorMode] == 0,
+                   10, "the hue to follow the device")
+        invoke(color.Commands.MoveHue(moveMode=1, rate=50, **options))
+        assert subscription.message(topic)["color"]["hue"] > 0
+        invoke(color.Commands.StopMoveStep(**options))
+        invoke(level.Commands.MoveToLevel(level=254, transitionTime=0, **options))
+        while "brightness" not in (message := subscription.message(topic)):
+            assert "color" in message
+        quiet(subscription, topic)
+    finally:
+        subscription.close()
+
+
+def test_identify_blinks_a_light_and_trigger_effect_plays_its_effect(house, controller, loop):
+    import chip.clusters as Clusters
+    identify = Clusters.Identify
+    color_bulb = reachable_light(loop, controller, "bulb_color_2/lightbulb")
+    lamp = reachable_light(loop, controller, "bulb/lightbulb")
+    switch = endpoints(loop, controller)["kitchen_wall_switch/lightbulb_l1"]
+    subscription = house.subscribe("zigbee2mqtt/+/set")
+    try:
+        # bulb_color_2 has a blink effect, bulb Zigbee2MQTT's identify: what `accessory/identify` sends.
+        loop.run_until_complete(controller.SendCommand(NODE, color_bulb, identify.Commands.Identify(identifyTime=5)))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"effect": "blink"}
+        loop.run_until_complete(controller.SendCommand(NODE, lamp, identify.Commands.Identify(identifyTime=5)))
+        assert subscription.message("zigbee2mqtt/bulb/set") == {"identify": "identify"}
+        loop.run_until_complete(controller.SendCommand(NODE, color_bulb, identify.Commands.TriggerEffect(effectIdentifier=1, effectVariant=0)))
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"effect": "breathe"}
+        written = loop.run_until_complete(controller.WriteAttribute(NODE, [(color_bulb, identify.Attributes.IdentifyTime(3))]))
+        assert [int(result.Status) for result in written] == [0]
+        assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"effect": "blink"}
+        # A switch's light has neither: accepted, nothing sent, and the log says why.
+        loop.run_until_complete(controller.SendCommand(NODE, switch, identify.Commands.Identify(identifyTime=5)))
+        quiet(subscription, "zigbee2mqtt/kitchen_wall_switch/set")
+        wait_until(lambda: "cannot show itself" in house.log(), 10, "the log to say the switch cannot show itself")
+    finally:
+        subscription.close()

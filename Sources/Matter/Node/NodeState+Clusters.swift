@@ -7,10 +7,13 @@ extension NodeState {
         ClusterID.operationalCredentials: ([0x00, 0x02, 0x04, 0x06, 0x07, 0x09, 0x0A, 0x0B], [0x01, 0x03, 0x05, 0x08]),
         ClusterID.groupKeyManagement: ([], []),
         ClusterID.onOff: ([0x00, 0x01, 0x02], []),
-        // MoveToLevel, Stop, MoveToLevelWithOnOff, StopWithOnOff.
-        ClusterID.levelControl: ([0x00, 0x03, 0x04, 0x07], []),
-        // MoveToColorTemperature, StopMoveStep.
-        ClusterID.colorControl: ([0x0A, 0x47], []),
+        // MoveToLevel, Move, Step, Stop, and their WithOnOff forms.
+        ClusterID.levelControl: ([0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07], []),
+        // Hue, saturation and XY (MoveToHue … StepColor), MoveToColorTemperature, StopMoveStep,
+        // MoveColorTemperature, StepColorTemperature; an endpoint's cluster may list fewer.
+        ClusterID.colorControl: ([0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x47, 0x4B, 0x4C], []),
+        // Identify, TriggerEffect.
+        ClusterID.identify: ([0x00, 0x40], []),
         // SetpointRaiseLower.
         ClusterID.thermostat: ([0x00], []),
         // UpOrOpen, DownOrClose, StopMotion, GoToLiftPercentage.
@@ -128,7 +131,8 @@ extension NodeState {
                 let commands = Self.commands[clusterID] ?? ([], [])
                 var attributes = cluster.attributes
                 attributes[0xFFF8] = .array(commands.generated.map { TLVElement(.unsigned($0)) })
-                attributes[0xFFF9] = .array(commands.accepted.map { TLVElement(.unsigned($0)) })
+                // An application's cluster may list its own (a colour-temperature light's ColorControl).
+                attributes[0xFFF9] = attributes[0xFFF9] ?? .array(commands.accepted.map { TLVElement(.unsigned($0)) })
                 let ids = Set(attributes.keys).union([0xFFFB])
                 attributes[0xFFFB] = .array(ids.sorted().map { TLVElement(.unsigned(UInt64($0))) })
                 model.endpoints[endpoint]?[clusterID]?.attributes = attributes

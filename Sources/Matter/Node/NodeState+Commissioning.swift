@@ -12,7 +12,9 @@ extension NodeState {
     mutating func invoke(_ path: CommandPath, fields: TLVValue, session: SessionContext, isTimed: Bool) -> CommandResult {
         guard let clusters = model.endpoints[path.endpoint] else { return .status(.unsupportedEndpoint) }
         guard clusters[path.cluster] != nil else { return .status(.unsupportedCluster) }
-        let accepted = Self.commands[path.cluster]?.accepted ?? []
+        let accepted =
+            clusters[path.cluster]?.attributes[0xFFF9]?.members?.compactMap(\.value.unsignedValue)
+            ?? Self.commands[path.cluster]?.accepted ?? []
         guard accepted.contains(UInt64(path.command)) else { return .status(.unsupportedCommand) }
         let needed: AccessControlEntry.Privilege = ClusterID.administered.contains(path.cluster) ? .administer : .operate
         guard allows(session, needed, endpoint: path.endpoint, cluster: path.cluster) else { return .status(.unsupportedAccess) }

@@ -12,6 +12,7 @@ enum ClusterID {
     static let onOff: UInt32 = 0x0006
     static let levelControl: UInt32 = 0x0008
     static let colorControl: UInt32 = 0x0300
+    static let identify: UInt32 = 0x0003
     static let windowCovering: UInt32 = 0x0102
     static let thermostat: UInt32 = 0x0201
     static let administratorCommissioning: UInt32 = 0x003C
