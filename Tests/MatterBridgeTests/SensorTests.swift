@@ -17,16 +17,20 @@ struct SensorTests {
                     Characteristic(.status_low_battery, value: .int(0)),
                 ]),
             Service(
-                id: "temperature_sensor", type: .temperature_sensor, characteristics: [Characteristic(.current_temperature, value: .float(21))]
+                id: "temperature_sensor", type: .temperature_sensor,
+                characteristics: [Characteristic(.current_temperature, value: .float(21))]
             ),
-            Service(id: "air_pressure_sensor", type: .air_pressure_sensor, characteristics: [Characteristic(.air_pressure, value: .float(1013.4))]),
+            Service(
+                id: "air_pressure_sensor", type: .air_pressure_sensor,
+                characteristics: [Characteristic(.air_pressure, value: .float(1013.4))]),
         ])
     static let motion = Accessory(
         id: "motion", name: "Motion",
         services: [
             Service(id: "motion_sensor", type: .motion_sensor, characteristics: [Characteristic(.motion_detected, value: .bool(false))]),
             Service(
-                id: "light_sensor", type: .light_sensor, characteristics: [Characteristic(.current_ambient_light_level, value: .float(100))]),
+                id: "light_sensor", type: .light_sensor, characteristics: [Characteristic(.current_ambient_light_level, value: .float(100))]
+            ),
         ])
     static let air = Accessory(
         id: "air", name: "Air",
@@ -44,7 +48,8 @@ struct SensorTests {
             Service(
                 id: "smoke_sensor", type: .smoke_sensor,
                 characteristics: [Characteristic(.smoke_detected, value: .int(0)), Characteristic(.status_low_battery, value: .int(1))]),
-            Service(id: "carbon_monoxide_sensor", type: .carbon_monoxide_sensor, characteristics: [Characteristic(.carbon_monoxide_detected)]),
+            Service(
+                id: "carbon_monoxide_sensor", type: .carbon_monoxide_sensor, characteristics: [Characteristic(.carbon_monoxide_detected)]),
             Service(id: "leak_sensor", type: .leak_sensor, characteristics: [Characteristic(.leak_detected, value: .int(1))]),
             Service(id: "gas", type: .leak_sensor, characteristics: [Characteristic(.leak_detected, value: .int(0))]),
         ])
