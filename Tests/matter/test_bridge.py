@@ -515,6 +515,7 @@ def test_pressure_light_air_quality_and_leaks_follow_the_devices(house, controll
     wait_until(lambda: values() == (1012, 0, air.Enums.AirQualityEnum.kGood, 5.0, 10.0, 100.0, False), 10, "the readings to follow")
     features = read(loop, controller, [(monitor, pm25.Attributes.MeasurementUnit), (monitor, air.Attributes.FeatureMap)])[monitor]
     assert features[pm25][pm25.Attributes.MeasurementUnit] == pm25.Enums.MeasurementUnitEnum.kUgm3
+    assert features[air][air.Attributes.FeatureMap] == air.Bitmaps.Feature.kFair | air.Bitmaps.Feature.kModerate | air.Bitmaps.Feature.kVeryPoor
 
 
 def test_a_smoke_alarm_and_batteries_reach_a_subscription(house, controller, loop):
