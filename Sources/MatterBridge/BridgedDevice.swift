@@ -21,6 +21,8 @@ enum BridgedDevice: Sendable, Equatable {
     case thermostat(setpoint: ClosedRange<Double>)
     /// A button (a stateless programmable switch): Generic Switch, its presses as Matter events.
     case genericSwitch
+    /// Pressure, light, air quality, smoke/CO and leak sensors (BridgedDevice+Sensors.swift).
+    case sensor(Sensor)
 
     init?(_ service: Service) {
         func has(_ name: String) -> Bool { service[name] != nil }
@@ -44,6 +46,9 @@ enum BridgedDevice: Sendable, Equatable {
         case "thermostat" where has("target_temperature") && has("current_temperature") && has("target_heating_cooling_state"):
             let target = service["target_temperature"]
             self = .thermostat(setpoint: (target?.minValue ?? 10)...(target?.maxValue ?? 38))
+        case "air_pressure_sensor", "light_sensor", "air_quality_sensor", "smoke_sensor", "carbon_monoxide_sensor", "leak_sensor":
+            guard let sensor = Sensor(service) else { return nil }
+            self = .sensor(sensor)
         default: return nil
         }
     }
@@ -63,6 +68,7 @@ enum BridgedDevice: Sendable, Equatable {
         case .windowCovering: (0x0202, 4)  // Window Covering
         case .thermostat: (0x0301, 4)  // Thermostat
         case .genericSwitch: (0x000F, 3)  // Generic Switch
+        case .sensor(let sensor): sensor.deviceType
         }
     }
 
@@ -151,6 +157,8 @@ enum BridgedDevice: Sendable, Equatable {
             clusters[Cluster.relativeHumidityMeasurement] = [
                 0x0000: .null, 0x0001: .unsigned(0), 0x0002: .unsigned(10000), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(3),
             ]
+        case .sensor(let sensor):
+            clusters = sensor.clusters(service)
         }
         for characteristic in service.characteristics {
             guard let value = characteristic.value else { continue }
@@ -201,6 +209,8 @@ enum BridgedDevice: Sendable, Equatable {
             // HomeKit: 0 closing, 1 opening, 2 stopped; Matter: the global and the lift field, 1 opening, 2 closing.
             let state: UInt64 = value.number == 0 ? 2 : value.number == 1 ? 1 : 0
             return [(Cluster.windowCovering, 0x000A, .unsigned(state | state << 2))]
+        case (.sensor(let sensor), _):
+            return sensor.attributes(characteristic, value)
         default:
             return []
         }

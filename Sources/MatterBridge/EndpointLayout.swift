@@ -26,6 +26,8 @@ struct EndpointLayout: Sendable {
     var byAccessory: [String: [UInt16]] = [:]
     /// Each endpoint's clusters as laid out (Descriptor, Bridged Device Basic Information, the device's).
     var clusters: [UInt16: [UInt32: DataModel.Cluster]] = [:]
+    /// Each accessory's battery service, where it has one (its Power Source).
+    var batteries: [String: String] = [:]
 
     var parts: [UInt16] { endpoints.keys.sorted() }
 
@@ -51,6 +53,7 @@ struct EndpointLayout: Sendable {
                 layout.clusters[number] = clusters
             }
         }
+        layout.addPowerSources(snapshot)
         return layout
     }
 

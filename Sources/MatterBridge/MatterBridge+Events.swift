@@ -50,11 +50,15 @@ extension MatterBridge {
             for event in events {
                 switch event {
                 case .characteristic(let change):
+                    changes += state.layout.powerSourceChanges(change)
                     for number in state.layout.byAccessory[change.accessory] ?? [] {
                         guard var endpoint = state.layout.endpoints[number], endpoint.service == change.service else { continue }
                         endpoint.characteristics[change.characteristic]?.value = change.value
                         state.layout.endpoints[number] = endpoint
                         for (cluster, attribute, value) in endpoint.attributes(change.characteristic, change.value) {
+                            changes.append((number, cluster, attribute, value))
+                        }
+                        for (cluster, attribute, value) in endpoint.device.combined(endpoint.characteristics) {
                             changes.append((number, cluster, attribute, value))
                         }
                         for (event, fields) in endpoint.device.events(change.characteristic, change.value) {

@@ -41,7 +41,7 @@ struct LayoutTests {
     func endpoints() {
         var map = EndpointMap()
         let layout = EndpointLayout.build(Self.house([Self.lamp, Self.plug, Self.weather]), selection: .everything, map: &map)
-        #expect(layout.parts == [2, 3, 4, 5])  // the smoke sensor has no counterpart yet
+        #expect(layout.parts == [2, 3, 4, 5, 6])  // the smoke sensor a Smoke CO Alarm (SensorTests)
         #expect(layout.endpoints[2]?.device == .light(dimmable: true, colorTemperature: 250...454))
         #expect(layout.endpoints[3]?.device == .plug)
         #expect(layout.endpoints[4]?.device == .temperature && layout.endpoints[5]?.device == .humidity)
@@ -61,9 +61,9 @@ struct LayoutTests {
         var map = EndpointMap()
         _ = EndpointLayout.build(Self.house([Self.lamp, Self.plug]), selection: .everything, map: &map)
         let left = EndpointLayout.build(Self.house([Self.plug, Self.weather]), selection: .everything, map: &map)
-        #expect(left.parts == [3, 4, 5])
+        #expect(left.parts == [3, 4, 5, 6])
         let back = EndpointLayout.build(Self.house([Self.weather, Self.lamp, Self.plug]), selection: .everything, map: &map)
-        #expect(back.parts == [2, 3, 4, 5] && back.endpoints[2]?.accessory == "lamp")
+        #expect(back.parts == [2, 3, 4, 5, 6] && back.endpoints[2]?.accessory == "lamp")
         let excluded = try BridgedSelection(exclude: [AccessorySelector.parse("accessory:Coffee Machine").get()])
         #expect(EndpointLayout.build(Self.house([Self.lamp, Self.plug]), selection: excluded, map: &map).parts == [2])
     }
