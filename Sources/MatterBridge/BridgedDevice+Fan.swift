@@ -13,6 +13,8 @@ struct Fan: Sendable, Equatable {
     var power: String
     /// The speeds the fan offers (`rotation_speed`'s step: 33 % is three), 0 without `rotation_speed`.
     var speeds: Int
+    /// Whether `rotation_speed` moves in those steps (33, 66, 99: shown as 33, 66, 100), or by the percent.
+    var stepped: Bool
     var auto: Bool
     var direction: Bool
 
@@ -20,16 +22,17 @@ struct Fan: Sendable, Equatable {
         power = service.type.name == "fanv2" ? "active" : "on"
         if let speed = service["rotation_speed"] {
             let step = speed.minStep ?? 1
-            speeds = step >= 20 ? max(1, Int((100 / step).rounded())) : 3
+            stepped = step >= 20
+            speeds = stepped ? max(1, Int((100 / step).rounded())) : 3
         } else {
-            speeds = 0
+            (speeds, stepped) = (0, false)
         }
         auto = service["target_fan_state"] != nil
         direction = service["rotation_direction"] != nil
     }
 
-    init(power: String, speeds: Int, auto: Bool, direction: Bool) {
-        (self.power, self.speeds, self.auto, self.direction) = (power, speeds, auto, direction)
+    init(power: String, speeds: Int, stepped: Bool, auto: Bool, direction: Bool) {
+        (self.power, self.speeds, self.stepped, self.auto, self.direction) = (power, speeds, stepped, auto, direction)
     }
 
     /// Each speed's percentage, as the house's fan mapping levels them (33, 66, 100 for three).
@@ -64,14 +67,16 @@ struct Fan: Sendable, Equatable {
     /// FanMode, PercentSetting, PercentCurrent (and AirflowDirection) from the fan's values.
     func values(_ value: (String) -> CharacteristicValue?) -> [(UInt32, TLVValue)] {
         let on = value(power)?.boolValue ?? false
-        let percent = on ? min(100, max(0, Int((value("rotation_speed")?.number ?? 100).rounded()))) : 0
+        var percent = on ? min(100, max(0, Int((value("rotation_speed")?.number ?? 100).rounded()))) : 0
+        let speed = levels.firstIndex { percent <= $0 } ?? levels.count - 1
+        if stepped, percent > 0 { percent = levels[speed] }
         let mode: Int
         if !on {
             mode = 0
         } else if auto, value("target_fan_state")?.number == 1 {
             mode = 5
         } else {
-            mode = speedModes[min(speedModes.count - 1, levels.firstIndex { percent <= $0 } ?? levels.count - 1)]
+            mode = speedModes[min(speedModes.count - 1, speed)]
         }
         var values: [(UInt32, TLVValue)] = [(0x0000, .unsigned(UInt64(mode))), (0x0002, .unsigned(UInt64(percent))), (0x0003, .unsigned(UInt64(percent)))]
         if direction {  // HomeKit: 0 clockwise, 1 counter-clockwise; Matter: 0 forward, 1 reverse
