@@ -78,7 +78,9 @@ struct Fan: Sendable, Equatable {
         } else {
             mode = speedModes[min(speedModes.count - 1, speed)]
         }
-        var values: [(UInt32, TLVValue)] = [(0x0000, .unsigned(UInt64(mode))), (0x0002, .unsigned(UInt64(percent))), (0x0003, .unsigned(UInt64(percent)))]
+        var values: [(UInt32, TLVValue)] = [
+            (0x0000, .unsigned(UInt64(mode))), (0x0002, .unsigned(UInt64(percent))), (0x0003, .unsigned(UInt64(percent))),
+        ]
         if direction {  // HomeKit: 0 clockwise, 1 counter-clockwise; Matter: 0 forward, 1 reverse
             values.append((0x000B, .unsigned(value("rotation_direction")?.number == 1 ? 1 : 0)))
         }

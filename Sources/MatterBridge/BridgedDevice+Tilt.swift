@@ -7,29 +7,20 @@ import Matter
 /// angle from -90° to 90° (horizontal or vertical), Matter's hundredths of a percent closed; as the
 /// house's Zigbee2MQTT mapping reads a blind's tilt percentage (0 closed, 100 open: -90° to 90°),
 /// 90° is open (0) and -90° closed (10000).
-struct Tilt {
-    /// The target and current angle characteristics the covering has: horizontal, else vertical.
-    var target: String
-    var current: String
-
+enum Tilt {
     static let characteristics: Set<String> = [
         "current_horizontal_tilt_angle", "target_horizontal_tilt_angle", "current_vertical_tilt_angle", "target_vertical_tilt_angle",
     ]
+    /// The target angles a GoToTiltPercentage may write, horizontal first.
+    static let targets = ["target_horizontal_tilt_angle", "target_vertical_tilt_angle"]
 
-    init?(_ service: Service) {
-        for axis in ["horizontal", "vertical"] where service["target_\(axis)_tilt_angle"] != nil || service["current_\(axis)_tilt_angle"] != nil {
-            target = "target_\(axis)_tilt_angle"
-            current = service["current_\(axis)_tilt_angle"] != nil ? "current_\(axis)_tilt_angle" : target
-            return
-        }
-        return nil
-    }
+    static func tilts(_ service: Service) -> Bool { characteristics.contains { service[$0] != nil } }
 
     static func closed100ths(degrees: Double) -> UInt64 { UInt64(min(10000, max(0, ((90 - degrees) * 10000 / 180).rounded()))) }
     static func degrees(closed100ths: Int) -> Int { Int((90 - Double(closed100ths) * 180 / 10000).rounded()) }
 
     /// The tilt attributes and features added to the covering's cluster.
-    func add(to clusters: inout [UInt32: [UInt32: TLVValue]]) {
+    static func add(to clusters: inout [UInt32: [UInt32: TLVValue]]) {
         guard var covering = clusters[Cluster.windowCovering] else { return }
         covering[0x000C] = covering[0x000C] ?? .null  // TargetPositionTiltPercent100ths
         covering[0x000F] = covering[0x000F] ?? .null  // CurrentPositionTiltPercent100ths
@@ -49,12 +40,11 @@ struct Tilt {
 extension BridgedEndpoint {
     /// GoToTiltPercentage {0: TiltPercent100thsValue}.
     func goToTilt(_ fields: TLVValue) -> Invoke {
-        guard let tilt = characteristics["target_horizontal_tilt_angle"] != nil ? "target_horizontal_tilt_angle"
-            : characteristics["target_vertical_tilt_angle"] != nil ? "target_vertical_tilt_angle" : nil
-        else { return .refused(.unsupportedCommand) }
+        guard let tilt = Tilt.targets.first(where: { characteristics[$0] != nil }) else { return .refused(.unsupportedCommand) }
         guard let closed = fields[context: 0]?.integer, (0...10000).contains(closed) else { return .refused(.constraintError) }
         return .writes([
-            WriteRequest(accessory: accessory, service: service, characteristic: tilt, value: .integer(Tilt.degrees(closed100ths: Int(closed))))
+            WriteRequest(
+                accessory: accessory, service: service, characteristic: tilt, value: .integer(Tilt.degrees(closed100ths: Int(closed))))
         ])
     }
 }

@@ -161,7 +161,7 @@ enum BridgedDevice: Sendable, Equatable {
         case .fan(let fan): clusters[Cluster.fanControl] = fan.cluster(service)
         case .climate(let climate): clusters[Cluster.thermostat] = climate.cluster
         }
-        if case .windowCovering = self, let tilt = Tilt(service) { tilt.add(to: &clusters) }
+        if case .windowCovering = self, Tilt.tilts(service) { Tilt.add(to: &clusters) }
         for characteristic in service.characteristics {
             guard let value = characteristic.value else { continue }
             for (cluster, attribute, matter) in attributes(characteristic.name, value) {

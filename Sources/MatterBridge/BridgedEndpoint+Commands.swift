@@ -36,7 +36,8 @@ extension BridgedEndpoint {
         }
         switch (device, path.cluster, path.attribute) {
         case (.climate(let climate), Cluster.thermostat, let attribute?): return climateWrite(climate, attribute, value)
-        case (.fan(let fan), Cluster.fanControl, let attribute?): return checked(fanWrite(fan, attribute, value), notWritable: .unsupportedWrite)
+        case (.fan(let fan), Cluster.fanControl, let attribute?):
+            return checked(fanWrite(fan, attribute, value), notWritable: .unsupportedWrite)
         case (.doorLock, Cluster.doorLock, let attribute?): return lockWrite(attribute, value)
         case (.thermostat, Cluster.thermostat, 0x0012):  // OccupiedHeatingSetpoint, hundredths of °C
             guard let hundredths = value.integer else { return .refused(.constraintError) }

@@ -50,7 +50,9 @@ struct ActuatorTests {
         #expect(lock.device.lockEvents("lock_current_state", .int(0)).first?.fields.first?.value == .unsigned(1))  // Unlock
         #expect(lock.device.lockEvents("lock_current_state", .int(2)).isEmpty)
         let mode = AttributePath(endpoint: 2, cluster: Cluster.doorLock, attribute: 0x0025)
-        #expect(lock.writes(for: mode, value: .unsigned(0)) == .writes([]) && lock.writes(for: mode, value: .unsigned(1)) == .refused(.constraintError))
+        #expect(
+            lock.writes(for: mode, value: .unsigned(0)) == .writes([])
+                && lock.writes(for: mode, value: .unsigned(1)) == .refused(.constraintError))
     }
 
     static let fan = Service(
@@ -95,7 +97,8 @@ struct ActuatorTests {
             fan.writes(
                 for: CommandPath(endpoint: 2, cluster: Cluster.fanControl, command: 0),
                 fields: .structure([
-                    TLVElement(.context(0), .unsigned(direction)), TLVElement(.context(1), .bool(wrap)), TLVElement(.context(2), .bool(lowestOff)),
+                    TLVElement(.context(0), .unsigned(direction)), TLVElement(.context(1), .bool(wrap)),
+                    TLVElement(.context(2), .bool(lowestOff)),
                 ]))
         }
         #expect(step(0, false, true) == .writes([Self.write("fan", "rotation_speed", .integer(100))]))
@@ -159,7 +162,9 @@ struct ActuatorTests {
             room.writes(for: path(0x0012), value: .signed(1950))
                 == .writes([Self.write("thermostat", "heating_threshold_temperature", .double(19.5))]))
         #expect(room.writes(for: path(0x0011), value: .signed(4000)) == .refused(.constraintError))
-        #expect(room.writes(for: path(0x001C), value: .unsigned(1)) == .writes([Self.write("thermostat", "target_heating_cooling_state", .integer(3))]))
+        #expect(
+            room.writes(for: path(0x001C), value: .unsigned(1))
+                == .writes([Self.write("thermostat", "target_heating_cooling_state", .integer(3))]))
         let nudge = { (mode: UInt64) in
             room.writes(
                 for: CommandPath(endpoint: 2, cluster: Cluster.thermostat, command: 0),
@@ -175,7 +180,8 @@ struct ActuatorTests {
         #expect(room.device.attributes("cooling_threshold_temperature", .float(26)).map(\.2) == [.signed(2600)])
     }
 
-    @Test("a thermostat that cools with one target temperature: it is both setpoints; no AutoMode without heating; a heater stays as it was")
+    @Test(
+        "a thermostat that cools with one target temperature: it is both setpoints; no AutoMode without heating; a heater stays as it was")
     func coolingThermostat() throws {
         let (room, clusters) = try Self.laid(Self.thermostat(modes: [0, 1, 2], thresholds: false))
         let attributes = try #require(clusters[Cluster.thermostat]?.attributes)
@@ -217,7 +223,8 @@ struct ActuatorTests {
         #expect(blind.device.attributes("current_horizontal_tilt_angle", .int(-90)).map(\.2) == [.unsigned(10000)])
         let go = { (closed: UInt64) in
             blind.writes(
-                for: CommandPath(endpoint: 2, cluster: Cluster.windowCovering, command: 8), fields: .structure([TLVElement(.context(0), .unsigned(closed))]))
+                for: CommandPath(endpoint: 2, cluster: Cluster.windowCovering, command: 8),
+                fields: .structure([TLVElement(.context(0), .unsigned(closed))]))
         }
         #expect(go(2500) == .writes([Self.write("blind", "target_horizontal_tilt_angle", .integer(45))]))
         #expect(go(10000) == .writes([Self.write("blind", "target_horizontal_tilt_angle", .integer(-90))]))
@@ -227,7 +234,9 @@ struct ActuatorTests {
             Service(
                 id: "blind", type: .window_covering,
                 characteristics: [Characteristic(.current_position, value: .int(100)), Characteristic(.target_position, value: .int(100))]))
-        #expect(plain[Cluster.windowCovering]?.attributes[0xFFFC] == .unsigned(0x05) && plain[Cluster.windowCovering]?.attributes[0x000F] == nil)
+        #expect(
+            plain[Cluster.windowCovering]?.attributes[0xFFFC] == .unsigned(0x05) && plain[Cluster.windowCovering]?.attributes[0x000F] == nil
+        )
     }
 
     struct ClimateMissing: Error {}

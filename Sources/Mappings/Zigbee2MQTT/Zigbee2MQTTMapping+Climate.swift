@@ -29,7 +29,8 @@ extension Builder {
         if let cooling, let setpoint {
             characteristics += [
                 Characteristic(
-                    .cooling_threshold_temperature, minValue: cooling.valueMin, maxValue: cooling.valueMax, minStep: cooling.valueStep ?? 0.5),
+                    .cooling_threshold_temperature, minValue: cooling.valueMin, maxValue: cooling.valueMax,
+                    minStep: cooling.valueStep ?? 0.5),
                 Characteristic(
                     .heating_threshold_temperature, minValue: setpoint.valueMin, maxValue: setpoint.valueMax,
                     minStep: setpoint.valueStep ?? 0.5),
@@ -41,7 +42,8 @@ extension Builder {
             mapping.read(key, into: service, "target_temperature", .number)
             if setpoint.isSettable { mapping.write(service, "target_temperature", .number(key: key)) }
         }
-        for (feature, name) in [(cooling, "cooling_threshold_temperature"), (cooling.flatMap { _ in setpoint }, "heating_threshold_temperature")] {
+        let thresholds = [(cooling, "cooling_threshold_temperature"), (cooling.flatMap { _ in setpoint }, "heating_threshold_temperature")]
+        for (feature, name) in thresholds {
             guard let feature, let key = feature.property else { continue }
             mapping.read(key, into: service, name, .number)
             if feature.isSettable { mapping.write(service, name, .number(key: key)) }
