@@ -23,9 +23,19 @@ enum BridgedDevice: Sendable, Equatable {
     case genericSwitch
     /// Pressure, light, air quality, smoke/CO and leak sensors (BridgedDevice+Sensors.swift).
     case sensor(Sensor)
+    /// A lock mechanism: Door Lock (BridgedDevice+Lock.swift).
+    case doorLock
+    /// A fan (`fan` or `fanv2`): Fan (BridgedDevice+Fan.swift).
+    case fan(Fan)
+    /// A thermostat that cools (or heats and cools): Thermostat with Cooling (BridgedDevice+Climate.swift).
+    case climate(Climate)
 
     init?(_ service: Service) {
         func has(_ name: String) -> Bool { service[name] != nil }
+        if service.type.name == "thermostat", let climate = Climate(service) {
+            self = .climate(climate)
+            return
+        }
         switch service.type.name {
         case "lightbulb" where has("on") && has("brightness") && has("hue") && has("saturation"):
             self = .colorLight(colorTemperature: Self.colorTemperatureRange(service))
@@ -43,6 +53,8 @@ enum BridgedDevice: Sendable, Equatable {
         case "humidity_sensor" where has("current_relative_humidity"): self = .humidity
         case "window_covering" where has("target_position") && has("current_position"): self = .windowCovering
         case "stateless_programmable_switch" where has("programmable_switch_event"): self = .genericSwitch
+        case "lock_mechanism" where has("lock_current_state") && has("lock_target_state"): self = .doorLock
+        case "fan" where has("on"), "fanv2" where has("active"): self = .fan(Fan(service))
         case "thermostat" where has("target_temperature") && has("current_temperature") && has("target_heating_cooling_state"):
             let target = service["target_temperature"]
             self = .thermostat(setpoint: (target?.minValue ?? 10)...(target?.maxValue ?? 38))
@@ -69,6 +81,9 @@ enum BridgedDevice: Sendable, Equatable {
         case .thermostat: (0x0301, 4)  // Thermostat
         case .genericSwitch: (0x000F, 3)  // Generic Switch
         case .sensor(let sensor): sensor.deviceType
+        case .doorLock: (0x000A, 3)  // Door Lock
+        case .fan: (0x002B, 3)  // Fan
+        case .climate: (0x0301, 4)  // Thermostat
         }
     }
 
@@ -159,7 +174,11 @@ enum BridgedDevice: Sendable, Equatable {
             ]
         case .sensor(let sensor):
             clusters = sensor.clusters(service)
+        case .doorLock: clusters[Cluster.doorLock] = Self.doorLockCluster
+        case .fan(let fan): clusters[Cluster.fanControl] = fan.cluster(service)
+        case .climate(let climate): clusters[Cluster.thermostat] = climate.cluster
         }
+        if case .windowCovering = self, Tilt.tilts(service) { Tilt.add(to: &clusters) }
         for characteristic in service.characteristics {
             guard let value = characteristic.value else { continue }
             for (cluster, attribute, matter) in attributes(characteristic.name, value) {
@@ -211,6 +230,10 @@ enum BridgedDevice: Sendable, Equatable {
             return [(Cluster.windowCovering, 0x000A, .unsigned(state | state << 2))]
         case (.sensor(let sensor), _):
             return sensor.attributes(characteristic, value)
+        case (.windowCovering, _) where Tilt.characteristics.contains(characteristic):
+            return Tilt.attributes(characteristic, value)
+        case (.doorLock, _): return Self.doorLockAttributes(characteristic, value)
+        case (.climate(let climate), _): return climate.attributes(characteristic, value)
         default:
             return []
         }
@@ -267,6 +290,8 @@ enum Cluster {
     static let windowCovering: UInt32 = 0x0102
     static let thermostat: UInt32 = 0x0201
     static let `switch`: UInt32 = 0x003B
+    static let doorLock: UInt32 = 0x0101
+    static let fanControl: UInt32 = 0x0202
 }
 
 /// HomeKit's brightness (0–100 %) and Matter's CurrentLevel (1–254).

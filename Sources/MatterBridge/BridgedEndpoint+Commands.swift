@@ -39,6 +39,10 @@ extension BridgedEndpoint {
             .writes([WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)])
         }
         switch (device, path.cluster, path.attribute) {
+        case (.climate(let climate), Cluster.thermostat, let attribute?): return climateWrite(climate, attribute, value)
+        case (.fan(let fan), Cluster.fanControl, let attribute?):
+            return checked(fanWrite(fan, attribute, value), notWritable: .unsupportedWrite)
+        case (.doorLock, Cluster.doorLock, let attribute?): return lockWrite(attribute, value)
         case (.thermostat, Cluster.thermostat, 0x0012):  // OccupiedHeatingSetpoint, hundredths of °C
             guard let hundredths = value.integer else { return .refused(.constraintError) }
             return checked(write("target_temperature", .double(Double(hundredths) / 100)), notWritable: .unsupportedWrite)
@@ -55,7 +59,7 @@ extension BridgedEndpoint {
         }
     }
 
-    private func checked(_ invoke: Invoke, notWritable: InteractionStatus = .unsupportedCommand) -> Invoke {
+    func checked(_ invoke: Invoke, notWritable: InteractionStatus = .unsupportedCommand) -> Invoke {
         guard case .writes(let requests) = invoke, !requests.isEmpty else { return invoke }
         // No IM status says "device unreachable"; FAILURE is what bridges answer.
         guard reachable else { return .refused(.failure) }
@@ -77,7 +81,15 @@ extension BridgedEndpoint {
         func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
             WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
         }
+        if case .climate(let climate) = device, path.cluster == Cluster.thermostat, path.command == 0 {
+            return climateRaiseLower(climate, fields)  // SetpointRaiseLower
+        }
         switch (path.cluster, path.command) {
+        case (Cluster.doorLock, let command): return lockCommand(command)
+        case (Cluster.fanControl, 0):
+            guard case .fan(let fan) = device else { return .refused(.unsupportedCommand) }
+            return fanStep(fan, fields)
+        case (Cluster.windowCovering, 8): return goToTilt(fields)  // GoToTiltPercentage
         case (Cluster.onOff, 0): return .writes([write("on", .bool(false))])
         case (Cluster.onOff, 1): return .writes([write("on", .bool(true))])
         case (Cluster.onOff, 2):

@@ -46,7 +46,7 @@ extension MatterBridge {
         let (changes, reachability, presses) = state.withLock { state in
             var changes: [(endpoint: UInt16, cluster: UInt32, attribute: UInt32, value: TLVValue)] = []
             var reachability: [(endpoint: UInt16, reachable: Bool)] = []
-            var presses: [(endpoint: UInt16, event: UInt32, fields: [TLVElement])] = []
+            var presses: [(endpoint: UInt16, cluster: UInt32, event: UInt32, fields: [TLVElement])] = []
             for event in events {
                 switch event {
                 case .characteristic(let change):
@@ -62,7 +62,13 @@ extension MatterBridge {
                             changes.append((number, cluster, attribute, value))
                         }
                         for (event, fields) in endpoint.device.events(change.characteristic, change.value) {
-                            presses.append((number, event, fields))
+                            presses.append((number, Cluster.switch, event, fields))
+                        }
+                        for (cluster, attribute, value) in endpoint.derived(change.characteristic) {
+                            changes.append((number, cluster, attribute, value))
+                        }
+                        for (cluster, event, fields) in endpoint.device.lockEvents(change.characteristic, change.value) {
+                            presses.append((number, cluster, event, fields))
                         }
                     }
                 case .accessory(let id, .reachability, let now?):
@@ -77,9 +83,9 @@ extension MatterBridge {
             }
             return (changes, reachability, presses)
         }
-        // A button's press: each one, as the Switch cluster's events.
+        // A button's press: each one, as the Switch cluster's events (and a lock's operations).
         for press in presses {
-            node.emitEvent(endpoint: press.endpoint, cluster: Cluster.switch, event: press.event, priority: .info, fields: press.fields)
+            node.emitEvent(endpoint: press.endpoint, cluster: press.cluster, event: press.event, priority: .info, fields: press.fields)
         }
         guard !changes.isEmpty else { return }
         node.update { model in

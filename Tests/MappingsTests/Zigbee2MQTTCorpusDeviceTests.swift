@@ -58,4 +58,19 @@ struct Zigbee2MQTTCorpusDeviceTests {
         #expect(values(monitor, ["air_quality": "excellent", "voc": 3000])["air_quality_sensor/air_quality"] == .int(1), "the device's word wins")
         #expect(values(monitor, ["voc": 3000])["air_quality_sensor/voc_density"] == .float(1000), "kept within HAP's range")
     }
+
+    @Test("Bosch BTH-RM room thermostat: the cooling setpoint is the cooling threshold, read and written; the heating one both")
+    func coolingThermostat() throws {
+        let thermostat = try Self.mapping(model: "BTH-RM")
+        let shape = Zigbee2MQTTDevicesTests.shape(thermostat.accessory)
+        #expect(shape["thermostat"]?.suffix(2) == ["cooling_threshold_temperature", "heating_threshold_temperature"], "\(shape)")
+        #expect(thermostat.accessory["thermostat"]?["target_heating_cooling_state"]?.validValues == [0, 1, 2])
+        let reading = values(thermostat, ["occupied_heating_setpoint": 21.5, "occupied_cooling_setpoint": 25.5, "local_temperature": 22])
+        #expect(reading["thermostat/cooling_threshold_temperature"] == .float(25.5))
+        #expect(reading["thermostat/heating_threshold_temperature"] == .float(21.5) && reading["thermostat/target_temperature"] == .float(21.5))
+        let cool = [CharacteristicUpdate(service: "thermostat", characteristic: "cooling_threshold_temperature", value: .float(24.5))]
+        #expect(try thermostat.encode(cool) == ["occupied_cooling_setpoint": 24.5])
+        let heat = [CharacteristicUpdate(service: "thermostat", characteristic: "heating_threshold_temperature", value: .float(19))]
+        #expect(try thermostat.encode(heat) == ["occupied_heating_setpoint": 19])
+    }
 }

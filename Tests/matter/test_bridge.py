@@ -53,6 +53,13 @@ EXPECTED = {
     "remote/stateless_programmable_switch_up": 0x000F,
     "remote/stateless_programmable_switch_down": 0x000F,
     "remote/stateless_programmable_switch_off": 0x000F,
+    # The actuators of Tests/matter/actuators.json (real definitions from the Zigbee2MQTT corpus).
+    "front_door_lock/lock_mechanism": 0x000A,  # Door Lock
+    "ceiling_fan/fanv2": 0x002B,  # Fan
+    "ceiling_fan/lightbulb": 0x0101,
+    "hallway_thermostat/thermostat": 0x0301,  # Thermostat, cooling and heating
+    "hallway_thermostat/humidity_sensor": 0x0307,
+    "living_room_blind/window_covering": 0x0202,  # Window Covering, lift and tilt
 }
 # Sensors (pressure, light, smoke) of the demo house, and two devices Tests/matter/devices-sensors.json
 # adds for what it lacks: Heiman's HS2AQ-EM air quality monitor and Aqara's SJCGQ11LM leak sensor
@@ -67,6 +74,12 @@ EXPECTED.update({
     "bathroom_leak/leak_sensor": 0x0043,  # Water Leak Detector
 })
 SENSOR_DEVICES = Path(__file__).resolve().parent / "devices-sensors.json"
+# The lock's `action` values, each a button (Generic Switch) as in the HomeKit bridge.
+EXPECTED.update({f"front_door_lock/stateless_programmable_switch_{action}": 0x000F for action in (
+    "unknown", "lock", "unlock", "lock_failure_invalid_pin_or_id", "lock_failure_invalid_schedule",
+    "unlock_failure_invalid_pin_or_id", "unlock_failure_invalid_schedule", "one_touch_lock", "key_lock", "key_unlock",
+    "auto_lock", "schedule_lock", "schedule_unlock", "manual_lock", "manual_unlock", "non_access_user_operational_event")})
+ACTUATORS = Path(__file__).resolve().parent / "actuators.json"
 
 
 def unique_id(key: str) -> str:
@@ -96,11 +109,13 @@ class MatterHouse(House):
         return super().start_gateway(name, env, cwd, ready, timeout)
 
     def start_simulator(self, *arguments, **options):
-        """The demo house with the devices of devices-sensors.json beside it (the last --devices counts)."""
-        devices = self.workdir / "devices.json"
-        devices.write_text(json.dumps(json.loads((ROOT / "demo" / "devices.json").read_text())
-                                      + json.loads(SENSOR_DEVICES.read_text())))
-        return super().start_simulator("--devices", str(devices), *arguments, **options)
+        """The demo house with the devices it lacks beside it (Tests/matter/devices-sensors.json: an
+        air quality monitor and a leak sensor; Tests/matter/actuators.json: a lock, a fan, a cooling
+        thermostat, a tilting blind) as one devices file: the last --devices is the one served."""
+        merged = self.workdir / "devices.json"
+        merged.write_text(json.dumps(json.loads((ROOT / "demo" / "devices.json").read_text())
+                                     + json.loads(SENSOR_DEVICES.read_text()) + json.loads(ACTUATORS.read_text())))
+        return super().start_simulator("--devices", str(merged), *arguments, **options)
 
 
 @pytest.fixture(scope="module")
@@ -740,3 +755,171 @@ def test_a_smoke_alarm_and_batteries_reach_a_subscription(house, controller, loo
     finally:
         subscription.Shutdown()
     house.simulator("report", {"id": "hallway_smoke_detector", "state": {"battery_low": False, "battery": 100}})
+
+
+def cluster_values(loop, controller, endpoint, cluster):
+    return read(loop, controller, [(endpoint, cluster)])[endpoint][cluster]
+
+
+def test_a_door_lock_is_locked_and_unlocked_by_timed_invokes_with_no_pin(house, controller, loop):
+    import chip.clusters as Clusters
+    from chip import ChipUtility
+    from chip.interaction_model import InteractionModelError, Status
+    door_lock = Clusters.DoorLock
+    attributes, states = door_lock.Attributes, door_lock.Enums.DlLockState
+    lock = endpoints(loop, controller)["front_door_lock/lock_mechanism"]
+
+    def state():
+        return cluster_values(loop, controller, lock, door_lock)[attributes.LockState]
+
+    values = cluster_values(loop, controller, lock, door_lock)
+    assert values[attributes.LockState] == states.kLocked  # the simulated lock starts locked
+    assert (values[attributes.LockType], values[attributes.ActuatorEnabled], values[attributes.OperatingMode]) == (
+        door_lock.Enums.DlLockType.kDeadBolt, True, door_lock.Enums.OperatingModeEnum.kNormal)
+    assert values[attributes.SupportedOperatingModes] == 0xFFFE  # a bit clear is a mode supported: normal alone
+    assert values[attributes.FeatureMap] == 0  # no PIN, no users: LockDoor and UnlockDoor take no code
+    events = loop.run_until_complete(controller.Read(NODE, events=[(lock, door_lock, 1)], reportInterval=(0, 30)))
+    subscription = house.subscribe("zigbee2mqtt/front_door_lock/set")
+    try:
+        # Without a Timed Invoke the node refuses (the SDK's client refuses first: sent as a command that does not say it needs one).
+        class UntimedUnlockDoor(door_lock.Commands.UnlockDoor):
+            @ChipUtility.classproperty
+            def must_use_timed_invoke(cls) -> bool:
+                return False
+
+        with pytest.raises(InteractionModelError) as refused:
+            loop.run_until_complete(controller.SendCommand(NODE, lock, UntimedUnlockDoor()))
+        assert refused.value.status == Status.NeedsTimedInteraction
+        loop.run_until_complete(controller.SendCommand(NODE, lock, door_lock.Commands.UnlockDoor(), timedRequestTimeoutMs=1000))
+        assert subscription.message("zigbee2mqtt/front_door_lock/set") == {"state": "UNLOCK"}  # not the refused one: nothing went out for it
+        wait_until(lambda: state() == states.kUnlocked, 10, "LockState to follow the lock: unlocked")
+        loop.run_until_complete(controller.SendCommand(NODE, lock, door_lock.Commands.LockDoor(), timedRequestTimeoutMs=1000))
+        assert subscription.message("zigbee2mqtt/front_door_lock/set") == {"state": "LOCK"}
+        wait_until(lambda: state() == states.kLocked, 10, "LockState to follow the lock: locked")
+
+        def operations():
+            return [event.Data.lockOperationType for event in events.GetEvents()
+                    if event.Header.EndpointId == lock and event.Header.EventId == door_lock.Events.LockOperation.event_id]
+
+        kinds = door_lock.Enums.LockOperationTypeEnum
+        wait_until(lambda: operations()[-2:] == [kinds.kUnlock, kinds.kLock], 10, "LockOperation events: unlock, then lock")
+    finally:
+        subscription.close()
+        events.Shutdown()
+    # Jammed or not fully locked, as the lock reports it: NotFullyLocked.
+    house.simulator("report", {"id": "front_door_lock", "state": {"lock_state": "not_fully_locked"}})
+    wait_until(lambda: state() == states.kNotFullyLocked, 10, "LockState not fully locked")
+
+
+def test_a_fan_is_driven_by_its_mode_its_percentage_and_steps(house, controller, loop):
+    import chip.clusters as Clusters
+    fan_control = Clusters.FanControl
+    attributes, modes = fan_control.Attributes, fan_control.Enums.FanModeEnum
+    fan = endpoints(loop, controller)["ceiling_fan/fanv2"]
+
+    def now():
+        values = cluster_values(loop, controller, fan, fan_control)
+        return values[attributes.FanMode], values[attributes.PercentSetting], values[attributes.PercentCurrent]
+
+    values = cluster_values(loop, controller, fan, fan_control)
+    # fan_mode low/medium/high/on/smart: three speeds, no auto.
+    assert values[attributes.FanModeSequence] == fan_control.Enums.FanModeSequenceEnum.kOffLowMedHigh
+    assert values[attributes.FeatureMap] == fan_control.Bitmaps.Feature.kStep
+    assert now() == (modes.kOff, 0, 0)  # the simulated fan starts off
+    subscription = house.subscribe("zigbee2mqtt/ceiling_fan/set")
+
+    def write(attribute):
+        return [int(result.Status) for result in loop.run_until_complete(controller.WriteAttribute(NODE, [(fan, attribute)]))]
+
+    try:
+        # 50 % of a three-speed fan is its middle speed (the house rounds to the 33 % step): on and medium, one /set.
+        assert write(attributes.PercentSetting(50)) == [0]
+        assert subscription.message("zigbee2mqtt/ceiling_fan/set") == {"fan_state": "ON", "fan_mode": "medium"}
+        wait_until(lambda: now() == (modes.kMedium, 66, 66), 10, "the fan at medium")
+        assert write(attributes.FanMode(modes.kHigh)) == [0]
+        assert subscription.message("zigbee2mqtt/ceiling_fan/set") == {"fan_mode": "high"}
+        wait_until(lambda: now() == (modes.kHigh, 100, 100), 10, "the fan at high")  # the house's 99 % (its 33 % step) shown as 100
+        loop.run_until_complete(controller.SendCommand(NODE, fan, fan_control.Commands.Step(direction=fan_control.Enums.StepDirectionEnum.kDecrease)))
+        assert subscription.message("zigbee2mqtt/ceiling_fan/set") == {"fan_mode": "medium"}
+        wait_until(lambda: now() == (modes.kMedium, 66, 66), 10, "the fan a step down")
+        assert write(attributes.FanMode(modes.kOff)) == [0]
+        assert subscription.message("zigbee2mqtt/ceiling_fan/set") == {"fan_state": "OFF"}
+        wait_until(lambda: now() == (modes.kOff, 0, 0), 10, "the fan off")
+        assert write(attributes.FanMode(modes.kAuto)) == [0x87]  # it has no auto: CONSTRAINT_ERROR, nothing sent
+        assert write(attributes.PercentSetting(33)) == [0]
+        assert subscription.message("zigbee2mqtt/ceiling_fan/set") == {"fan_state": "ON", "fan_mode": "low"}
+    finally:
+        subscription.close()
+
+
+def test_a_thermostat_that_cools_has_both_setpoints_and_its_modes(house, controller, loop):
+    import chip.clusters as Clusters
+    thermostat = Clusters.Thermostat
+    attributes, modes = thermostat.Attributes, thermostat.Enums.SystemModeEnum
+    room = endpoints(loop, controller)["hallway_thermostat/thermostat"]
+
+    def values():
+        return cluster_values(loop, controller, room, thermostat)
+
+    now = values()
+    assert now[attributes.FeatureMap] == thermostat.Bitmaps.Feature.kHeating | thermostat.Bitmaps.Feature.kCooling
+    assert now[attributes.ControlSequenceOfOperation] == thermostat.Enums.ControlSequenceOfOperationEnum.kCoolingAndHeating
+    assert (now[attributes.AbsMinCoolSetpointLimit], now[attributes.AbsMaxCoolSetpointLimit]) == (500, 3000)  # BTH-RM: 5–30 °C
+    assert (now[attributes.MinCoolSetpointLimit], now[attributes.MaxCoolSetpointLimit]) == (500, 3000)
+    assert (now[attributes.SystemMode], now[attributes.OccupiedHeatingSetpoint]) == (modes.kHeat, 2100)
+    subscription = house.subscribe("zigbee2mqtt/hallway_thermostat/set")
+
+    def write(attribute):
+        return [int(result.Status) for result in loop.run_until_complete(controller.WriteAttribute(NODE, [(room, attribute)]))]
+
+    try:
+        assert write(attributes.SystemMode(modes.kCool)) == [0]
+        assert subscription.message("zigbee2mqtt/hallway_thermostat/set") == {"system_mode": "cool"}
+        assert write(attributes.OccupiedCoolingSetpoint(2400)) == [0]
+        assert subscription.message("zigbee2mqtt/hallway_thermostat/set") == {"occupied_cooling_setpoint": 24}
+        wait_until(lambda: (values()[attributes.SystemMode], values()[attributes.OccupiedCoolingSetpoint]) == (modes.kCool, 2400),
+                   10, "cooling to 24 °C")
+        raise_lower = thermostat.Commands.SetpointRaiseLower
+        loop.run_until_complete(controller.SendCommand(NODE, room, raise_lower(mode=thermostat.Enums.SetpointRaiseLowerModeEnum.kCool, amount=-5)))
+        assert subscription.message("zigbee2mqtt/hallway_thermostat/set") == {"occupied_cooling_setpoint": 23.5}
+        wait_until(lambda: values()[attributes.OccupiedCoolingSetpoint] == 2350, 10, "the cooling setpoint a half degree down")
+        # Both: each setpoint up a degree, in one /set.
+        loop.run_until_complete(controller.SendCommand(NODE, room, raise_lower(mode=thermostat.Enums.SetpointRaiseLowerModeEnum.kBoth, amount=10)))
+        assert subscription.message("zigbee2mqtt/hallway_thermostat/set") == {"occupied_heating_setpoint": 22, "occupied_cooling_setpoint": 24.5}
+        assert write(attributes.SystemMode(modes.kAuto)) == [0x87]  # off, heat and cool only
+        assert write(attributes.OccupiedCoolingSetpoint(3500)) == [0x87]  # above 30 °C
+    finally:
+        subscription.close()
+    wait_until(lambda: (values()[attributes.OccupiedHeatingSetpoint], values()[attributes.OccupiedCoolingSetpoint]) == (2200, 2450),
+               10, "both setpoints to follow the thermostat")
+
+
+def test_a_blind_tilts_by_percentage_as_its_slat_angle(house, controller, loop):
+    import chip.clusters as Clusters
+    covering = Clusters.WindowCovering
+    attributes = covering.Attributes
+    blind = endpoints(loop, controller)["living_room_blind/window_covering"]
+
+    def tilt():
+        return cluster_values(loop, controller, blind, covering)[attributes.CurrentPositionTiltPercent100ths]
+
+    values = cluster_values(loop, controller, blind, covering)
+    features = covering.Bitmaps.Feature
+    assert values[attributes.FeatureMap] == features.kLift | features.kTilt | features.kPositionAwareLift | features.kPositionAwareTilt
+    assert values[attributes.ConfigStatus] & covering.Bitmaps.ConfigStatus.kTiltPositionAware
+    assert values[attributes.Type] == covering.Enums.Type.kTiltBlindLiftAndTilt
+    assert tilt() == 10000  # Zigbee2MQTT's tilt 0: slats closed (-90°)
+    subscription = house.subscribe("zigbee2mqtt/living_room_blind/set")
+    try:
+        # Matter's hundredths closed as HomeKit's angle (90° open, -90° closed) as Zigbee2MQTT's tilt percent open.
+        for closed, sent in ((5000, 50), (0, 100), (2500, 75)):
+            loop.run_until_complete(controller.SendCommand(NODE, blind, covering.Commands.GoToTiltPercentage(tiltPercent100thsValue=closed)))
+            assert subscription.message("zigbee2mqtt/living_room_blind/set") == {"tilt": sent}
+            wait_until(lambda: tilt() == closed, 10, f"the tilt to follow the blind: {closed}")
+        with pytest.raises(Exception, match="(?i)constraint|0x87"):
+            loop.run_until_complete(controller.SendCommand(NODE, blind, covering.Commands.GoToTiltPercentage(tiltPercent100thsValue=10001)))
+        # Lift goes on as before.
+        loop.run_until_complete(controller.SendCommand(NODE, blind, covering.Commands.GoToLiftPercentage(liftPercent100thsValue=4000)))
+        assert subscription.message("zigbee2mqtt/living_room_blind/set") == {"position": 60}
+    finally:
+        subscription.close()

@@ -16,8 +16,12 @@ extension NodeState {
         ClusterID.identify: ([0x00, 0x40], []),
         // SetpointRaiseLower.
         ClusterID.thermostat: ([0x00], []),
-        // UpOrOpen, DownOrClose, StopMotion, GoToLiftPercentage.
-        ClusterID.windowCovering: ([0x00, 0x01, 0x02, 0x05], []),
+        // UpOrOpen, DownOrClose, StopMotion, GoToLiftPercentage, GoToTiltPercentage.
+        ClusterID.windowCovering: ([0x00, 0x01, 0x02, 0x05, 0x08], []),
+        // LockDoor, UnlockDoor (both timed: `timedCommands`).
+        ClusterID.doorLock: ([0x00, 0x01], []),
+        // Step.
+        ClusterID.fanControl: ([0x00], []),
         ClusterID.administratorCommissioning: ([0x00, 0x02], []),
     ]
 

@@ -18,6 +18,7 @@ extension NodeState {
         guard accepted.contains(UInt64(path.command)) else { return .status(.unsupportedCommand) }
         let needed: AccessControlEntry.Privilege = ClusterID.administered.contains(path.cluster) ? .administer : .operate
         guard allows(session, needed, endpoint: path.endpoint, cluster: path.cluster) else { return .status(.unsupportedAccess) }
+        if ClusterID.timedCommands[path.cluster]?.contains(path.command) == true, !isTimed { return .status(.needsTimedInteraction) }
         defer { refresh() }
         if let commandHandler, !ClusterID.served.contains(path.cluster) {
             return commandHandler(path, fields)
