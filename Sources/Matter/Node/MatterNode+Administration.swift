@@ -98,3 +98,9 @@ extension MatterNode {
         changed.yield()
     }
 }
+
+extension MatterNode {
+    /// What `persist` is given after a change: for a program that changes the stored node while it
+    /// does not serve (`homegate matter unpair` with homegate stopped).
+    public var persistentState: [UInt8] { state.withLock { $0.persistentState() } }
+}
