@@ -567,3 +567,24 @@ def test_a_device_that_leaves_and_returns_gets_its_old_endpoint_back(house, cont
     wait_until(lambda: plug in parts(), 30, "the plug back in the parts list")
     assert number_of("power_plug/outlet") == plug
     assert {key: number for key, number in endpoints(loop, controller).items() if key in before} == before
+
+
+def test_an_export_with_the_matter_state_carries_the_fabric_to_another_database(house, controller, tmp_path):
+    """`homegate export --include-matter` beside the running homegate, imported onto a fresh database:
+    the same setup (codes), fabric and endpoint numbers there, so a moved homegate stays in every ecosystem."""
+    exported = tmp_path / "house.yaml"
+    done = house.run_homegate("export", "--include-matter", "--output", str(exported))
+    assert done.returncode == 0, done.stderr
+    assert "keep it private" in done.stderr and exported.stat().st_mode & 0o777 == 0o600
+    text = exported.read_text()
+    assert all(f"  {key}:" in text for key in ("matter.endpoints", "matter.node", "matter.setup")), text[-600:]
+
+    env = {**house.gateways["homegate"].env, "HOMEGATE_DATABASE": str(tmp_path / "moved.sqlite")}
+    restored = house.run_homegate("import", str(exported), env=env)
+    assert restored.returncode == 0 and "restored the Matter bridge's state" in restored.stdout, restored.stdout + restored.stderr
+    here, moved = pairing_codes(house), house.run_homegate("matter", "pairing", env=env)
+    assert moved.returncode == 0, moved.stderr
+    assert f"manual pairing code: {here['manual pairing code']}" in moved.stdout
+    assert "fabrics:             1" in moved.stdout and f"node 0x{NODE:X}" in moved.stdout
+    again = house.run_homegate("import", str(exported), env=env)  # a database with a bridge of its own is not overwritten
+    assert again.returncode == 1
