@@ -67,7 +67,8 @@ struct MatterRoutesTests {
         try await Self.application(nil).test(.router) { client in
             try await client.execute(uri: "/api/matter", method: .get, headers: Self.token) { response in
                 #expect(response.status == .ok)
-                #expect(try Self.json(response) == ["enabled": false, "serving": false, "fabrics": []])
+                let body = try Self.json(response)
+                #expect(body == ["enabled": false, "serving": false, "fabrics": []])
             }
             for (method, uri) in [
                 (HTTPRequest.Method.post, "/api/matter/window"), (.delete, "/api/matter/window"), (.delete, "/api/matter/fabrics/1"),
@@ -75,7 +76,8 @@ struct MatterRoutesTests {
             ] {
                 try await client.execute(uri: uri, method: method, headers: Self.token) { response in
                     #expect(response.status == .conflict, "\(method) \(uri)")
-                    #expect(try Self.json(response) == ["error": "the Matter bridge is off (matter.enabled: false)", "kind": "conflict"])
+                    let body = try Self.json(response)
+                    #expect(body == ["error": "the Matter bridge is off (matter.enabled: false)", "kind": "conflict"])
                 }
             }
         }
@@ -106,7 +108,8 @@ struct MatterRoutesTests {
             for bad in ["2", "16", "x", "5&minutes=6"] {
                 try await client.execute(uri: "/api/matter/window?minutes=\(bad)", method: .post, headers: Self.token) { response in
                     #expect(response.status == .badRequest, "minutes=\(bad)")
-                    #expect(try Self.json(response)["kind"] == "invalid")
+                    let body = try Self.json(response)
+                    #expect(body["kind"] == "invalid")
                 }
             }
             try await client.execute(uri: "/api/matter/window?minutes=7", method: .post, headers: Self.token) { response in
@@ -123,7 +126,8 @@ struct MatterRoutesTests {
                 #expect(response.status == .ok && response.headers[.contentType] == "image/svg+xml")
             }
             try await client.execute(uri: "/api/matter/window", method: .delete, headers: Self.token) { response in
-                #expect(try response.status == .ok && Self.json(response)["window"] == .null)
+                let body = try Self.json(response)
+                #expect(response.status == .ok && body["window"] == .null)
             }
             try await client.execute(uri: "/api/matter/window", method: .delete, headers: Self.token) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/matter/window", method: .post, headers: Self.token) { #expect($0.status == .ok) }
