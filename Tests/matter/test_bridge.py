@@ -588,3 +588,7 @@ def test_an_export_with_the_matter_state_carries_the_fabric_to_another_database(
     assert "fabrics:             1" in moved.stdout and f"node 0x{NODE:X}" in moved.stdout
     again = house.run_homegate("import", str(exported), env=env)  # a database with a bridge of its own is not overwritten
     assert again.returncode == 1
+    # With homegate stopped (here: the moved database, which no homegate runs on), unpair changes the database itself.
+    unpaired = house.run_homegate("matter", "unpair", "--all", env=env)
+    assert unpaired.returncode == 0 and "removed 1 fabric" in unpaired.stdout and "left: none" in unpaired.stdout, unpaired.stdout + unpaired.stderr
+    assert "fabrics:             none" in house.run_homegate("matter", "pairing", env=env).stdout
