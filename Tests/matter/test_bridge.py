@@ -592,3 +592,15 @@ def test_an_export_with_the_matter_state_carries_the_fabric_to_another_database(
     unpaired = house.run_homegate("matter", "unpair", "--all", env=env)
     assert unpaired.returncode == 0 and "removed 1 fabric" in unpaired.stdout and "left: none" in unpaired.stdout, unpaired.stdout + unpaired.stderr
     assert "fabrics:             none" in house.run_homegate("matter", "pairing", env=env).stdout
+
+
+def test_a_controller_that_drops_its_session_resumes_it_and_is_answered(house, controller, loop):
+    """The controller's ExpireSessions while homegate runs on: its next request resumes the CASE
+    session (Sigma1 with a resumption id, Sigma2Resume) and is answered on the resumed session."""
+    import chip.clusters as Clusters
+    bridged = Clusters.BridgedDeviceBasicInformation
+    read(loop, controller, [(2, bridged.Attributes.UniqueID)])
+    controller.ExpireSessions(NODE)
+    started = time.monotonic()
+    assert read(loop, controller, [(2, bridged.Attributes.UniqueID)])[2][bridged][bridged.Attributes.UniqueID]
+    assert time.monotonic() - started < 5
