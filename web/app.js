@@ -12,6 +12,7 @@ import { renderGroups } from "./views/accessories.js";
 import { renderTriggers } from "./views/automations.js";
 import { closeDetail, closeDetailIfGone, renderDetail } from "./views/detail.js";
 import { loadHomeKit } from "./views/homekit.js";
+import { loadMatter } from "./views/matter.js";
 import { renderHomePicker, renderView, wireTabs } from "./views/nav.js";
 import { wireNewAutomation } from "./views/new-automation.js";
 import { renderScenePicks, wireNewScene } from "./views/new-scene.js";
@@ -39,9 +40,9 @@ onChange("automations", () => {
 });
 onChange("accessories", closeDetailIfGone);
 onChange("accessory", renderGroups);
-// The HomeKit bridge is read when its view is shown: nothing else on the page needs it.
+// The HomeKit and Matter bridges are read when their view is shown: nothing else on the page needs them.
 onChange("view", () => {
-  if (state.view === "homekit") loadHomeKit();
+  if (state.view === "homekit") loadBridges();
 });
 setTokenAsker(askForToken);
 
@@ -83,5 +84,10 @@ renderView();
 renderGroups();
 reloadAll().then((ok) => {
   if (ok) connectLive();
-  if (state.view === "homekit") loadHomeKit();
+  if (state.view === "homekit") loadBridges();
 });
+
+function loadBridges() {
+  loadHomeKit();
+  loadMatter();
+}

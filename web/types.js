@@ -216,3 +216,25 @@ export {};
  * @property {boolean} enabled
  * @property {HomeKitBridge[]} bridges
  */
+
+/**
+ * An ecosystem the Matter bridge belongs to.
+ * @typedef {object} MatterFabric
+ * @property {number} index the fabric's index on the bridge
+ * @property {string} label
+ * @property {number} vendor_id
+ * @property {string | null} vendor_name "Google Home", … for a known vendor id
+ * @property {string} node_id the bridge's node id there, 16 hex digits
+ */
+
+/**
+ * The Matter bridge (`GET /api/matter`).
+ * @typedef {object} MatterState
+ * @property {boolean} enabled
+ * @property {boolean} serving
+ * @property {number | null} [port]
+ * @property {string | null} [manual_code] the code that commissions it now, if any
+ * @property {string | null} [qr_payload]
+ * @property {{discriminator: number, seconds_left: number, opened_by: "homegate" | "controller", manual_code: string | null, qr_payload: string | null} | null} [window]
+ * @property {MatterFabric[]} fabrics
+ */

@@ -20,6 +20,8 @@ struct APIResponder: Sendable {
     let logger: Logger
     /// The HomeKit bridge's pairing panel (`/api/homekit`); nil when the bridge is off.
     var homeKit: (any HomeKitControl)? = nil
+    /// The Matter bridge's (`/api/matter`); nil when that bridge is off.
+    var matter: (any MatterControl)? = nil
 
     /// `/readyz`: the health report, 503 while not ready.
     func ready() async -> Response {

@@ -40,6 +40,15 @@ enum APIRouter {
             homeKit.merge(taken, uniquingKeysWith: +)
         }
         refuseOtherMethods(guarded, homeKit)
+        var matter: [String: [HTTPRequest.Method]] = [:]
+        for action in MatterRoutes.Action.allCases {
+            let taken = register([action.route], on: guarded) { _, fields, request in
+                let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+                return await MatterRoutes.respond(action, fields, query: query, control: api.matter)
+            }
+            matter.merge(taken, uniquingKeysWith: +)
+        }
+        refuseOtherMethods(guarded, matter)
         for method in methods {
             for path in ["/api", "/api/**"] {
                 guarded.on(RouterPath(path), method: method) { request, _ in

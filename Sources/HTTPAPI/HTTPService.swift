@@ -23,11 +23,12 @@ public struct HTTPService: Service {
     public let listening: Listening
 
     /// `metrics`: the registry `/metrics` shows (`MetricsExporter.bootstrap()` gives the process's one).
-    /// `homeKit`: the HomeKit bridge's pairing state and actions (`/api/homekit`), nil when it is off.
+    /// `homeKit`: the HomeKit bridge's pairing state and actions (`/api/homekit`), nil when it is off;
+    /// `matter` the Matter bridge's (`/api/matter`).
     public init(
         access: any GatewayAccess, configuration: GatewayConfiguration.HTTP, address: HTTPAddress,
         metrics: MetricsExporter = MetricsExporter(),
-        homeKit: (any HomeKitControl)? = nil, logger: Logger
+        homeKit: (any HomeKitControl)? = nil, matter: (any MatterControl)? = nil, logger: Logger
     ) {
         self.access = access
         self.address = address
@@ -37,7 +38,7 @@ public struct HTTPService: Service {
             access: access,
             settings: HTTPSettings(
                 token: configuration.token?.reveal, corsOrigin: configuration.corsOrigin, maxBodyBytes: configuration.maxBodyBytes),
-            files: files, metrics: metrics, logger: logger, homeKit: homeKit)
+            files: files, metrics: metrics, logger: logger, homeKit: homeKit, matter: matter)
         let listening = Listening()
         self.listening = listening
         if files.root == nil {

@@ -25,6 +25,6 @@ struct OtherMethodsMiddleware: RouterMiddleware {
         }
         guard path == "/api" || path.hasPrefix("/api/") else { return [.get, .head] }
         let parts = APIResponder.pathParts(path) ?? []
-        return (Route.all + HomeKitRoutes.all).filter { $0.match(parts) != nil }.map(\.method)
+        return (Route.all + HomeKitRoutes.all + MatterRoutes.all).filter { $0.match(parts) != nil }.map(\.method)
     }
 }

@@ -98,8 +98,8 @@ struct Route: Sendable {
         Route(.put, "/api/triggers/{trigger}/enabled", "trigger/enable"),
     ]
 
-    /// The routes that are not commands: the stream, the document, health, metrics, the HomeKit bridge's pairing panel.
+    /// The routes that are not commands: the stream, the document, health, metrics, the HomeKit and Matter bridges' pairing panels.
     static let others: [(HTTPRequest.Method, String)] =
         [(.get, "/api/events"), (.get, "/api/openapi.yaml"), (.get, "/healthz"), (.get, "/readyz"), (.get, "/metrics")]
-        + HomeKitRoutes.all.map { ($0.method, $0.path) }
+        + HomeKitRoutes.all.map { ($0.method, $0.path) } + MatterRoutes.all.map { ($0.method, $0.path) }
 }

@@ -34,10 +34,15 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     let logger: Logger
     let feed: PeerEventFeed
     let state = Mutex(State())
+    /// The HTTP API's way in (`/api/matter`), given the node once it serves.
+    let control: MatterBridgeControl?
 
-    public init(access: any GatewayAccess, settings: GatewayConfiguration.Matter, logger: Logger) {
+    public init(
+        access: any GatewayAccess, settings: GatewayConfiguration.Matter, control: MatterBridgeControl? = nil, logger: Logger
+    ) {
         self.access = access
         self.settings = settings
+        self.control = control
         self.logger = logger
         selection = BridgedSelection(include: settings.include, exclude: settings.exclude)
         feed = .matter(capacity: Self.feedCapacity)
@@ -133,6 +138,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         // Basic Information's StartUp event {0: SoftwareVersion}.
         node.emitEvent(endpoint: 0, cluster: 0x0028, event: 0x00, priority: .critical, fields: [TLVElement(.context(0), .unsigned(1))])
         let server = MatterServer(port: settings.port, verifier: try setup.verifier(), node: node, logger: logger)
+        defer { control?.detach() }
         // The writes and the node's state drain after the node stops: the last fabric change is kept.
         try await withThrowingTaskGroup(of: Void.self) { draining in
             draining.addTask { await self.perform(writes) }
@@ -143,7 +149,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
-                group.addTask { try await self.announce(server, node: node, advertiser: advertiser) }
+                group.addTask { try await self.announce(server, node: node, setup: setup, advertiser: advertiser) }
                 group.addTask { await ramps.run() }
                 try await server.run()
                 group.cancelAll()
@@ -152,10 +158,11 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Once the node listens: the advertisement, the health report, and the codes while it is on no fabric.
-    private func announce(_ server: MatterServer, node: MatterNode, advertiser: MatterAdvertiser) async throws {
+    private func announce(_ server: MatterServer, node: MatterNode, setup: MatterSetup, advertiser: MatterAdvertiser) async throws {
         while server.listeningPort() == nil { try await Task.sleep(for: .milliseconds(10)) }
         let port = server.listeningPort() ?? 0
         state.withLock { $0.port = port }
+        control?.attach(node: node, setup: setup, port: port)
         reportHealth(fabrics: node.fabrics.count)
         advertiser.start(port: UInt16(port), advertising: node.advertising)
         let endpoints = state.withLock { $0.layout.endpoints.count }

@@ -29,6 +29,12 @@ struct Export: AsyncParsableCommand {
     )
     var includeHomekit = false
 
+    @Flag(
+        help:
+            "Add the Matter bridge's state (its setup and device attestation key, its fabrics and endpoint numbers), to move homegate to another machine without adding it to each ecosystem again. The file is then as secret as the database."
+    )
+    var includeMatter = false
+
     func run() async throws {
         let path = try database ?? loadSettings(config).database
         guard FileManager.default.fileExists(atPath: path) else {
@@ -53,7 +59,20 @@ struct Export: AsyncParsableCommand {
                     homekit = nil
                 }
             }
-            text = HomeArchive.export(home, homekit: homekit)
+            var matter: [String: String]?
+            if includeMatter {
+                matter = try store.adapterStates().filter { MatterSummary.isMatter($0.key) }
+                if matter?.isEmpty == true {
+                    printError("homegate: the database has no Matter bridge state (the bridge has not started yet): exported without it")
+                    matter = nil
+                }
+            }
+            text = HomeArchive.export(home, homekit: homekit, matter: matter)
+            if matter != nil {
+                printError(
+                    "homegate: the export holds the Matter bridge's keys and fabrics: keep it private\(output == nil ? " (chmod 600)" : "; written with mode 0600")"
+                )
+            }
             if homekit != nil {
                 printError(
                     "homegate: the export holds the HomeKit bridge's secret key and pairings: keep it private\(output == nil ? " (chmod 600)" : "; written with mode 0600")"
@@ -65,7 +84,7 @@ struct Export: AsyncParsableCommand {
         }
         if let output {
             do {
-                if includeHomekit {
+                if includeHomekit || includeMatter {
                     try writePrivately(text, to: output)
                 } else {
                     try text.write(toFile: output, atomically: true, encoding: .utf8)
@@ -104,7 +123,7 @@ struct Import: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Replace what the database holds instead of refusing a database that is not empty (or, for an export with the HomeKit bridge's state, one that has a bridge state of its own)."
+            "Replace what the database holds instead of refusing a database that is not empty (or, for an export with the HomeKit or Matter bridge's state, one that has a bridge state of its own)."
     )
     var replace = false
 
@@ -141,6 +160,13 @@ struct Import: AsyncParsableCommand {
             guard try replace || store.isEmpty() else { throw PersistenceError.notEmpty(path: path) }
             let states = try store.adapterStates()
             let existing = states.filter { BridgeStateKeys.isHomeKit($0.key) }
+            let existingMatter = states.filter { MatterSummary.isMatter($0.key) }
+            if let matter = contents.matter, !replace, !existingMatter.isEmpty, existingMatter != matter {
+                printError(
+                    "homegate: the database \(path) has a Matter bridge of its own (\(MatterSummary(existingMatter))); the export's would replace it, and the ecosystems that added it would lose it. Add --replace to replace it; nothing was imported"
+                )
+                throw ExitCode(1)
+            }
             if let homekit = contents.homekit {
                 guard replace || existing.isEmpty || existing == homekit else {
                     printError(
@@ -148,7 +174,12 @@ struct Import: AsyncParsableCommand {
                     )
                     throw ExitCode(1)
                 }
-                try store.replaceAll(with: home, adapterState: states.filter { !BridgeStateKeys.isHomeKit($0.key) }.merging(homekit) { $1 })
+            }
+            if contents.homekit != nil || contents.matter != nil {
+                let kept = states.filter {
+                    !(contents.homekit != nil && BridgeStateKeys.isHomeKit($0.key)) && !(contents.matter != nil && MatterSummary.isMatter($0.key))
+                }
+                try store.replaceAll(with: home, adapterState: kept.merging(contents.homekit ?? [:]) { $1 }.merging(contents.matter ?? [:]) { $1 })
             } else {
                 try store.replaceAll(with: home)
             }
@@ -165,6 +196,13 @@ struct Import: AsyncParsableCommand {
                 }
             } else if !existing.isEmpty {
                 print("\(path): kept the database's HomeKit bridge state (the export has none)")
+            }
+            if let matter = contents.matter {
+                print(
+                    "\(path): restored the Matter bridge's state (\(MatterSummary(matter))): every ecosystem keeps it once this homegate runs with matter.enabled: true; never run the old one's bridge again beside it"
+                )
+            } else if !existingMatter.isEmpty {
+                print("\(path): kept the database's Matter bridge state (the export has none)")
             }
         } catch let error as ArchiveError {
             printError(error.description)

@@ -1,14 +1,18 @@
 import ArgumentParser
 import Foundation
+import Gateway
+import HAPBridge
+import JSON
 import GatewayCore
 import HAPQRCode
 import MatterBridge
 import Persistence
+import Secrets
 
 /// `homegate matter …`: the Matter bridge's pairing, for people.
 struct MatterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "matter", abstract: "The Matter bridge.", subcommands: [MatterPairingCommand.self])
+        commandName: "matter", abstract: "The Matter bridge.", subcommands: [MatterPairingCommand.self, MatterWindowCommand.self, MatterUnpairCommand.self])
 }
 
 struct MatterPairingCommand: AsyncParsableCommand {
@@ -27,15 +31,24 @@ struct MatterPairingCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try loadSettings(config)
         let pairing: MatterPairing
+        var running: JSONValue?
         do {
             let (store, canWrite) = try openOwnerOrReader(settings.database)
             defer { store.close() }
             pairing = try await MatterPairing.load(
                 settings: settings.matter, load: { try store.adapterState($0) },
                 save: canWrite ? { try await store.saveAdapterState($0, $1) } : nil)
+            // homegate runs (it holds the database): its bridge may have a window open, whose code only it knows.
+            if !canWrite, let address = HomeKitAPI.address(settings.http.listen) {
+                running = try? await MatterAPIClient(client: LocalHTTPClient(address: address, token: settings.http.token?.reveal)).status()
+            }
         } catch {
             printError("homegate matter pairing: \(error)")
             throw ExitCode(1)
+        }
+        if let window = running?["window"], window != .null {
+            MatterPrinting.window(window, codesAs: "window's ")
+            print("the bridge's own code (it commissions while the bridge is on no fabric):")
         }
         print("manual pairing code: \(pairing.manualPairingCode)")
         print("QR code:             \(pairing.qrCodePayload)")
@@ -46,10 +59,7 @@ struct MatterPairingCommand: AsyncParsableCommand {
         } else {
             print("fabrics:             \(pairing.fabrics.count)")
             for fabric in pairing.fabrics {
-                let label = fabric.label.isEmpty ? "" : " '\(fabric.label)'"
-                print(
-                    "  \(fabric.index): vendor 0x\(String(fabric.vendorID, radix: 16, uppercase: true))\(label), node 0x\(String(fabric.nodeID, radix: 16, uppercase: true))"
-                )
+                print(MatterUnpairCommand.line(fabric))
             }
         }
         if !settings.matter.enabled {

@@ -31,12 +31,15 @@ struct Run: AsyncParsableCommand {
             var adapters: [HomeGateway.Adapter] = []
             // The HTTP API reaches the HomeKit bridge through this (the pairing panel), when the bridge is on.
             let homeKit = settings.hap.enabled ? BridgeControl(settings: settings.hap) : nil
+            // And the Matter bridge (its pairing panel), when that bridge is on.
+            let matterControl = settings.matter.enabled ? MatterBridgeControl() : nil
             if let address = settings.http.listen {
                 let http = logger.component(.http, in: settings)
                 let metrics = MetricsExporter.bootstrap()
                 adapters.append { access in
                     HTTPService(
-                        access: access, configuration: settings.http, address: address, metrics: metrics, homeKit: homeKit, logger: http)
+                        access: access, configuration: settings.http, address: address, metrics: metrics, homeKit: homeKit, matter: matterControl,
+                        logger: http)
                 }
             }
             if let homeKit {
@@ -47,7 +50,7 @@ struct Run: AsyncParsableCommand {
             }
             if settings.matter.enabled {
                 let matter = logger.component(.matter, in: settings)
-                adapters.append { access in MatterBridge(access: access, settings: settings.matter, logger: matter) }
+                adapters.append { access in MatterBridge(access: access, settings: settings.matter, control: matterControl, logger: matter) }
             }
             gateway = try HomeGateway(configuration: settings, logger: logger, adapters: adapters)
         } catch {

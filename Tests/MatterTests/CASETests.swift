@@ -146,6 +146,8 @@ struct CASETests {
                 == (try AESCCM.seal([], key: s2rk, nonce: Array("NCASE_SigmaS2".utf8), authenticating: [])))
         let resumed = try #require(dispatcher.sessions[try resumeFields.field(3, "responderSessionID", as: UInt16.self)])
         #expect(resumed.subject == .caseSession(fabricIndex: 1, nodeID: 0x0001_B669, tags: []))
+        // The resumed session's keys come from the resumption id Sigma1 named, as the SDK derives them.
+        #expect(resumed.keys == SessionKeys(sharedSecret: shared, salt: fresh.random + resumptionID, info: "SessionResumptionKeys"))
     }
 
     @Test("a Sigma1 naming no fabric of the node gets NoSharedTrustRoots; a Sigma3 from another root is refused")

@@ -986,3 +986,71 @@ def test_l_homekit_remove_pairings(driver, house):
     finally:
         driver.get("about:blank")
         stop(process, "homegate-hap-pairing")
+
+
+MATTER_FIXTURE = ROOT / "Tests" / "browser" / "matter-fabric.yaml"
+
+
+def test_m_matter_panel(driver, house):
+    """The Matter part of the view: with the bridge off it says how to turn it on. A gateway with
+    matter.enabled, restored from an export whose bridge is on one fabric (Tests/browser/matter-fabric.yaml,
+    exported after the SDK's controller commissioned it, fabric of test vendor 0xFFF1): the fabric is
+    listed by its ecosystem's name and no code shows; "Add to another ecosystem" opens a window whose
+    code, QR code and time left show; "Close the window" closes it; "Remove" (confirmed) removes the
+    fabric, and the bridge's own code and QR code show, as it is open to commissioning again."""
+    import socket
+    open_page(driver, house)
+    click(driver, "tab-homekit")
+    wait(driver, lambda d: "matter.enabled: true" in text(d, "matter-off"), "the Matter off text")
+
+    name = "homegate-matter"
+    restored = house.run_homegate("import", str(MATTER_FIXTURE), name=name)
+    assert restored.returncode == 0, restored.stdout + restored.stderr
+    process, port = house.start_gateway(name, {
+        "HOMEGATE_BASE_TOPIC": "homegate_matter",
+        "HOMEGATE_MQTT_CLIENT_ID": "homegate-browser-matter",
+        "HOMEGATE_MATTER_ENABLED": "true",
+        "HOMEGATE_MATTER_PORT": str(free_port("::1", socket.SOCK_DGRAM)),
+    })
+    try:
+        def bridge():
+            status, body = house.api("GET", "/api/matter", port=port)
+            assert status == 200, body
+            return body
+
+        wait_until(lambda: bridge()["serving"], START, "the Matter bridge to serve")
+        driver.get(f"http://127.0.0.1:{port}/#homekit")
+        wait(driver, lambda d: "Matter test vendor 1" in text(d, "matter-fabric-1"), "the fabric by its ecosystem's name")
+        assert not present(driver, "matter-code"), "on a fabric with no window, no code commissions the bridge"
+        assert text(driver, "matter-paired") == "In 1 ecosystem"
+        shot(driver, "m-matter-on-a-fabric-desktop")
+
+        click(driver, "matter-open-window")
+        wait(driver, lambda d: present(d, "matter-window"), "the window to open")
+        opened = bridge()
+        code = opened["window"]["manual_code"]
+        wait(driver, lambda d: text(d, "matter-code").replace("-", "") == code, "the window's code")
+        wait(driver, lambda d: (src := find(d, "matter-qr").get_attribute("src") or "").startswith("data:image/svg+xml") and src,
+             "the window's QR code")
+        left = text(driver, "matter-window-left")
+        assert re.fullmatch(r"1[45]:\d\d", left), left
+        driver.set_window_size(*PHONE)
+        wait(driver, lambda d: find(d, "matter-qr").is_displayed(), "the QR code at a phone's width")
+        no_horizontal_scroll(driver)
+        shot(driver, "m-matter-window-phone")
+        driver.set_window_size(*DESKTOP)
+
+        click(driver, "matter-close-window")
+        wait(driver, lambda d: not present(d, "matter-window") and not present(d, "matter-code"), "the window to close")
+        assert bridge()["window"] is None
+
+        confirm_click(driver, "matter-remove-1")
+        wait_until(lambda: bridge()["fabrics"] == [], WAIT, "the fabric to be removed")
+        own = bridge()["manual_code"]
+        assert own and own != code
+        wait(driver, lambda d: text(d, "matter-code").replace("-", "") == own, "the bridge's own code once on no fabric")
+        assert text(driver, "matter-paired") == "Not added yet"
+        shot(driver, "m-matter-no-fabric-desktop")
+    finally:
+        driver.get("about:blank")
+        stop(process, "homegate-matter")

@@ -8,6 +8,7 @@ the same endpoints after a restart, and after a power cut (an empty broker, the 
 import asyncio
 import hashlib
 import json
+import subprocess
 import statistics
 import sys
 import time
@@ -20,7 +21,7 @@ from conftest import PAA_STORE, free_udp_port
 from netns import ADDRESS6_A
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from pyhouse.house import ROOT, House, wait_until  # noqa: E402
+from pyhouse.house import ROOT, House, free_port, wait_until  # noqa: E402
 
 PASSCODE = 20202021
 DISCRIMINATOR = 3850
@@ -97,7 +98,11 @@ class MatterHouse(House):
         self.matter_port = free_udp_port()  # namespace A is empty: free there too
 
     def environment(self, name="homegate", extra=None):
+        # A fixed HTTP port (namespace A is empty but for Mosquitto): `homegate matter window` and
+        # `unpair` reach the running homegate through it, as a person's do.
+        http_port = next(port for port in iter(free_port, None) if port != self.mqtt_port)
         return super().environment(name, {
+            "HOMEGATE_HTTP_LISTEN": f"127.0.0.1:{http_port}",
             "HOMEGATE_MATTER_ENABLED": "true",
             "HOMEGATE_MATTER_PORT": str(self.matter_port),
             "HOMEGATE_MATTER_PASSCODE": str(PASSCODE),
@@ -923,3 +928,155 @@ def test_a_blind_tilts_by_percentage_as_its_slat_angle(house, controller, loop):
         assert subscription.message("zigbee2mqtt/living_room_blind/set") == {"position": 60}
     finally:
         subscription.close()
+
+
+# Pairing for people (issue 45 item 5): homegate's own commissioning window, its fabrics by HTTP.
+
+SECOND_NODE = 0x6002
+
+
+def http(house, method: str, path: str):
+    """(status, JSON) of one call to homegate's HTTP API, made in namespace A: the API listens on
+    loopback there, which this process (in namespace B, beside the controller) cannot reach."""
+    done = subprocess.run([*house.prefix, "curl", "-sS", "-X", method, "-w", "\n%{http_code}",
+                           f"http://127.0.0.1:{house.http_port}{path}"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    body, _, status = done.stdout.rpartition("\n")
+    return int(status), json.loads(body or "null")
+
+
+def test_a_second_ecosystem_joins_through_homegates_window_and_leaves_by_http(house, controller, second_fabric_admin, loop):
+    import chip.clusters as Clusters
+    on_off = Clusters.OnOff
+    plug = endpoints(loop, controller)["power_plug/outlet"]
+    status, before = http(house, "GET", "/api/matter")
+    assert status == 200 and before["enabled"] and before["serving"], before
+    assert before["manual_code"] is None and before["window"] is None  # on a fabric, no window open: no code commissions
+    assert [(f["vendor_id"], f["vendor_name"], f["node_id"]) for f in before["fabrics"]] == [(0xFFF1, "Matter test vendor 1", f"{NODE:016X}")]
+
+    status, opened = http(house, "POST", "/api/matter/window?minutes=3")
+    assert status == 200, opened
+    window = opened["window"]
+    assert window["opened_by"] == "homegate" and 170 <= window["seconds_left"] <= 180 and window["discriminator"] != DISCRIMINATOR
+    assert opened["manual_code"] == window["manual_code"] and opened["qr_payload"] == window["qr_payload"]
+    assert http(house, "POST", "/api/matter/window")[0] == 409  # one window at a time
+    printed = pairing_codes(house)  # `homegate matter pairing` beside the running homegate shows the window's code
+    assert printed["window's manual pairing code"] == window["manual_code"], printed["text"]
+    from chip.setup_payload import SetupPayload
+    parsed = SetupPayload().ParseQrCode(window["qr_payload"]).attributes
+    assert int(parsed["Long discriminator"]) == window["discriminator"] and int(parsed["SetUpPINCode"]) != PASSCODE
+
+    second = second_fabric_admin.NewController(paaTrustStorePath=PAA_STORE)
+    try:
+        started = time.monotonic()
+        # As the second ecosystem's user types the code the page showed: discovery by the window's
+        # short discriminator, PASE with the window's passcode, attestation, fabric 2's NOC, CASE.
+        assert loop.run_until_complete(second.CommissionWithCode(window["manual_code"], SECOND_NODE)) == SECOND_NODE
+        FIGURES["second fabric through homegate's window (manual code)"] = f"{1000 * (time.monotonic() - started):.0f} ms"
+        status, joined = http(house, "GET", "/api/matter")
+        assert [f["vendor_id"] for f in joined["fabrics"]] == [0xFFF1, 0xFFF2] and joined["window"] is None, joined
+        second_index = joined["fabrics"][1]["index"]
+
+        def plug_on(by, node):
+            return loop.run_until_complete(by.ReadAttribute(node, [(plug, on_off.Attributes.OnOff)]))[plug][on_off][on_off.Attributes.OnOff]
+
+        # A change either ecosystem makes reaches the device, and both see the device's new state.
+        for by, node, command, wanted in ((second, SECOND_NODE, on_off.Commands.On(), True), (controller, NODE, on_off.Commands.Off(), False)):
+            loop.run_until_complete(by.SendCommand(node, plug, command))
+            wait_until(lambda: plug_on(controller, NODE) is wanted and plug_on(second, SECOND_NODE) is wanted, 10,
+                       f"both fabrics to read the plug {'on' if wanted else 'off'}")
+
+        assert http(house, "DELETE", "/api/matter/fabrics/9")[0] == 404
+        status, left = http(house, "DELETE", f"/api/matter/fabrics/{second_index}")
+        assert status == 200 and [f["vendor_id"] for f in left["fabrics"]] == [0xFFF1], left
+        assert plug_on(controller, NODE) is False  # the first ecosystem goes on
+        second.ExpireSessions(SECOND_NODE)
+        with pytest.raises(Exception) as refused:  # its sessions ended with its fabric, and no CASE can replace them
+            loop.run_until_complete(asyncio.wait_for(second.ReadAttribute(SECOND_NODE, [(plug, on_off.Attributes.OnOff)]), 5))
+        assert isinstance(refused.value, (TimeoutError, asyncio.TimeoutError)) or "Error" in repr(refused.value)
+        assert pairing_codes(house)["fabrics"] == "1"
+    finally:
+        second.Shutdown()
+
+
+def test_a_window_is_revoked_and_the_commands_say_what_they_did(house, controller, loop):
+    status, opened = http(house, "POST", "/api/matter/window?minutes=3")
+    assert status == 200 and opened["window"] is not None
+    status, revoked = http(house, "DELETE", "/api/matter/window")
+    assert status == 200 and revoked["window"] is None and revoked["manual_code"] is None
+    assert http(house, "DELETE", "/api/matter/window")[0] == 404
+    assert http(house, "POST", "/api/matter/window?minutes=60")[0] == 400
+
+    window = house.run_homegate("matter", "window", "--minutes", "5")
+    assert window.returncode == 0, window.stderr
+    assert "commissioning window: open for 4 min" in window.stdout or "commissioning window: open for 5 min" in window.stdout, window.stdout
+    assert http(house, "DELETE", "/api/matter/window")[0] == 200
+    unknown = house.run_homegate("matter", "unpair", "7")
+    assert unknown.returncode == 1 and "no fabric 7" in unknown.stderr, unknown.stderr
+
+
+def test_a_device_that_leaves_and_returns_gets_its_old_endpoint_back(house, controller, loop):
+    """Removed from Zigbee2MQTT, a device leaves the Aggregator's parts list, and its number is not
+    given to a newcomer; paired again, it is the same bridged device to every ecosystem."""
+    import chip.clusters as Clusters
+    descriptor, bridged = Clusters.Descriptor, Clusters.BridgedDeviceBasicInformation
+    before = endpoints(loop, controller)
+    plug = before["power_plug/outlet"]
+
+    def parts():
+        return set(read(loop, controller, [(1, descriptor.Attributes.PartsList)])[1][descriptor][descriptor.Attributes.PartsList])
+
+    def number_of(name):
+        ids = read(loop, controller, [(bridged.Attributes.UniqueID)])
+        return next((endpoint for endpoint in ids if ids[endpoint][bridged][bridged.Attributes.UniqueID] == unique_id(name)), None)
+
+    assert plug in parts()
+    house.publish("zigbee2mqtt/bridge/request/device/remove", json.dumps({"id": "power_plug"}))
+    wait_until(lambda: plug not in parts(), 30, "the removed plug to leave the parts list")
+    assert number_of("power_plug/outlet") is None
+
+    house.simulator("add", {"model": "ZNCZ02LM", "friendly_name": "new_plug", "ieee_address": "0x00124b00aabbcc01"})
+    newcomer = wait_until(lambda: number_of("new_plug/outlet"), 30, "the new plug bridged")
+    assert newcomer not in before.values() and newcomer > max(before.values())  # never the plug's old number
+
+    house.simulator("add", {"model": "ZNCZ02LM", "friendly_name": "power_plug", "ieee_address": "0x0017880104e45524"})
+    wait_until(lambda: plug in parts(), 30, "the plug back in the parts list")
+    assert number_of("power_plug/outlet") == plug
+    assert {key: number for key, number in endpoints(loop, controller).items() if key in before} == before
+
+
+def test_an_export_with_the_matter_state_carries_the_fabric_to_another_database(house, controller, tmp_path):
+    """`homegate export --include-matter` beside the running homegate, imported onto a fresh database:
+    the same setup (codes), fabric and endpoint numbers there, so a moved homegate stays in every ecosystem."""
+    exported = tmp_path / "house.yaml"
+    done = house.run_homegate("export", "--include-matter", "--output", str(exported))
+    assert done.returncode == 0, done.stderr
+    assert "keep it private" in done.stderr and exported.stat().st_mode & 0o777 == 0o600
+    text = exported.read_text()
+    assert all(f"  {key}:" in text for key in ("matter.endpoints", "matter.node", "matter.setup")), text[-600:]
+
+    env = {**house.gateways["homegate"].env, "HOMEGATE_DATABASE": str(tmp_path / "moved.sqlite")}
+    restored = house.run_homegate("import", str(exported), env=env)
+    assert restored.returncode == 0 and "restored the Matter bridge's state" in restored.stdout, restored.stdout + restored.stderr
+    here, moved = pairing_codes(house), house.run_homegate("matter", "pairing", env=env)
+    assert moved.returncode == 0, moved.stderr
+    assert f"manual pairing code: {here['manual pairing code']}" in moved.stdout
+    assert "fabrics:             1" in moved.stdout and f"node 0x{NODE:X}" in moved.stdout
+    again = house.run_homegate("import", str(exported), env=env)  # a database with a bridge of its own is not overwritten
+    assert again.returncode == 1
+    # With homegate stopped (here: the moved database, which no homegate runs on), unpair changes the database itself.
+    unpaired = house.run_homegate("matter", "unpair", "--all", env=env)
+    assert unpaired.returncode == 0 and "removed 1 fabric" in unpaired.stdout and "left: none" in unpaired.stdout, unpaired.stdout + unpaired.stderr
+    assert "fabrics:             none" in house.run_homegate("matter", "pairing", env=env).stdout
+
+
+def test_a_controller_that_drops_its_session_resumes_it_and_is_answered(house, controller, loop):
+    """The controller's ExpireSessions while homegate runs on: its next request resumes the CASE
+    session (Sigma1 with a resumption id, Sigma2Resume) and is answered on the resumed session."""
+    import chip.clusters as Clusters
+    bridged = Clusters.BridgedDeviceBasicInformation
+    read(loop, controller, [(2, bridged.Attributes.UniqueID)])
+    controller.ExpireSessions(NODE)
+    started = time.monotonic()
+    assert read(loop, controller, [(2, bridged.Attributes.UniqueID)])[2][bridged][bridged.Attributes.UniqueID]
+    assert time.monotonic() - started < 5

@@ -8,7 +8,7 @@ extension ArchiveReader {
     mutating func read(_ json: JSONValue, timeZone: TimeZone) -> StoredHome? {
         guard
             let root = fields(
-                json, "", allowed: ["homegate_export", "primary_home", "homes", "accessories", "action_sets", "triggers", "homekit"],
+                json, "", allowed: ["homegate_export", "primary_home", "homes", "accessories", "action_sets", "triggers", "homekit", "matter"],
                 required: ["homes"])
         else { return nil }
         if let version = root["homegate_export"]?.intValue, version > HomeArchive.version {

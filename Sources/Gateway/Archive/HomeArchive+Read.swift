@@ -17,6 +17,8 @@ extension HomeArchive {
         public var home: StoredHome
         /// `adapter_state` rows (JSON text by key), or nil when the export left them out.
         public var homekit: [String: String]?
+        /// The Matter bridge's `adapter_state` rows (`matter.` keys), or nil when the export left them out.
+        public var matter: [String: String]?
     }
 
     /// Reads an export back with the HomeKit bridge's state it may carry, checked as `read` does.
@@ -40,8 +42,9 @@ extension HomeArchive {
         let json = YAMLJSON.value(root, marks: &reader.marks)
         let home = reader.read(json, timeZone: timeZone)
         let homekit = reader.homekit(json["homekit"])
+        let matter = reader.matter(json["matter"])
         guard reader.problems.isEmpty, let home else { throw ArchiveError(problems: reader.problems) }
-        return Contents(home: home, homekit: homekit)
+        return Contents(home: home, homekit: homekit, matter: matter)
     }
 }
 

@@ -15,7 +15,10 @@ public enum HomeArchive {
 
     /// The YAML text of everything but runtime state; with `homekit`, the HomeKit bridge's state
     /// (keys, pairings, aid/iid map: `adapter_state` rows, JSON text by key) as well.
-    public static func export(_ home: StoredHome, homekit: [String: String]? = nil, at date: Date = Date()) -> String {
+    /// `matter`: the Matter bridge's (its setup with the DAC key, its fabrics, its endpoint numbers).
+    public static func export(
+        _ home: StoredHome, homekit: [String: String]? = nil, matter: [String: String]? = nil, at date: Date = Date()
+    ) -> String {
         let s = home.structure
         let homes: [JSONValue] = s.homes.map { h in
             [
@@ -46,7 +49,7 @@ public enum HomeArchive {
         }
         let triggers: [JSONValue] = home.triggers.map { .object($0.json) }
         var pairs: [(Node, Node)] = [
-            (Node("homegate_export"), YAMLJSON.node(.integer(homekit == nil ? 1 : version))),
+            (Node("homegate_export"), YAMLJSON.node(.integer(homekit == nil && matter == nil ? 1 : version))),
             (Node("primary_home"), YAMLJSON.node(.string(s.primaryHome))),
             (Node("homes"), YAMLJSON.node(.array(homes))),
             (Node("accessories"), YAMLJSON.node(.object(accessories))),
@@ -58,10 +61,17 @@ public enum HomeArchive {
             let rows = homekit.sorted { $0.key < $1.key }.map { (Node($0.key), YAMLJSON.node(.string($0.value))) }
             pairs.append((Node("homekit"), Node(rows, Tag(.map), .block)))
         }
+        if let matter {
+            let rows = matter.sorted { $0.key < $1.key }.map { (Node($0.key), YAMLJSON.node(.string($0.value))) }
+            pairs.append((Node("matter"), Node(rows, Tag(.map), .block)))
+        }
         let body = (try? Yams.serialize(node: Node(pairs, Tag(.map), .block), width: 120, sortKeys: false)) ?? ""
         var header = "# homegate export of \(instantText(date)). Restore onto an empty database with: homegate import <this file>\n"
         if homekit != nil {
             header += "# It holds the HomeKit bridge's secret key and pairings: keep it as private as the database.\n"
+        }
+        if matter != nil {
+            header += "# It holds the Matter bridge's keys and fabrics: keep it as private as the database.\n"
         }
         return header + body
     }

@@ -182,7 +182,9 @@ struct CASEResponder: Sendable {
             ]))
         var renewed = record
         renewed.id = newID
-        let keys = SessionKeys(sharedSecret: record.sharedSecret, salt: sigma1.initiatorRandom + newID, info: "SessionResumptionKeys")
+        // Keyed with the resumption id Sigma1 named, not the new one (the SDK's DeriveSecureSession on
+        // both sides): with the new one the SDK's controller accepts Sigma2Resume and is then never answered.
+        let keys = SessionKeys(sharedSecret: record.sharedSecret, salt: sigma1.initiatorRandom + id, info: "SessionResumptionKeys")
         let established = Established(
             keys: keys, fabric: fabric, peerNodeID: record.peerNodeID, peerTags: record.peerTags,
             initiatorSessionID: sigma1.initiatorSessionID,

@@ -7,7 +7,7 @@ import Synchronization
 public final class MatterNode: Sendable {
     let state: Mutex<NodeState>
     let logger: Logger
-    private let advertisingChanged: (@Sendable (Advertising) -> Void)?
+    let advertisingChanged: (@Sendable (Advertising) -> Void)?
 
     /// What the node should be advertised as: operationally per fabric, and commissionable with
     /// `openWindow`'s discriminator while an administrator's window is open (or while on no fabric).
@@ -32,8 +32,8 @@ public final class MatterNode: Sendable {
     /// answers an invoke: at once, on the node's lock; the new value comes back through `update`.
     public typealias WriteHandler = @Sendable (AttributePath, TLVValue) -> InteractionStatus
 
-    private let persist: (@Sendable ([UInt8]) -> Void)?
-    private let changed: AsyncStream<Void>.Continuation
+    let persist: (@Sendable ([UInt8]) -> Void)?
+    let changed: AsyncStream<Void>.Continuation
     /// An element after each change a subscription may report (coalesced: one pending at most).
     public let changes: AsyncStream<Void>
     private let started = ContinuousClock.now

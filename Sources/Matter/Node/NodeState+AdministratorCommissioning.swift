@@ -5,8 +5,9 @@ extension NodeState {
         var verifier: PASEVerifier
         var discriminator: UInt16
         var deadline: ContinuousClock.Instant
-        var fabricIndex: UInt8
-        var vendorID: UInt16
+        /// The administrator that opened it; nil for one the device opened itself (its own user interface).
+        var fabricIndex: UInt8?
+        var vendorID: UInt16?
     }
 
     /// StatusCode of the cluster: Busy (2), PAKEParameterError (3), WindowNotOpen (4).

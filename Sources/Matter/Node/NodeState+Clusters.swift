@@ -119,8 +119,8 @@ extension NodeState {
         model.set(endpoint: 0, cluster: ClusterID.generalCommissioning, attribute: 2, to: .unsigned(regulatoryConfig))
         let admin = ClusterID.administratorCommissioning
         model.set(endpoint: 0, cluster: admin, attribute: 0, to: .unsigned(window == nil ? 0 : 1))
-        model.set(endpoint: 0, cluster: admin, attribute: 1, to: window.map { .unsigned(UInt64($0.fabricIndex)) } ?? .null)
-        model.set(endpoint: 0, cluster: admin, attribute: 2, to: window.map { .unsigned(UInt64($0.vendorID)) } ?? .null)
+        model.set(endpoint: 0, cluster: admin, attribute: 1, to: window?.fabricIndex.map { .unsigned(UInt64($0)) } ?? .null)
+        model.set(endpoint: 0, cluster: admin, attribute: 2, to: window?.vendorID.map { .unsigned(UInt64($0)) } ?? .null)
     }
 
     /// AttributeList, AcceptedCommandList and GeneratedCommandList for every cluster, and each
