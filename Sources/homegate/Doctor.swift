@@ -17,7 +17,8 @@ struct Doctor: AsyncParsableCommand {
             Uses the same configuration as `homegate run`. Reaches the broker with its settings (a client id of its own, nothing \
             published but a health request), looks for each Zigbee2MQTT bridge and for a running gateway, checks the mapping files and \
             the database folder, says which time zone and place automations will use, and with hap.enabled checks the HomeKit \
-            bridge (its port, avahi-daemon, its advertisement, its pairings). Exits 0 when nothing failed (warnings are \
+            bridge (its port, avahi-daemon, its advertisement, its pairings), and with matter.enabled the Matter bridge (its UDP \
+            port, its advertisements, its stored state and fabrics). Exits 0 when nothing failed (warnings are \
             allowed), 1 when something did.
             """)
 
@@ -49,6 +50,7 @@ struct Doctor: AsyncParsableCommand {
         let running = await checkBroker(settings, bridges: mappings?.zigbee2mqtt.map(\.baseTopic) ?? [], &report)
         checkDatabase(settings.database, &report)
         await checkHomeKit(settings, running: running, &report)
+        await checkMatter(settings, running: running, &report)
         checkTime(settings, environment: environment, &report)
         report.print()
         if report.failed { throw ExitCode(1) }
