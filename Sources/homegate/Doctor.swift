@@ -173,10 +173,13 @@ struct Doctor: AsyncParsableCommand {
         return heard["\(base)/response/health"]?["data"]
     }
 
-    /// The first message on each topic, until all came or `seconds` passed.
+    /// The first message on each topic, until all came or `seconds` passed: what came by then (a
+    /// bridge that never answers must not hide the running gateway's answer).
     private static func listen(
         _ client: MQTTClient, for topics: Set<String>, transaction: String, seconds: Double
     ) async -> [String: JSONValue] {
+        // The listener ends when all came or when cancelled (the messages end with the task), and
+        // returns what it heard either way.
         await withTaskGroup(of: [String: JSONValue]?.self) { group in
             group.addTask {
                 var heard: [String: JSONValue] = [:]
@@ -188,13 +191,13 @@ struct Doctor: AsyncParsableCommand {
                 }
                 return heard
             }
-            var collected: [String: JSONValue] = [:]
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 return nil
             }
-            if let first = await group.next() ?? nil { collected = first }
+            var collected = (await group.next() ?? nil) ?? [:]
             group.cancelAll()
+            for await case let heard? in group { collected = heard }
             return collected
         }
     }
