@@ -1,3 +1,4 @@
+import GatewayCore
 public import HomeModel
 import Matter
 
@@ -67,7 +68,8 @@ public struct BridgedCharacteristics: Sendable, Equatable {
                 numbers.insert(UInt64(bound.rounded()))
             }
         }
-        let candidates = numbers.sorted().map { number in
+        // No fields first (commands whose fields are all optional, a lock's PIN code), then each number in every field.
+        let candidates = [TLVValue.structure([])] + numbers.sorted().map { number in
             TLVValue.structure((0...7).map { TLVElement(.context($0), .unsigned(number)) })
         }
         var written = Set<String>()
@@ -80,7 +82,7 @@ public struct BridgedCharacteristics: Sendable, Equatable {
             // An unknown command answers UNSUPPORTED_COMMAND whatever its fields: one try tells.
             for command in UInt32(0)...0xFF {
                 let path = CommandPath(endpoint: endpoint.number, cluster: cluster, command: command)
-                if case .refused(.unsupportedCommand) = endpoint.writes(for: path, fields: candidates[0]) { continue }
+                if case .refused(.unsupportedCommand) = endpoint.writes(for: path, fields: candidates[1]) { continue }
                 for fields in candidates where take(endpoint.writes(for: path, fields: fields)) { break }
             }
             for (attribute, value) in content.attributes {
