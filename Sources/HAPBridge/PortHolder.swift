@@ -7,7 +7,11 @@ public enum PortHolder {
     /// "homebridge (pid 1234)", or nil; every holder where several processes listen on the port
     /// (on different addresses, or sharing the socket): "homebridge (pid 1234), node (pid 1240)".
     public static func describe(port: Int) -> String? {
-        let inodes = listeningInodes(port: port)
+        describe(holding: listeningInodes(port: port))
+    }
+
+    /// The processes that hold any of the sockets `inodes`, as `describe(port:)` says them.
+    static func describe(holding inodes: Set<String>) -> String? {
         guard !inodes.isEmpty, let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
         var holders: [String] = []
         for pid in processes where pid.allSatisfy(\.isNumber) {

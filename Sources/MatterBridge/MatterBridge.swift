@@ -19,6 +19,8 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         var map = EndpointMap()
         /// The UDP port once serving.
         var port: Int?
+        /// What avahi advertises, for health (`MatterBridge+Advertising`).
+        var advertisements: JSONValue = .array([])
     }
 
     static let endpointsKey = "matter.endpoints"
@@ -150,6 +152,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.follow(arrivals, from: laidOut, node: node) }
                 group.addTask { try await self.announce(server, node: node, setup: setup, advertiser: advertiser) }
+                group.addTask { await self.followAdvertising(advertiser, node: node) }
                 group.addTask { await ramps.run() }
                 try await server.run()
                 group.cancelAll()
@@ -193,12 +196,13 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
 
     /// The health report's `matter` section: serving on which port, how many endpoints and fabrics.
     func reportHealth(fabrics: Int) {
-        let (port, endpoints) = state.withLock { ($0.port, $0.layout.endpoints.count) }
+        let (port, endpoints, advertisements) = state.withLock { ($0.port, $0.layout.endpoints.count, $0.advertisements) }
         guard let port else { return }
         access.report(
             "matter",
             AdapterStatus(section: [
                 "serving": true, "port": .integer(port), "endpoints": .integer(endpoints), "fabrics": .integer(fabrics),
+                "advertisements": advertisements,
             ]))
     }
 

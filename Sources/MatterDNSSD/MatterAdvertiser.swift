@@ -56,6 +56,17 @@ public final class MatterAdvertiser: Sendable {
         }
     }
 
+    /// Each service published now (`instance._type`): whether avahi advertises it, and how it stands.
+    public var states: [String: (advertised: Bool, detail: String)] {
+        published.withLock { published in
+            Dictionary(
+                published.map { entry -> (String, (advertised: Bool, detail: String)) in
+                    ("\(entry.key.instanceName).\(entry.key.serviceType)", (entry.value.state.isAdvertised, "\(entry.value.state)"))
+                },
+                uniquingKeysWith: { a, _ in a })
+        }
+    }
+
     public func stop() {
         published.withLock { published in
             for advertiser in published.values { advertiser.stop() }

@@ -98,7 +98,7 @@ extension Doctor {
     }
 
     /// avahi-daemon reached as the bridge reaches it: through the system D-Bus.
-    static func checkAvahi(_ report: inout DoctorReport) {
+    static func checkAvahi(_ report: inout DoctorReport, compose: String = "compose.homekit.yaml") {
         let bus = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { address -> String? in
             guard let path = address.split(separator: ",").first(where: { $0.hasPrefix("unix:path=") }) else { return nil }
             return String(path.dropFirst("unix:path=".count))
@@ -106,7 +106,7 @@ extension Doctor {
         guard FileManager.default.fileExists(atPath: bus) else {
             report.warn(
                 "mdns", "no system D-Bus at \(bus): the bridge will not be advertised (controllers that know its address can still pair)",
-                hint: "install and start avahi-daemon; in a container, mount the host's /run/dbus (compose.homekit.yaml does)")
+                hint: "install and start avahi-daemon; in a container, mount the host's /run/dbus (\(compose) does)")
             return
         }
         if FileManager.default.fileExists(atPath: "/run/avahi-daemon/pid") || FileManager.default.fileExists(atPath: "/run/avahi-daemon/socket") {

@@ -17,7 +17,8 @@ struct Doctor: AsyncParsableCommand {
             Uses the same configuration as `homegate run`. Reaches the broker with its settings (a client id of its own, nothing \
             published but a health request), looks for each Zigbee2MQTT bridge and for a running gateway, checks the mapping files and \
             the database folder, says which time zone and place automations will use, and with hap.enabled checks the HomeKit \
-            bridge (its port, avahi-daemon, its advertisement, its pairings). Exits 0 when nothing failed (warnings are \
+            bridge (its port, avahi-daemon, its advertisement, its pairings), and with matter.enabled the Matter bridge (its UDP \
+            port, its advertisements, its stored state and fabrics). Exits 0 when nothing failed (warnings are \
             allowed), 1 when something did.
             """)
 
@@ -49,6 +50,7 @@ struct Doctor: AsyncParsableCommand {
         let running = await checkBroker(settings, bridges: mappings?.zigbee2mqtt.map(\.baseTopic) ?? [], &report)
         checkDatabase(settings.database, &report)
         await checkHomeKit(settings, running: running, &report)
+        await checkMatter(settings, running: running, &report)
         checkTime(settings, environment: environment, &report)
         report.print()
         if report.failed { throw ExitCode(1) }
@@ -171,10 +173,13 @@ struct Doctor: AsyncParsableCommand {
         return heard["\(base)/response/health"]?["data"]
     }
 
-    /// The first message on each topic, until all came or `seconds` passed.
+    /// The first message on each topic, until all came or `seconds` passed: what came by then (a
+    /// bridge that never answers must not hide the running gateway's answer).
     private static func listen(
         _ client: MQTTClient, for topics: Set<String>, transaction: String, seconds: Double
     ) async -> [String: JSONValue] {
+        // The listener ends when all came or when cancelled (the messages end with the task), and
+        // returns what it heard either way.
         await withTaskGroup(of: [String: JSONValue]?.self) { group in
             group.addTask {
                 var heard: [String: JSONValue] = [:]
@@ -186,13 +191,13 @@ struct Doctor: AsyncParsableCommand {
                 }
                 return heard
             }
-            var collected: [String: JSONValue] = [:]
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 return nil
             }
-            if let first = await group.next() ?? nil { collected = first }
+            var collected = (await group.next() ?? nil) ?? [:]
             group.cancelAll()
+            for await case let heard? in group { collected = heard }
             return collected
         }
     }

@@ -10,7 +10,8 @@ struct Validate: AsyncParsableCommand {
         discussion: """
             Prints every problem as file:line:column: message and exits 1, or prints a one-line summary and exits 0.
             With --devices, also shows what each device of a Zigbee2MQTT bridge/devices payload becomes \
-            (with the overrides of the mapping files) and every expose left out, with why.
+            (with the overrides of the mapping files) and every expose left out, with why. With --coverage, how much of the \
+            house reaches HomeKit and the Matter bridge, and which characteristics Matter has no counterpart for.
             """)
 
     @Argument(help: "The mappings folder, or one mapping file; by default the configuration's (HOMEGATE_CONFIG, HOMEGATE_MAPPINGS).")
@@ -25,8 +26,15 @@ struct Validate: AsyncParsableCommand {
             discussion: "mosquitto_sub -t zigbee2mqtt/bridge/devices -C 1 > devices.json", valueName: "devices.json"))
     var devices: String?
 
-    @Flag(help: "With --devices: a coverage table instead, devices fully, partly and not at all shown, and each kind of expose.")
+    @Flag(
+        help: ArgumentHelp(
+            "A coverage table: the share of exposes shown in HomeKit and reaching the Matter bridge, per kind of expose and in all.",
+            discussion: "With --devices, of that list; without, of each Zigbee2MQTT bridge's list on the configuration's broker, "
+                + "and of the mapping files' MQTT accessories."))
     var coverage = false
+
+    @Option(help: "With --coverage and no --devices: seconds to wait for the broker and each bridge's device list.")
+    var timeout: Double = 5
 
     func run() async throws {
         let directory = try path ?? loadSettings(config).mappings
@@ -49,7 +57,11 @@ struct Validate: AsyncParsableCommand {
             throw ExitCode(1)
         }
         print(mappingSummary(set, directory: directory))
-        if let devices { try report(devices: devices, set: set) }
+        if let devices {
+            try report(devices: devices, set: set)
+        } else if coverage {
+            try await houseCoverage(set)
+        }
     }
 
     /// One line per device: its accessory's services, or why it has none; then what is not shown.
@@ -64,7 +76,7 @@ struct Validate: AsyncParsableCommand {
         }
         let source = set.zigbee2mqtt.first
         if coverage {
-            print(Zigbee2MQTTCoverage(list) { source?.override(for: $0) ?? .init() }.table)
+            print(Zigbee2MQTTCoverage(list, override: { source?.override(for: $0) ?? .init() }, bridge: Self.matter).table)
             return
         }
         var accessories = 0

@@ -23,6 +23,11 @@ says how), and checked:
                backup with the bridge's state (mode 0600) and its restore through standard input,
                run as written (stop, `run -T ... import -`, start); install.md's uninstall
                (stop, clear-retained --dry-run, clear-retained).
+  matter       compose.existing-broker.yaml with compose.matter.yaml, by docs/matter.md's lines: on
+               the host's network with the host's D-Bus mounted, the Matter bridge on, serving on
+               the .env's HOMEGATE_MATTER_PORT as `homegate doctor` in the service says (with its
+               _matterc._udp advertisement and readable state), `homegate matter pairing` printing
+               the codes; with compose.homekit.yaml as well, both bridges on.
 
 Run with scripts/compose-test.sh [BIN_PATH] [pytest arguments…] (-k tls for one)."""
 import json
@@ -234,3 +239,40 @@ def backup_and_restore(smoke, folder, homegate):
     if "would remove homegate/bridge/state" not in printed or "removed homegate/bridge/state" not in printed.replace("would remove", ""):
         raise AssertionError(f"install.md's uninstall did not list and clear homegate's retained messages:\n{printed}")
     print("  install.md's uninstall: homegate stopped, its retained messages listed (--dry-run), then cleared")
+
+
+def test_matter(smoke):
+    print("compose.existing-broker.yaml with compose.matter.yaml (the Matter bridge), next to an anonymous Mosquitto:")
+    port = existing_broker(smoke, None)
+    matter_port = free_port(kind=socket.SOCK_DGRAM)
+    folder = project(smoke.scratch, f"HOMEGATE_MQTT_URL=mqtt://127.0.0.1:{port}\nHOMEGATE_MATTER_PORT={matter_port}\n",
+                     steps=[("README.md", "quick-start"), ("docs/matter.md", "matter"), ("docs/matter.md", "matter")])
+    plain_compose(folder, "compose.existing-broker.yaml:compose.matter.yaml", ["homegate"])
+    service = resolved(folder, None, None, clean_env({}))["services"]["homegate"]
+    mounts = [v if isinstance(v, str) else f"{v['source']}:{v['target']}" for v in service.get("volumes", [])]
+    if service.get("network_mode") != "host" or not any(m.startswith("/run/dbus:/run/dbus") for m in mounts):
+        raise AssertionError(f"compose.matter.yaml does not put homegate on the host network with the host's D-Bus: {service}")
+    both = resolved(folder, ["compose.existing-broker.yaml", "compose.homekit.yaml", "compose.matter.yaml"], None, clean_env({}))
+    together = both["services"]["homegate"]
+    if together["environment"].get("HOMEGATE_HAP_ENABLED") != "true" or together["environment"].get("HOMEGATE_MATTER_ENABLED") != "true":
+        raise AssertionError(f"compose.homekit.yaml and compose.matter.yaml together do not turn both bridges on: {together}")
+    print("  with compose.homekit.yaml as well: both bridges on, one host network, one D-Bus mount")
+    _, homegate = run(smoke, folder, None, None, clean_env({}), broker={"port": port})
+    env, argv, cwd = homegate
+    if env.get("HOMEGATE_MATTER_ENABLED") != "true":
+        raise AssertionError("compose.matter.yaml did not turn the Matter bridge on")
+    serving = f"the bridge serves on UDP port {matter_port}"
+    deadline = time.monotonic() + 30
+    while True:
+        result = subprocess.run([argv[0], "doctor"], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+        if serving in result.stdout:
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the Matter bridge never served on HOMEGATE_MATTER_PORT {matter_port}:\n{result.stdout}{result.stderr}")
+        time.sleep(0.5)
+    doctor(homegate, expect=[serving, "._matterc._udp", "stored state readable"])
+    result = subprocess.run([argv[0], "matter", "pairing"], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+    code = re.search(r"manual pairing code: (\d{11})", result.stdout)
+    if result.returncode != 0 or not code or "MT:" not in result.stdout:
+        raise AssertionError(f"homegate matter pairing in the service did not print a manual code and a QR payload:\n{result.stdout}{result.stderr}")
+    print(f"  homegate matter pairing in the service: manual code {code.group(1)[:4]}-..., an MT: payload and its QR code")

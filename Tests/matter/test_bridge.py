@@ -218,14 +218,24 @@ def test_the_house_is_an_aggregator_of_bridged_devices_with_their_device_types(h
     color = ct[numbers["bulb/lightbulb"]][Clusters.ColorControl]
     assert (color[Clusters.ColorControl.Attributes.ColorTempPhysicalMinMireds], color[Clusters.ColorControl.Attributes.ColorTempPhysicalMaxMireds]) == (250, 454)
 
-    # The health report says it serves, where, with how many endpoints and fabrics.
-    responses = house.subscribe("homegate/response/health")
-    try:
-        house.publish("homegate/request/health", '{"transaction":"matter"}')
-        health = responses.message("homegate/response/health")["data"]
-    finally:
-        responses.close()
-    assert health["matter"] == {"serving": True, "port": house.matter_port, "endpoints": len(EXPECTED), "fabrics": 1}
+    # The health report says it serves, where, with how many endpoints and fabrics, and what avahi
+    # advertises: the fabric's operational service (health looks at avahi's states each second).
+    deadline = time.monotonic() + 10
+    while True:
+        responses = house.subscribe("homegate/response/health")
+        try:
+            house.publish("homegate/request/health", '{"transaction":"matter"}')
+            health = responses.message("homegate/response/health")["data"]
+        finally:
+            responses.close()
+        matter = dict(health["matter"])
+        advertisements = matter.pop("advertisements", [])
+        if [a["advertised"] for a in advertisements if a["service"].endswith("._matter._tcp")] == [True] or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert matter == {"serving": True, "port": house.matter_port, "endpoints": len(EXPECTED), "fabrics": 1}
+    assert [a["service"].split(".", 1)[1] for a in advertisements] == ["_matter._tcp"], advertisements
+    assert advertisements[0]["advertised"] is True, advertisements
 
 
 def test_homegate_matter_pairing_prints_the_codes_the_sdk_reads_and_the_fabric(house, controller):
