@@ -13,9 +13,19 @@ public struct BridgedCharacteristics: Sendable, Equatable {
     /// an invoke or an attribute write.
     public var carried: Set<String>
 
-    /// nil when Matter has no device type for the service (it gets no endpoint).
+    /// nil when Matter has no device type for the service (it gets no endpoint). A battery service
+    /// is Power Source (0x0011), the cluster every endpoint of its accessory carries (an accessory
+    /// with nothing else bridged has no endpoint to carry it, which is rare: a battery powers something).
     public init?(_ service: Service) {
         let sampled = Self.sampled(service)
+        if sampled.type == .battery_service {
+            deviceType = 0x0011
+            carried = Set(
+                sampled.characteristics.filter { characteristic in
+                    Self.samples(characteristic).contains { !PowerSource.attributes(characteristic.name, $0).isEmpty }
+                }.map(\.name))
+            return
+        }
         guard let device = BridgedDevice(sampled) else { return nil }
         deviceType = device.deviceType.type
         carried = []

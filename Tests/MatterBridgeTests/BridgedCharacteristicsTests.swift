@@ -47,4 +47,14 @@ struct BridgedCharacteristicsTests {
         #expect(bridged.carried == ["programmable_switch_event"])
         #expect(BridgedCharacteristics(Service(id: "label", type: .service_label, characteristics: [])) == nil)
     }
+
+    @Test("a battery service is Power Source: its level and low-battery state are carried, its charging state is not")
+    func battery() throws {
+        let battery = Service(
+            id: "battery", type: .battery_service,
+            characteristics: [Characteristic(.battery_level), Characteristic(.status_low_battery), Characteristic(.charging_state)])
+        let bridged = try #require(BridgedCharacteristics(battery))
+        #expect(bridged.deviceType == 0x0011)
+        #expect(bridged.carried == ["battery_level", "status_low_battery"])
+    }
 }
