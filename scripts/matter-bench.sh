@@ -3,13 +3,22 @@
 # the Matter SDK's own Python controller, aiohomekit and asyncio MQTT clients in one network
 # namespace, homegate with both bridges, Mosquitto, the simulator and an echo floor in another.
 #
-#   scripts/matter-bench.sh [--runs 2] [--bin-path .build/release] [matter-bench.py options…]
+#   scripts/matter-bench.sh [--build] [--runs 2] [--bin-path .build/release] [matter-bench.py options…]
 #
-# Build the three release binaries first (docs/performance.md). Needs root (network namespaces, as
+# --build first builds the three release binaries as docs/performance.md does (swift build -c release
+# --static-swift-stdlib --product homegate|homegate-simulator|homegate-bench; what is up to date is
+# not built again); without it they must be there. Needs root (network namespaces, as
 # scripts/matter-test.sh). The virtual environment .build/matter-bench-venv holds
-# scripts/matter-bench-requirements.txt, made once.
+# scripts/matter-bench-requirements.txt, made once. `--help` lists the benchmark's options.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--build" ]; then
+  shift
+  for product in homegate homegate-simulator homegate-bench; do
+    swift build -c release --static-swift-stdlib --product "$product"
+  done
+fi
 
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 # The controller's minimal mDNS lists interfaces over netlink: without libnl-route its import fails.
