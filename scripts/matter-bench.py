@@ -237,14 +237,11 @@ def measured_rate(port, seconds=4):
     return out.count("\n") / seconds
 
 
-async def window(house, seconds, figures=None):
-    """homegate's CPU (% of a core) and RSS over `seconds`, and its peak RSS; with `figures`, this
-    process's CPU too (the controllers: the Matter subscription, HAP and MQTT clients)."""
-    before, own_before = hb.ProcStat(house.gateway.pid), hb.ProcStat(os.getpid())
+async def window(house, seconds):
+    """homegate's CPU (% of a core) and RSS over `seconds`, and its peak RSS."""
+    before = hb.ProcStat(house.gateway.pid)
     await asyncio.sleep(seconds)
-    after, own_after = hb.ProcStat(house.gateway.pid), hb.ProcStat(os.getpid())
-    if figures is not None:
-        figures["controller cpu"] = hb.cpu_percent(own_before, own_after)
+    after = hb.ProcStat(house.gateway.pid)
     return hb.cpu_percent(before, after), after.rss_mb, after.peak_mb
 
 
@@ -372,7 +369,7 @@ async def one_run(args, number, network, fabric_admin):
                 subscription.SetRawAttributeUpdateCallback(reports.changed)
                 await events(args, figures, lights, bridges, connect, pub, arrivals, reports)
                 # 6. With the controllers connected.
-                figures["cpu controllers"], figures["rss controllers"], figures["peak"] = await window(house, args.window, figures)
+                figures["cpu controllers"], figures["rss controllers"], figures["peak"] = await window(house, args.window)
                 subscription.Shutdown()
             finally:
                 reader.cancel()
@@ -531,7 +528,6 @@ def rows(f):
     out.append(("homegate CPU, no bridge (% of a core)", f["cpu reference"]))
     out.append(("homegate CPU, both bridges, no controller (% of a core)", f["cpu bridges"]))
     out.append(("homegate CPU, both bridges, controllers connected (% of a core)", f["cpu controllers"]))
-    out.append(("the controllers' own CPU then (Python, % of a core)", f["controller cpu"]))
     out.append(("background device messages (/s, measured)", f["background msg/s"]))
     return out
 
