@@ -29,8 +29,10 @@ fi
 scripts/install-mdns-deps.sh  # avahi-daemon, dbus and iproute2 for namespace A
 [ -d /data ] || $sudo mkdir -p /data  # the controller hard-codes /data/chip_{factory,config,counters}.ini
 
+# Python 3.11 (the controller is an abi3 wheel built for 3.11), as scripts/matter-test.sh makes its venv.
 . scripts/python-venv.sh
 venv=.build/matter-bench-venv
+[ -x "$venv/bin/python" ] || python3.11 -m venv "$venv"
 python_venv "$venv" scripts/matter-bench-requirements.txt
 
 export PYTHONDONTWRITEBYTECODE=1
