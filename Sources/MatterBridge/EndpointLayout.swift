@@ -3,7 +3,8 @@ import GatewayCore
 import HomeModel
 import Matter
 
-/// One bridged device: a service of an accessory on an endpoint of its own.
+/// One bridged service of an accessory on an endpoint of its own (a Bridged Node, or a composed
+/// device's child).
 struct BridgedEndpoint: Sendable {
     var number: UInt16
     var accessory: String
@@ -20,26 +21,40 @@ struct BridgedEndpoint: Sendable {
 /// The house laid out as Matter endpoints: which endpoint is which service, and the data model's
 /// application part (the Aggregator and every bridged endpoint). Built from a snapshot and the
 /// stored endpoint map; the bridge keeps its values up to date from the events.
+///
+/// An accessory with one bridged service is one endpoint: the device's type and Bridged Node, with
+/// Bridged Device Basic Information. One with several is a composed bridged device (Matter 1.3 core
+/// 9.12): a parent endpoint of type Bridged Node alone, carrying Bridged Device Basic Information
+/// (the accessory's name, reachability) and its Power Source, its PartsList naming one child
+/// endpoint per service, each child its device type and clusters alone, a Descriptor TagList telling
+/// it from its siblings (a number, the service's name). The Aggregator lists every one of them.
 struct EndpointLayout: Sendable {
     var endpoints: [UInt16: BridgedEndpoint] = [:]
-    /// Each accessory's endpoints.
+    /// Each accessory's endpoints (its services', not the parent's).
     var byAccessory: [String: [UInt16]] = [:]
+    /// Each accessory's Bridged Node: its one service's endpoint, or the parent of its services'.
+    var nodes: [String: UInt16] = [:]
     /// Each endpoint's clusters as laid out (Descriptor, Bridged Device Basic Information, the device's).
     var clusters: [UInt16: [UInt32: DataModel.Cluster]] = [:]
     /// Each accessory's battery service, where it has one (its Power Source).
     var batteries: [String: String] = [:]
 
-    var parts: [UInt16] { endpoints.keys.sorted() }
+    /// Every bridged endpoint, parents and children.
+    var parts: [UInt16] { clusters.keys.sorted() }
 
-    /// The bridged accessories' services that Matter has a device type for, numbered from `map`.
+    static let bridgedNode: (type: UInt32, revision: UInt16) = (0x0013, 3)
+
+    /// The bridged accessories' services that Matter has a device type for, numbered from `map`: a
+    /// service keeps its number whether it is a Bridged Node of its own or a composed device's child;
+    /// a parent is numbered the first time its accessory has two bridged services, after them.
     static func build(_ snapshot: HomeSnapshot, selection: BridgedSelection, map: inout EndpointMap) -> EndpointLayout {
         var layout = EndpointLayout()
         let bridged = Set(selection.bridged(snapshot))
         for accessory in snapshot.accessories where bridged.contains(accessory.id) {
-            let devices = accessory.services.compactMap { service in BridgedDevice(service).map { (service, $0) } }
+            let devices = served(accessory.services.compactMap { service in BridgedDevice(service).map { (service, $0) } })
+            var numbered: [(number: UInt16, service: Service)] = []
             for (service, device) in devices {
                 guard let number = map.number(EndpointMap.key(accessory: accessory.id, service: service.id)) else { continue }
-                let label = devices.count == 1 ? accessory.name : "\(accessory.name) \(service.name ?? service.id)"
                 layout.endpoints[number] = BridgedEndpoint(
                     number: number, accessory: accessory.id, service: service.id, device: device,
                     characteristics: Dictionary(service.characteristics.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }),
@@ -47,14 +62,47 @@ struct EndpointLayout: Sendable {
                 if service.type.name == "lightbulb" { layout.endpoints[number]?.effect = EffectSetting(accessory) }
                 layout.byAccessory[accessory.id, default: []].append(number)
                 var clusters = device.clusters(service)
-                clusters[Cluster.descriptor] = .descriptor(deviceTypes: [device.deviceType, (0x0013, 3)], parts: [])  // + Bridged Node
-                clusters[Cluster.bridgedDeviceBasicInformation] = basicInformation(
-                    accessory, label: label, uniqueID: uniqueID(EndpointMap.key(accessory: accessory.id, service: service.id)))
+                clusters[Cluster.descriptor] = .descriptor(deviceTypes: [device.deviceType], parts: [])
                 layout.clusters[number] = clusters
+                numbered.append((number, service))
+            }
+            if numbered.count == 1, let (number, service) = numbered.first {
+                let key = EndpointMap.key(accessory: accessory.id, service: service.id)
+                let type = devices[0].1.deviceType
+                layout.clusters[number]?[Cluster.descriptor] = .descriptor(deviceTypes: [type, bridgedNode], parts: [])
+                layout.clusters[number]?[Cluster.bridgedDeviceBasicInformation] = basicInformation(
+                    accessory, label: accessory.name, uniqueID: uniqueID(key))
+                layout.nodes[accessory.id] = number
+            } else if numbered.count > 1, let parent = map.number(EndpointMap.key(accessory: accessory.id)) {
+                for (position, (number, service)) in numbered.enumerated() {
+                    layout.clusters[number]?[Cluster.descriptor]?.tag(position: position + 1, label: service.name ?? service.id)
+                }
+                layout.clusters[parent] = [
+                    Cluster.descriptor: .descriptor(deviceTypes: [bridgedNode], parts: numbered.map(\.number)),
+                    Cluster.bridgedDeviceBasicInformation: basicInformation(
+                        accessory, label: accessory.name, uniqueID: uniqueID(EndpointMap.key(accessory: accessory.id))),
+                ]
+                layout.nodes[accessory.id] = parent
+            } else {
+                // No number left for its parent (all 65,533 taken): not bridged rather than half.
+                for (number, _) in numbered {
+                    (layout.endpoints[number], layout.clusters[number]) = (nil, nil)
+                }
+                layout.byAccessory[accessory.id] = nil
             }
         }
         layout.addPowerSources(snapshot)
         return layout
+    }
+
+    /// The services of an accessory that are bridged: a lock's buttons are not. They are Zigbee
+    /// locks' `action` values (lock, unlock, key_lock, manual_unlock, lock_failure_invalid_pin...),
+    /// the lock's report of its operations rather than buttons a person presses; the Door Lock's
+    /// state and LockOperation events carry its locking and unlocking, and a controller shows
+    /// sixteen Generic Switches beside a lock as sixteen more devices.
+    static func served(_ devices: [(Service, BridgedDevice)]) -> [(Service, BridgedDevice)] {
+        guard devices.contains(where: { $0.1 == .doorLock }) else { return devices }
+        return devices.filter { $0.1 != .genericSwitch }
     }
 
     /// Bridged Device Basic Information (0x0039).
@@ -85,5 +133,25 @@ struct EndpointLayout: Sendable {
             result.append(character)
         }
         return result
+    }
+}
+
+extension DataModel.Cluster {
+    /// A composed device's child Descriptor's TagList (feature TagList): its place among its
+    /// siblings as Common Number (namespace 0x07, tags 0 to 10 as far as they go) with the
+    /// service's name as the tag's label (64 bytes at most), so that two children of one type (a
+    /// remote's buttons, a wall switch's two lights) are told apart. A child past the tenth has none.
+    mutating func tag(position: Int, label: String) {
+        guard position <= 10 else { return }
+        attributes[0x0004] = .array([
+            TLVElement(
+                .structure([
+                    TLVElement(.context(0), .null),  // MfgCode: a standard namespace
+                    TLVElement(.context(1), .unsigned(0x07)),  // Common Number
+                    TLVElement(.context(2), .unsigned(UInt64(position))),
+                    TLVElement(.context(3), .utf8(EndpointLayout.truncated(label, bytes: 64))),
+                ]))
+        ])
+        attributes[0xFFFC] = .unsigned(1)  // TagList
     }
 }

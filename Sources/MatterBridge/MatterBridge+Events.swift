@@ -74,8 +74,11 @@ extension MatterBridge {
                 case .accessory(let id, .reachability, let now?):
                     for number in state.layout.byAccessory[id] ?? [] {
                         state.layout.endpoints[number]?.reachable = now.reachable
-                        changes.append((number, Cluster.bridgedDeviceBasicInformation, 0x0011, .bool(now.reachable)))
-                        reachability.append((number, now.reachable))
+                    }
+                    // Bridged Device Basic Information is the Bridged Node's: a composed device's parent.
+                    if let node = state.layout.nodes[id] {
+                        changes.append((node, Cluster.bridgedDeviceBasicInformation, 0x0011, .bool(now.reachable)))
+                        reachability.append((node, now.reachable))
                     }
                 default:
                     continue

@@ -122,15 +122,16 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 self?.reportHealth(fabrics: advertising.fabrics.count)
             },
             commandHandler: { path, fields in
-                guard let endpoint = self.state.withLock({ $0.layout.endpoints[path.endpoint] }) else {
-                    return .status(.unsupportedEndpoint)
+                let (endpoint, laid) = self.state.withLock {
+                    ($0.layout.endpoints[path.endpoint], $0.layout.clusters[path.endpoint] != nil)
                 }
+                guard let endpoint else { return .status(laid ? .unsupportedCommand : .unsupportedEndpoint) }  // a parent has none
                 return .status(ramps.handle(path, endpoint.writes(for: path, fields: fields), on: endpoint))
             },
             writeHandler: { path, value in
-                guard let number = path.endpoint, let endpoint = self.state.withLock({ $0.layout.endpoints[number] }) else {
-                    return .unsupportedEndpoint
-                }
+                guard let number = path.endpoint else { return .unsupportedEndpoint }
+                let (endpoint, laid) = self.state.withLock { ($0.layout.endpoints[number], $0.layout.clusters[number] != nil) }
+                guard let endpoint else { return laid ? .unsupportedWrite : .unsupportedEndpoint }  // a parent's attributes are read-only
                 return Self.queue(endpoint.writes(for: path, value: value), on: writer)
             })
         if let text = try access.adapterState(Self.nodeKey) {
@@ -168,7 +169,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         control?.attach(node: node, setup: setup, port: port)
         reportHealth(fabrics: node.fabrics.count)
         advertiser.start(port: UInt16(port), advertising: node.advertising)
-        let endpoints = state.withLock { $0.layout.endpoints.count }
+        let endpoints = state.withLock { $0.layout.clusters.count }
         logger.info(
             "Matter bridge serving", metadata: ["port": "\(port)", "endpoints": "\(endpoints)", "fabrics": "\(node.fabrics.count)"])
         if node.fabrics.isEmpty {
@@ -196,7 +197,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
 
     /// The health report's `matter` section: serving on which port, how many endpoints and fabrics.
     func reportHealth(fabrics: Int) {
-        let (port, endpoints, advertisements) = state.withLock { ($0.port, $0.layout.endpoints.count, $0.advertisements) }
+        let (port, endpoints, advertisements) = state.withLock { ($0.port, $0.layout.clusters.count, $0.advertisements) }
         guard let port else { return }
         access.report(
             "matter",

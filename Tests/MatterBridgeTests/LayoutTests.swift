@@ -41,13 +41,13 @@ struct LayoutTests {
     func endpoints() {
         var map = EndpointMap()
         let layout = EndpointLayout.build(Self.house([Self.lamp, Self.plug, Self.weather]), selection: .everything, map: &map)
-        #expect(layout.parts == [2, 3, 4, 5, 6])  // the smoke sensor a Smoke CO Alarm (SensorTests)
+        #expect(layout.parts == [2, 3, 4, 5, 6, 7])  // the smoke sensor a Smoke CO Alarm (SensorTests); 7 the weather's parent
         #expect(layout.endpoints[2]?.device == .light(dimmable: true, colorTemperature: 250...454))
         #expect(layout.endpoints[3]?.device == .plug)
         #expect(layout.endpoints[4]?.device == .temperature && layout.endpoints[5]?.device == .humidity)
         let information = layout.clusters[2]?[Cluster.bridgedDeviceBasicInformation]?.attributes
         #expect(information?[0x0005] == .utf8("Desk Lamp") && information?[0x0001] == .utf8("IKEA") && information?[0x0011] == .bool(true))
-        #expect(layout.clusters[4]?[Cluster.bridgedDeviceBasicInformation]?.attributes[0x0011] == .bool(false))  // away, still listed
+        #expect(layout.clusters[7]?[Cluster.bridgedDeviceBasicInformation]?.attributes[0x0011] == .bool(false))  // away, still listed
         #expect(layout.clusters[2]?[Cluster.levelControl]?.attributes[0x0000] == .unsigned(127))
         #expect(layout.clusters[2]?[Cluster.colorControl]?.attributes[0x0007] == .unsigned(300))
         #expect(layout.clusters[4]?[Cluster.temperatureMeasurement]?.attributes[0x0000] == .signed(2150))
@@ -61,9 +61,9 @@ struct LayoutTests {
         var map = EndpointMap()
         _ = EndpointLayout.build(Self.house([Self.lamp, Self.plug]), selection: .everything, map: &map)
         let left = EndpointLayout.build(Self.house([Self.plug, Self.weather]), selection: .everything, map: &map)
-        #expect(left.parts == [3, 4, 5, 6])
+        #expect(left.parts == [3, 4, 5, 6, 7])
         let back = EndpointLayout.build(Self.house([Self.weather, Self.lamp, Self.plug]), selection: .everything, map: &map)
-        #expect(back.parts == [2, 3, 4, 5, 6] && back.endpoints[2]?.accessory == "lamp")
+        #expect(back.parts == [2, 3, 4, 5, 6, 7] && back.endpoints[2]?.accessory == "lamp" && back.nodes["weather"] == 7)
         let excluded = try BridgedSelection(exclude: [AccessorySelector.parse("accessory:Coffee Machine").get()])
         #expect(EndpointLayout.build(Self.house([Self.lamp, Self.plug]), selection: excluded, map: &map).parts == [2])
     }
@@ -130,6 +130,78 @@ struct LayoutTests {
         #expect(
             endpoint.writes(for: CommandPath(endpoint: 2, cluster: Cluster.thermostat, command: 0), fields: nudge)
                 == write("target_temperature", .double(20)))
+    }
+
+    @Test("an accessory with several services is a composed device: a Bridged Node parent, its children by PartsList and TagList")
+    func composed() throws {
+        var map = EndpointMap()
+        let layout = EndpointLayout.build(Self.house([Self.lamp, Self.weather]), selection: .everything, map: &map)
+        #expect(layout.parts == [2, 3, 4, 5, 6] && layout.nodes == ["lamp": 2, "weather": 6])
+        #expect(map.endpoints["weather/"] == 6)
+        #expect(SensorTests.deviceTypes(layout, 2) == [0x010C, 0x0013])  // one service: the device and Bridged Node, as before
+        #expect(SensorTests.deviceTypes(layout, 6) == [0x0013])  // the parent: Bridged Node alone
+        #expect(
+            SensorTests.deviceTypes(layout, 3) == [0x0302] && SensorTests.deviceTypes(layout, 4) == [0x0307]
+                && SensorTests.deviceTypes(layout, 5) == [0x0076])
+        let parent = try #require(layout.clusters[6])
+        #expect(Set(parent.keys) == [Cluster.descriptor, Cluster.bridgedDeviceBasicInformation])
+        #expect(parent[Cluster.descriptor]?.attributes[0x0003] == DataModel.Cluster.partsList([3, 4, 5]))
+        let information = parent[Cluster.bridgedDeviceBasicInformation]?.attributes
+        #expect(information?[0x0005] == .utf8("Weather") && information?[0x0011] == .bool(false))
+        #expect(information?[0x0012] == .utf8(EndpointLayout.uniqueID("weather/")))
+        for child in [UInt16(3), 4, 5] {
+            #expect(layout.clusters[child]?[Cluster.bridgedDeviceBasicInformation] == nil)
+            #expect(layout.clusters[child]?[Cluster.descriptor]?.attributes[0x0003] == .array([]))
+            #expect(layout.clusters[child]?[Cluster.descriptor]?.attributes[0xFFFC] == .unsigned(1))  // TagList
+        }
+        let tag = TLVElement(
+            .structure([
+                TLVElement(.context(0), .null), TLVElement(.context(1), .unsigned(0x07)), TLVElement(.context(2), .unsigned(2)),
+                TLVElement(.context(3), .utf8("humidity")),
+            ]))
+        #expect(layout.clusters[4]?[Cluster.descriptor]?.attributes[0x0004] == .array([tag]))  // the second child, by its service
+        #expect(layout.byAccessory["weather"] == [3, 4, 5] && layout.endpoints[6] == nil)
+        var model = RootNode.model(name: "homegate", layout: layout)
+        #expect(model.endpoints[1]?[Cluster.descriptor]?.attributes[0x0003] == DataModel.Cluster.partsList([2, 3, 4, 5, 6]))
+        RootNode.apply(layout, to: &model)
+        #expect(model.endpoints[6]?[Cluster.descriptor]?.attributes[0x0003] == DataModel.Cluster.partsList([3, 4, 5]))
+    }
+
+    @Test("a service that was a Bridged Node of its own keeps its number as a child; a parent's number is never reused")
+    func composedNumbers() {
+        var map = EndpointMap()
+        let lone = Accessory(id: "weather", name: "Weather", services: [Self.weather.services[0]])
+        let before = EndpointLayout.build(Self.house([lone, Self.plug]), selection: .everything, map: &map)
+        #expect(before.parts == [2, 3] && SensorTests.deviceTypes(before, 2) == [0x0302, 0x0013])
+        let grown = EndpointLayout.build(Self.house([Self.weather, Self.plug]), selection: .everything, map: &map)
+        #expect(grown.parts == [2, 3, 4, 5, 6] && grown.nodes["weather"] == 6)  // humidity 4, smoke 5, the parent 6
+        #expect(SensorTests.deviceTypes(grown, 2) == [0x0302] && grown.clusters[2]?[Cluster.bridgedDeviceBasicInformation] == nil)
+        let shrunk = EndpointLayout.build(Self.house([lone, Self.plug]), selection: .everything, map: &map)
+        #expect(shrunk.parts == [2, 3] && shrunk.nodes["weather"] == 2)  // a Bridged Node again; 6 stays taken
+        let again = EndpointLayout.build(Self.house([Self.weather, Self.plug]), selection: .everything, map: &map)
+        #expect(again.nodes["weather"] == 6 && map.next == 7)
+    }
+
+    @Test("a lock's buttons (its action values) are not bridged: the Door Lock alone, a Bridged Node")
+    func lockButtons() {
+        var map = EndpointMap()
+        let lock = Accessory(
+            id: "lock", name: "Front Door",
+            services: [
+                Service(
+                    id: "lock_mechanism", type: .lock_mechanism,
+                    characteristics: [
+                        Characteristic(.lock_current_state, value: .int(1)), Characteristic(.lock_target_state, value: .int(1)),
+                    ]),
+                Service(
+                    id: "stateless_programmable_switch_lock", type: .stateless_programmable_switch,
+                    characteristics: [Characteristic(.programmable_switch_event)]),
+                Service(
+                    id: "stateless_programmable_switch_unlock", type: .stateless_programmable_switch,
+                    characteristics: [Characteristic(.programmable_switch_event)]),
+            ])
+        let layout = EndpointLayout.build(Self.house([lock]), selection: .everything, map: &map)
+        #expect(layout.parts == [2] && SensorTests.deviceTypes(layout, 2) == [0x000A, 0x0013] && map.endpoints.count == 1)
     }
 
     @Test("values become attributes: a contact closed is StateValue true, brightness a level from 1 to 254")

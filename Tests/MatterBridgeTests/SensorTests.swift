@@ -70,13 +70,14 @@ struct SensorTests {
     @Test("air pressure is a Pressure Sensor in kPa×10 (hPa), light a Light Sensor on Matter's log scale")
     func pressureAndLight() {
         let layout = Self.layout([Self.weather, Self.motion])
-        #expect(layout.parts == [2, 3, 4, 5])
-        #expect(layout.endpoints[3]?.device == .sensor(.pressure) && layout.endpoints[5]?.device == .sensor(.light))
-        #expect(Self.deviceTypes(layout, 3) == [0x0305, 0x0013, 0x0011])  // with the battery's Power Source
-        #expect(Self.deviceTypes(layout, 5) == [0x0106, 0x0013])  // no battery
+        #expect(layout.parts == [2, 3, 4, 5, 6, 7])  // each a composed device: 4 and 7 the parents
+        #expect(layout.endpoints[3]?.device == .sensor(.pressure) && layout.endpoints[6]?.device == .sensor(.light))
+        #expect(Self.deviceTypes(layout, 3) == [0x0305] && Self.deviceTypes(layout, 6) == [0x0106])  // children
+        #expect(Self.deviceTypes(layout, 4) == [0x0013, 0x0011])  // the parent, with the battery's Power Source
+        #expect(Self.deviceTypes(layout, 7) == [0x0013])  // no battery
         let pressure = layout.clusters[3]?[Cluster.pressureMeasurement]?.attributes
         #expect(pressure?[0x0000] == .signed(1013) && pressure?[0x0001] == .signed(300) && pressure?[0x0002] == .signed(1100))
-        let light = layout.clusters[5]?[Cluster.illuminanceMeasurement]?.attributes
+        let light = layout.clusters[6]?[Cluster.illuminanceMeasurement]?.attributes
         #expect(light?[0x0000] == .unsigned(20001) && light?[0x0002] == .unsigned(50001))  // 100 lx; HomeKit's 100,000 lx at most
         #expect(Illuminance.measured(lux: 1) == 1 && Illuminance.measured(lux: 1000) == 30001)
         #expect(Illuminance.measured(lux: 0.0001) == 0 && Illuminance.measured(lux: 0) == 0)  // too dark to measure
@@ -105,10 +106,10 @@ struct SensorTests {
     @Test("smoke and carbon monoxide are Smoke CO Alarms with their feature, a leak a Water Leak Detector, a gas alarm left out")
     func alarms() {
         let layout = Self.layout([Self.alarms])
-        #expect(layout.parts == [2, 3, 4])  // the gas alarm has no counterpart
+        #expect(layout.parts == [2, 3, 4, 5])  // the gas alarm has no counterpart; 5 the parent
         #expect(layout.endpoints[2]?.device == .sensor(.alarm(.smoke)) && layout.endpoints[3]?.device == .sensor(.alarm(.carbonMonoxide)))
         #expect(layout.endpoints[4]?.device == .sensor(.leak))
-        #expect(Self.deviceTypes(layout, 2) == [0x0076, 0x0013] && Self.deviceTypes(layout, 4) == [0x0043, 0x0013])
+        #expect(Self.deviceTypes(layout, 2) == [0x0076] && Self.deviceTypes(layout, 4) == [0x0043])
         let smoke = layout.clusters[2]?[Cluster.smokeCOAlarm]?.attributes
         #expect(smoke?[0xFFFC] == .unsigned(1) && smoke?[0x0001] == .unsigned(0) && smoke?[0x0002] == nil)
         #expect(smoke?[0x0003] == .unsigned(1) && smoke?[0x0000] == .unsigned(3))  // low battery: BatteryAlert expressed
@@ -126,24 +127,26 @@ struct SensorTests {
         #expect(BridgedDevice.plug.combined(characteristics).isEmpty)
     }
 
-    @Test("a battery is a Power Source on each endpoint of its accessory: half percents, charge level from low battery")
+    @Test("a battery is a Power Source on its accessory's Bridged Node (a parent), half percents, charge level from low battery")
     func powerSource() throws {
         let layout = Self.layout([Self.weather])
-        #expect(layout.parts == [2, 3] && layout.batteries == ["weather": "battery_service"])
-        for number in layout.parts {
-            let power = try #require(layout.clusters[number]?[PowerSource.cluster]?.attributes)
-            #expect(power[0x000C] == .unsigned(182) && power[0x000E] == .unsigned(0) && power[0x000F] == .bool(false))
-            #expect(power[0xFFFC] == .unsigned(0x02) && power[0x001F] == .array([TLVElement(.unsigned(UInt64(number)))]))
-        }
+        #expect(layout.parts == [2, 3, 4] && layout.batteries == ["weather": "battery_service"] && layout.nodes == ["weather": 4])
+        let power = try #require(layout.clusters[4]?[PowerSource.cluster]?.attributes)
+        #expect(power[0x000C] == .unsigned(182) && power[0x000E] == .unsigned(0) && power[0x000F] == .bool(false))
+        #expect(power[0xFFFC] == .unsigned(0x02) && power[0x001F] == .array([4, 2, 3].map { TLVElement(.unsigned($0)) }))  // EndpointList
+        #expect(layout.clusters[2]?[PowerSource.cluster] == nil && layout.clusters[3]?[PowerSource.cluster] == nil)
+        let single = Self.layout([Accessory(id: "weather", name: "Weather", services: Array(Self.weather.services.prefix(2)))])
+        #expect(single.clusters[2]?[PowerSource.cluster]?.attributes[0x001F] == .array([TLVElement(.unsigned(2))]))
+        #expect(Self.deviceTypes(single, 2) == [0x0302, 0x0013, 0x0011])
         let low = CharacteristicChange(
             accessory: "weather", service: "battery_service", characteristic: "status_low_battery", value: .int(1), previous: .int(0),
             source: .device)
         let changes = layout.powerSourceChanges(low)
-        #expect(changes.map(\.endpoint) == [2, 2, 3, 3] && changes.map(\.attribute) == [0x000E, 0x000F, 0x000E, 0x000F])
-        #expect(changes.map(\.value) == [.unsigned(1), .bool(true), .unsigned(1), .bool(true)])
+        #expect(changes.map(\.endpoint) == [4, 4] && changes.map(\.attribute) == [0x000E, 0x000F])
+        #expect(changes.map(\.value) == [.unsigned(1), .bool(true)])
         var level = low
         (level.characteristic, level.value) = ("battery_level", .int(15))
-        #expect(layout.powerSourceChanges(level).map(\.value) == [.unsigned(30), .unsigned(30)])
+        #expect(layout.powerSourceChanges(level).map(\.value) == [.unsigned(30)])
         var other = low
         other.service = "temperature_sensor"  // a sensor's own low battery is not the Power Source's
         #expect(layout.powerSourceChanges(other).isEmpty)
