@@ -67,7 +67,8 @@ extension MatterBridge {
                         for (cluster, attribute, value) in endpoint.derived(change.characteristic) {
                             changes.append((number, cluster, attribute, value))
                         }
-                        for (cluster, event, fields) in endpoint.device.lockEvents(change.characteristic, change.value) {
+                        let operations = endpoint.device.lockEvents(change.characteristic, change.value, previous: change.previous)
+                        for (cluster, event, fields) in operations {
                             presses.append((number, cluster, event, fields))
                         }
                     }
