@@ -54,33 +54,19 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     /// Serves until homegate stops; a bridge that cannot serve (its port taken) never stops the
     /// house: it is tried again with a backoff, and the log says why.
     public func run() async throws {
-        var delay: Duration = .seconds(1)
-        var reported: String?
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            do {
-                try await serve()
-                return
-            } catch {
-                let reason = "\(error)"
-                access.report(
-                    "matter",
-                    AdapterStatus(
-                        section: ["serving": false, "problem": .string(reason)],
-                        warnings: ["the Matter bridge does not serve: \(reason); homegate tries again every minute at the most"]))
-                if reason != reported {
-                    logger.error(
-                        "the Matter bridge cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
-                    )
-                    reported = reason
-                }
+        await retrying(longest: Self.longestRetry) {
+            try await serve()
+        } failed: { reason, isNew in
+            access.report(
+                "matter",
+                AdapterStatus(
+                    section: ["serving": false, "problem": .string(reason)],
+                    warnings: ["the Matter bridge does not serve: \(reason); homegate tries again every minute at the most"]))
+            if isNew {
+                logger.error(
+                    "the Matter bridge cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
+                )
             }
-            do {
-                let wait = delay
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
-            } catch {
-                return
-            }
-            delay = min(delay * 2, Self.longestRetry)
         }
     }
 
