@@ -94,7 +94,11 @@ let package = Package(
         // GRDB: scripts/test.sh checks that no such import creeps in.
         .target(
             name: "GatewayCore",
-            dependencies: ["HomeModel", "Mappings", "JSON", "Automation", "Secrets", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "HomeModel", "Mappings", "JSON", "Automation", "Secrets", .product(name: "Logging", package: "swift-log"),
+                // `retrying`, the bridges' backoff, ends its wait on a graceful shutdown.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The home kept in SQLite (GRDB, WAL, versioned migrations), behind the HomeStore protocol:

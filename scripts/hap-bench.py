@@ -740,7 +740,19 @@ def fmt(value):
     return str(value)
 
 
-def report(all_figures, first=1):
+def summary(f):
+    """One run's counts, losses and load, the line under the table."""
+    return (f"{f['accessories']} accessories on {f['bridges']} bridges, {f['probe lights']} probe lights, "
+            f"{len(f['write hap'])} writes and {len(f['event hap'])} events per path, {len(f['pair-verify'])} verifies, "
+            f"{len(f['isolated hap'])} isolated changes, {len(f['burst events'])} bursts, "
+            f"{f['subscriptions']} subscriptions, lost (not arrived within 2 s): writes {f['write lost'] or 'none'}, "
+            f"events {f['event lost'] or 'none'}, isolated {f['isolated lost'] or 'none'}; load average {f['load at start']} at start, {f['load idle window']} "
+            f"(no controller), {f['load controllers window']} (controllers), {f['load at end']} at the end")
+
+
+def report(all_figures, first=1, rows=rows, summary=summary):
+    """A Markdown table of each run's `rows` (with the median and range over several runs), then each run's `summary`;
+    matter-bench.py passes its own."""
     tables = [rows(f) for f in all_figures]
     header = ["figure"] + [f"run {first + i}" for i in range(len(tables))]
     if len(tables) > 1:
@@ -754,12 +766,7 @@ def report(all_figures, first=1):
             cells += [fmt(statistics.median(values)), f"{fmt(min(values))}–{fmt(max(values))}"]
         say("| " + " | ".join(cells) + " |")
     for i, f in enumerate(all_figures):
-        say(f"run {first + i}: {f['accessories']} accessories on {f['bridges']} bridges, {f['probe lights']} probe lights, "
-            f"{len(f['write hap'])} writes and {len(f['event hap'])} events per path, {len(f['pair-verify'])} verifies, "
-            f"{len(f['isolated hap'])} isolated changes, {len(f['burst events'])} bursts, "
-            f"{f['subscriptions']} subscriptions, lost (not arrived within 2 s): writes {f['write lost'] or 'none'}, "
-            f"events {f['event lost'] or 'none'}, isolated {f['isolated lost'] or 'none'}; load average {f['load at start']} at start, {f['load idle window']} "
-            f"(no controller), {f['load controllers window']} (controllers), {f['load at end']} at the end")
+        say(f"run {first + i}: {summary(f)}")
 
 
 def main():

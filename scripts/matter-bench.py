@@ -48,7 +48,7 @@ import os
 import random
 import re
 import shutil
-import statistics
+import socket
 import subprocess
 import sys
 import tempfile
@@ -99,7 +99,7 @@ class House:
         self.processes = {}
         self.mqtt_port = hb.free_port_block(1)  # namespace A has nothing else: free there
         self.hap_port = hb.free_port_block(6)
-        self.matter_port = hb.free_port_block(1)
+        self.matter_port = free_udp_port()
         self.http_port = None
         self.env = None
 
@@ -218,8 +218,14 @@ class House:
             hb.stop(self.processes.pop(name))
 
 
+def free_udp_port():
+    """A free UDP port for the Matter bridge, as Tests/matter/conftest.py finds one (a TCP probe says nothing of UDP)."""
+    with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as probe:
+        probe.bind(("::", 0))
+        return probe.getsockname()[1]
+
+
 def connectable(port):
-    import socket
     try:
         with socket.create_connection((ADDRESS_A, port), timeout=0.5):
             return True
@@ -532,25 +538,17 @@ def rows(f):
     return out
 
 
-def report(all_figures, first=1):
-    tables = [rows(f) for f in all_figures]
-    header = ["figure"] + [f"run {first + i}" for i in range(len(tables))]
-    if len(tables) > 1:
-        header += ["median", "range"]
-    say("| " + " | ".join(header) + " |")
-    say("|" + " --- |" * len(header))
-    for index, (label, _) in enumerate(tables[0]):
-        values = [table[index][1] for table in tables]
-        cells = [label] + [fmt(v) for v in values]
-        if len(tables) > 1:
-            cells += [fmt(statistics.median(values)), f"{fmt(min(values))}–{fmt(max(values))}"]
-        say("| " + " | ".join(cells) + " |")
-    for i, f in enumerate(all_figures):
-        say(f"run {first + i}: {f['accessories']} accessories ({f['reference accessories']} without bridges), {f['hap bridges']} HomeKit "
+def summary(f):
+    """One run's counts, losses and load, the line under the table."""
+    return (f"{f['accessories']} accessories ({f['reference accessories']} without bridges), {f['hap bridges']} HomeKit "
             f"bridges, {f['matter endpoints']} Matter endpoints, {f['probe lights']} probe lights, {len(f['write echo'])} writes per "
             f"path, {len(f['event echo'])} events, {len(f['isolated mqtt'])} isolated changes; lost (not arrived within 2 s): "
             f"writes {f['write lost'] or 'none'}, events {f['event lost'] or 'none'}, isolated {f['isolated lost'] or 'none'}; "
             f"load average {f['load at start']} at start, {f['load at end']} at the end")
+
+
+def report(all_figures, first=1):
+    hb.report(all_figures, first, rows=rows, summary=summary)
 
 
 def main():

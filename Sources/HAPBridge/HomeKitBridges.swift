@@ -91,29 +91,15 @@ public final class HomeKitBridges: ServiceLifecycle.Service, Sendable {
     /// homegate: the house runs on, the bridge is tried again with a backoff, and the log (once per
     /// change of reason), health and `doctor` say why, naming the port and its holder.
     private func run(_ bridge: HomeKitBridge, index: Int) async {
-        var delay: Duration = .seconds(1)
-        var reported: String?
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            do {
-                try await bridge.run()
-                return
-            } catch {
-                let reason = Self.reason(error)
-                if reason != reported {
-                    logger.error(
-                        "HomeKit bridge \(index + 1) cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
-                    )
-                    reported = reason
-                }
-                control.cannotServe(index, reason: reason)
+        await retrying(longest: Self.longestRetry, reason: Self.reason) {
+            try await bridge.run()
+        } failed: { reason, isNew in
+            if isNew {
+                logger.error(
+                    "HomeKit bridge \(index + 1) cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
+                )
             }
-            do {
-                let wait = delay
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
-            } catch {
-                return
-            }
-            delay = min(delay * 2, Self.longestRetry)
+            control.cannotServe(index, reason: reason)
         }
     }
 

@@ -35,11 +35,16 @@ extension BridgedDevice {
         return [(Cluster.doorLock, 0x0000, lockState(homeKit: Int(state)))]
     }
 
-    /// LockOperation (event 0x02) when the lock reports it locked or unlocked:
+    /// LockOperation (event 0x02) when the lock went from locked to unlocked or back:
     /// {0: LockOperationType (0 lock, 1 unlock), 1: OperationSource (0 unspecified: the house does
-    /// not know who turned it), 2: UserIndex, 3: FabricIndex, 4: SourceNode (all null)}.
-    func lockEvents(_ characteristic: String, _ value: CharacteristicValue) -> [(cluster: UInt32, event: UInt32, fields: [TLVElement])] {
-        guard case .doorLock = self, characteristic == "lock_current_state", let state = value.number, state == 0 || state == 1 else {
+    /// not know who turned it), 2: UserIndex, 3: FabricIndex, 4: SourceNode (all null)}. Not from an
+    /// unknown state (the first report after a restart) nor from jammed: nobody locked it then.
+    func lockEvents(
+        _ characteristic: String, _ value: CharacteristicValue, previous: CharacteristicValue?
+    ) -> [(cluster: UInt32, event: UInt32, fields: [TLVElement])] {
+        guard case .doorLock = self, characteristic == "lock_current_state", let state = value.number, state == 0 || state == 1,
+            let before = previous?.number, before == 0 || before == 1, before != state
+        else {
             return []
         }
         let fields = [

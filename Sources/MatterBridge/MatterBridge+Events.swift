@@ -67,7 +67,8 @@ extension MatterBridge {
                         for (cluster, attribute, value) in endpoint.derived(change.characteristic) {
                             changes.append((number, cluster, attribute, value))
                         }
-                        for (cluster, event, fields) in endpoint.device.lockEvents(change.characteristic, change.value) {
+                        let operations = endpoint.device.lockEvents(change.characteristic, change.value, previous: change.previous)
+                        for (cluster, event, fields) in operations {
                             presses.append((number, cluster, event, fields))
                         }
                     }
@@ -90,36 +91,13 @@ extension MatterBridge {
         for press in presses {
             node.emitEvent(endpoint: press.endpoint, cluster: press.cluster, event: press.event, priority: .info, fields: press.fields)
         }
-        guard !changes.isEmpty else { return }
-        // Values of attributes the node has (nearly every change) are set as they are: `update` lays
-        // out every cluster's global attributes again, the whole node's, which at 2,000 device
-        // messages a second with 400 devices took most of a core (scripts/matter-bench.sh).
-        if Self.hasAttributes(of: changes, in: node) {
-            for change in changes {
-                node.setAttribute(endpoint: change.endpoint, cluster: change.cluster, attribute: change.attribute, to: change.value)
-            }
-        } else {
-            node.update { model in
-                for change in changes {
-                    model.set(endpoint: change.endpoint, cluster: change.cluster, attribute: change.attribute, to: change.value)
-                }
-            }
-        }
+        node.setAttributes(changes)
         // Bridged Device Basic Information's ReachableChanged {0: ReachableNewValue}.
         for (endpoint, reachable) in reachability {
             node.emitEvent(
                 endpoint: endpoint, cluster: Cluster.bridgedDeviceBasicInformation, event: 0x03, priority: .info,
                 fields: [TLVElement(.context(0), .bool(reachable))])
         }
-    }
-
-    /// Whether each changed attribute is in the node already, so that no AttributeList changes.
-    /// Apart, so the copy of the model (shared storage) is let go before the node's model is set.
-    private static func hasAttributes(
-        of changes: [(endpoint: UInt16, cluster: UInt32, attribute: UInt32, value: TLVValue)], in node: MatterNode
-    ) -> Bool {
-        let model = node.model
-        return changes.allSatisfy { model.endpoints[$0.endpoint]?[$0.cluster]?.attributes[$0.attribute] != nil }
     }
 
     func relay(_ node: MatterNode) async {

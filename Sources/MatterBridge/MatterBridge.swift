@@ -54,33 +54,19 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     /// Serves until homegate stops; a bridge that cannot serve (its port taken) never stops the
     /// house: it is tried again with a backoff, and the log says why.
     public func run() async throws {
-        var delay: Duration = .seconds(1)
-        var reported: String?
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            do {
-                try await serve()
-                return
-            } catch {
-                let reason = "\(error)"
-                access.report(
-                    "matter",
-                    AdapterStatus(
-                        section: ["serving": false, "problem": .string(reason)],
-                        warnings: ["the Matter bridge does not serve: \(reason); homegate tries again every minute at the most"]))
-                if reason != reported {
-                    logger.error(
-                        "the Matter bridge cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
-                    )
-                    reported = reason
-                }
+        await retrying(longest: Self.longestRetry) {
+            try await serve()
+        } failed: { reason, isNew in
+            access.report(
+                "matter",
+                AdapterStatus(
+                    section: ["serving": false, "problem": .string(reason)],
+                    warnings: ["the Matter bridge does not serve: \(reason); homegate tries again every minute at the most"]))
+            if isNew {
+                logger.error(
+                    "the Matter bridge cannot serve: \(reason); homegate runs on without it and tries again, every \(Self.longestRetry.components.seconds) s at the most"
+                )
             }
-            do {
-                let wait = delay
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
-            } catch {
-                return
-            }
-            delay = min(delay * 2, Self.longestRetry)
         }
     }
 
@@ -101,7 +87,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         }
         let layout = try await lay(await access.snapshot())
 
-        let (writes, writer) = AsyncStream.makeStream(of: HomeCommand.self)
+        let (writes, writer) = AsyncStream.makeStream(of: QueuedCommand.self)
         let ramps = RampRunner(commands: writer)
         let (stored, storer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
         // One instance name while running: the advertiser compares what it publishes by value.
@@ -132,7 +118,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 guard let number = path.endpoint else { return .unsupportedEndpoint }
                 let (endpoint, laid) = self.state.withLock { ($0.layout.endpoints[number], $0.layout.clusters[number] != nil) }
                 guard let endpoint else { return laid ? .unsupportedWrite : .unsupportedEndpoint }  // a parent's attributes are read-only
-                return Self.queue(endpoint.writes(for: path, value: value), on: writer)
+                return Self.queue(endpoint.writes(for: path, value: value), from: .attributeWrite, on: writer)
             })
         if let text = try access.adapterState(Self.nodeKey) {
             guard let bytes = Data(base64Encoded: text) else { throw MatterError.storage("\(Self.nodeKey) in the database is not base64") }
@@ -180,13 +166,15 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Hands an invoke's or a write's house writes to `perform`; the status to answer with.
-    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<HomeCommand>.Continuation) -> InteractionStatus {
+    static func queue(
+        _ invoke: BridgedEndpoint.Invoke, from origin: QueuedCommand.Origin, on writer: AsyncStream<QueuedCommand>.Continuation
+    ) -> InteractionStatus {
         switch invoke {
         case .writes(let requests):
-            if !requests.isEmpty { writer.yield(.values(.write(requests, source: .matter))) }
+            if !requests.isEmpty { writer.yield(QueuedCommand(command: .values(.write(requests, source: .matter)), origin: origin)) }
             return .success
         case .identify(let accessory):
-            writer.yield(.accessories(.identify(accessory)))
+            writer.yield(QueuedCommand(command: .accessories(.identify(accessory)), origin: origin))
             return .success
         case .ramp:  // started by `RampRunner.handle`
             return .success
@@ -209,18 +197,19 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
 
     /// Invokes as the house's writes, one `perform` each (several characteristics of one device go
     /// out as one `/set`), and Identify as `accessory/identify`.
-    private func perform(_ commands: AsyncStream<HomeCommand>) async {
-        for await command in commands {
-            let answer = await access.perform(command)
-            if case .accessories(.identify(let accessory)) = command {
+    private func perform(_ commands: AsyncStream<QueuedCommand>) async {
+        for await queued in commands {
+            let answer = await access.perform(queued.command)
+            switch queued.command {
+            case .accessories(.identify(let accessory)):
                 // Matter expects success either way, as HomeKit does: a device that cannot show itself is logged.
                 logger.info(
                     "identify asked by a Matter controller: \(answer.error.map { "\($0)" } ?? "the device was asked to show itself")",
                     metadata: ["accessory": "\(accessory)"])
-            } else if let error = answer.error {
-                logger.warning("a Matter invoke was refused: \(error)")
-            } else if case .writes(let outcomes)? = answer.result {
-                for case .failure(let error) in outcomes { logger.warning("a Matter invoke was refused: \(error)") }
+            default:
+                for refusal in queued.refusals(answer) {
+                    logger.warning("\(refusal.message)", metadata: refusal.metadata.mapValues { .string($0) })
+                }
             }
         }
     }

@@ -27,12 +27,12 @@ final class RampRunner: Sendable {
     }
 
     private let running = Mutex<[Key: Running]>([:])
-    private let commands: AsyncStream<HomeCommand>.Continuation
+    private let commands: AsyncStream<QueuedCommand>.Continuation
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
     /// `commands`: where the house's commands go (`MatterBridge.perform` takes them in order).
-    init(commands: AsyncStream<HomeCommand>.Continuation) {
+    init(commands: AsyncStream<QueuedCommand>.Continuation) {
         self.commands = commands
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
@@ -45,8 +45,8 @@ final class RampRunner: Sendable {
             if case .refused(let status) = invoke { return status }  // a refused command changes nothing
             let key = Key(endpoint: path.endpoint, cluster: path.cluster == Cluster.onOff ? Cluster.levelControl : path.cluster)
             running[key] = nil
-            guard case .ramp(let ramp) = invoke else { return MatterBridge.queue(invoke, on: commands) }
-            if !ramp.first.isEmpty { commands.yield(.values(.write(ramp.first, source: .matter))) }
+            guard case .ramp(let ramp) = invoke else { return MatterBridge.queue(invoke, from: .invoke, on: commands) }
+            if !ramp.first.isEmpty { commands.yield(.init(command: .values(.write(ramp.first, source: .matter)), origin: .invoke)) }
             // What the house has now: a Move that starts beyond its range writes its end at the first step.
             running[key] = Running(
                 endpoint: endpoint, ramp: ramp, started: now, written: endpoint.writes(ramp, at: ramp.from, ended: false))
@@ -74,7 +74,7 @@ final class RampRunner: Sendable {
                 let (values, ended) = move.ramp.values(after: (now - move.started) / .seconds(1))
                 let step = move.endpoint.writes(move.ramp, at: values, ended: ended)
                 if step != move.written {
-                    commands.yield(.values(.write(step, source: .matter)))
+                    commands.yield(.init(command: .values(.write(step, source: .matter)), origin: .rampStep))
                     move.written = step
                 }
                 running[key] = ended ? nil : move

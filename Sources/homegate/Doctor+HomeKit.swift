@@ -51,7 +51,7 @@ extension Doctor {
             report.info("homekit", "hap.port is 0: the bridge takes any free port")
             return
         }
-        switch Self.canListen(port: port) {
+        switch Self.canBind(port: port, type: .tcp) {
         case 0:
             report.pass("homekit", "port \(port) is free for the bridge")
         case EADDRINUSE:
@@ -62,39 +62,6 @@ extension Doctor {
         case let code:
             report.warn("homekit", "port \(port) cannot be listened on: \(String(cString: strerror(code)))", hint: "check hap.port")
         }
-    }
-
-    /// 0 when a TCP socket can listen on `port` of every address, else the errno.
-    static func canListen(port: Int) -> Int32 {
-        for family in [AF_INET6, AF_INET] {
-            let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var one: Int32 = 1
-            var zero: Int32 = 0
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            let rc: Int32
-            if family == AF_INET6 {
-                setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &zero, socklen_t(MemoryLayout<Int32>.size))
-                var address = sockaddr_in6()
-                address.sin6_family = sa_family_t(AF_INET6)
-                address.sin6_port = in_port_t(UInt16(port).bigEndian)
-                rc = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-                }
-            } else {
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                rc = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-            }
-            if rc == 0 { return listen(fd, 1) == 0 ? 0 : errno }
-            let code = errno
-            if code == EADDRINUSE || code == EACCES { return code }
-        }
-        return EAFNOSUPPORT
     }
 
     /// avahi-daemon reached as the bridge reaches it: through the system D-Bus.

@@ -63,7 +63,7 @@ extension Doctor {
             return
         }
         let holder = PortHolder.describe(udpPort: port)
-        switch Self.canBindUDP(port: port) {
+        switch Self.canBind(port: port, type: .udp) {
         case 0 where holder == nil:
             report.pass("matter", "UDP port \(port) is free for the bridge")
         case 0:
@@ -77,39 +77,6 @@ extension Doctor {
         case let code:
             report.warn("matter", "UDP port \(port) cannot be bound: \(String(cString: strerror(code)))", hint: "check matter.port")
         }
-    }
-
-    /// 0 when a UDP socket can bind `port` of every address with SO_REUSEADDR, as the bridge's does, else the errno.
-    static func canBindUDP(port: Int) -> Int32 {
-        for family in [AF_INET6, AF_INET] {
-            let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var one: Int32 = 1
-            var zero: Int32 = 0
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            let rc: Int32
-            if family == AF_INET6 {
-                setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &zero, socklen_t(MemoryLayout<Int32>.size))
-                var address = sockaddr_in6()
-                address.sin6_family = sa_family_t(AF_INET6)
-                address.sin6_port = in_port_t(UInt16(port).bigEndian)
-                rc = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-                }
-            } else {
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                rc = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-            }
-            if rc == 0 { return 0 }
-            let code = errno
-            if code == EADDRINUSE || code == EACCES { return code }
-        }
-        return EAFNOSUPPORT
     }
 
     /// The bridge's setup, fabrics and endpoint map as stored, read only (a running homegate keeps writing them).

@@ -170,7 +170,7 @@ struct LightTests {
     @Test("a Move ramps at its rate, a step every 250 ms at most and only when it changes, until its end, a Stop or another command")
     func moves() async throws {
         let (bulb, _) = try Self.endpoint(Self.colorBulb())
-        let (commands, continuation) = AsyncStream.makeStream(of: HomeCommand.self)
+        let (commands, continuation) = AsyncStream.makeStream(of: QueuedCommand.self)
         var queued = commands.makeAsyncIterator()
         let runner = RampRunner(commands: continuation)
         let start = ContinuousClock.now
@@ -179,7 +179,7 @@ struct LightTests {
             return runner.handle(path, bulb.writes(for: path, fields: fields), on: bulb, now: start + .seconds(seconds))
         }
         func next() async -> [WriteRequest] {
-            guard case .values(.write(let requests, _))? = await queued.next() else { return [] }
+            guard case .values(.write(let requests, _))? = await queued.next()?.command else { return [] }
             return requests
         }
         let zero = TLVValue.unsigned(0)

@@ -56,6 +56,41 @@ struct SubscriptionTests {
         #expect(node.dueReports(now: start + .seconds(60), liveSessions: [9]).isEmpty)  // and so did it
     }
 
+    @Test("values set together are reported together, and an attribute new to a cluster joins its AttributeList")
+    func batch() throws {
+        // A colour light's ColorControl: CurrentHue and ColorMode change together.
+        let node = MatterNode(
+            model: DataModel(endpoints: [1: [0x0300: DataModel.Cluster(attributes: [0x0000: .unsigned(0), 0x0008: .unsigned(2)])]]),
+            attestation: nil)
+        let start = ContinuousClock.now
+        let paths = [0x0000, 0x0008].map { TLVElement(AttributePath(endpoint: 1, cluster: 0x0300, attribute: $0).tlv) }
+        let subscribe = TLVEncoder.encode(
+            .structure([
+                TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .unsigned(0)), TLVElement(.context(2), .unsigned(60)),
+                TLVElement(.context(3), .array(paths)),
+            ]))
+        _ = try Self.request(node, .subscribeRequest, subscribe, exchange: 4, at: start)
+        _ = try Self.request(
+            node, .statusResponse, TLVEncoder.encode(.structure([TLVElement(.context(0), .unsigned(0))])), exchange: 4, at: start)
+        let version = try #require(node.model.endpoints[1]?[0x0300]?.dataVersion)
+
+        node.setAttributes([(1, 0x0300, 0x0000, .unsigned(120)), (1, 0x0300, 0x0008, .unsigned(0))])
+        let reports = node.dueReports(now: start + .seconds(1), liveSessions: [9])
+        #expect(reports.count == 1)
+        let report = try TLVDecoder.decode(try #require(reports.first).payload).value
+        let values = report[context: 1]?.members?.compactMap { $0.value[context: 1]?[context: 2] } ?? []
+        #expect(values.count == 2 && values.contains(.unsigned(120)) && values.contains(.unsigned(0)))
+        #expect(node.model.endpoints[1]?[0x0300]?.dataVersion == version &+ 2)
+        #expect(node.dueReports(now: start + .seconds(2), liveSessions: [9]).isEmpty)
+
+        // CurrentX, which the cluster did not have: it is set, and listed.
+        node.setAttributes([(1, 0x0300, 0x0003, .unsigned(24939))])
+        let cluster = try #require(node.model.endpoints[1]?[0x0300])
+        #expect(cluster.attributes[0x0003] == .unsigned(24939))
+        let listed = cluster.attributes[0xFFFB]?.members?.map(\.value)
+        #expect(listed == [0x0000, 0x0003, 0x0008, 0xFFF8, 0xFFF9, 0xFFFB].map { .unsigned($0) })
+    }
+
     @Test("an administrator's window: timed only, a new verifier for PASE until it expires, Busy when one is open")
     func commissioningWindow() throws {
         var commissioner = try Commissioning()

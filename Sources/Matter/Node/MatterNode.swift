@@ -176,6 +176,26 @@ public final class MatterNode: Sendable {
         changed.yield()
     }
 
+    /// Sets several attributes from the application's side as one change (a colour light's hue with
+    /// its ColorMode), each bumping its cluster's data version: no report goes out between them.
+    /// The global attribute lists are laid out again only when an attribute was not there before:
+    /// `update` lays out every cluster's, which per batch of values took most of a core with 400
+    /// bridged devices (docs/performance.md).
+    public func setAttributes(_ changes: [(endpoint: UInt16, cluster: UInt32, attribute: UInt32, value: TLVValue)]) {
+        guard !changes.isEmpty else { return }
+        state.withLock { state in
+            var added = false
+            for change in changes {
+                if !added, let cluster = state.model.endpoints[change.endpoint]?[change.cluster] {
+                    added = cluster.attributes[change.attribute] == nil
+                }
+                state.model.set(endpoint: change.endpoint, cluster: change.cluster, attribute: change.attribute, to: change.value)
+            }
+            if added { state.addGlobalAttributes() }
+        }
+        changed.yield()
+    }
+
     /// Changes the application's endpoints at once (a bridged device added or gone, several values
     /// that changed together): each attribute set with `DataModel.set` bumps its cluster's data
     /// version; the global attributes and each Descriptor's ServerList follow the clusters.
