@@ -10,9 +10,11 @@ extension BridgedDevice {
     /// A lightbulb's colour temperature range in mireds, nil without one.
     static func colorTemperatureRange(_ service: Service) -> ClosedRange<Int>? {
         guard let characteristic = service["color_temperature"], let low = characteristic.minValue, let high = characteristic.maxValue,
-            low <= high
+            low.isFinite, high.isFinite, low >= 0, high <= 0xFFFF
         else { return nil }
-        return Int(low.rounded(.up))...Int(high.rounded(.down))
+        let (lowest, highest) = (Int(low.rounded(.up)), Int(high.rounded(.down)))
+        // 153.4…153.6 holds no whole mired.
+        return lowest <= highest ? lowest...highest : nil
     }
 
     /// Identify (0x0003): IdentifyTime stays 0, since the house's identify is one blink and has no

@@ -40,11 +40,7 @@ enum BridgedDevice: Sendable, Equatable {
         case "lightbulb" where has("on") && has("brightness") && has("hue") && has("saturation"):
             self = .colorLight(colorTemperature: Self.colorTemperatureRange(service))
         case "lightbulb" where has("on"):
-            let temperature = service["color_temperature"].flatMap { characteristic -> ClosedRange<Int>? in
-                guard let low = characteristic.minValue, let high = characteristic.maxValue, low <= high else { return nil }
-                return Int(low.rounded(.up))...Int(high.rounded(.down))
-            }
-            self = .light(dimmable: has("brightness"), colorTemperature: temperature)
+            self = .light(dimmable: has("brightness"), colorTemperature: Self.colorTemperatureRange(service))
         case "outlet" where has("on"), "switch" where has("on"): self = .plug
         case "contact_sensor" where has("contact_sensor_state"): self = .contact
         case "motion_sensor" where has("motion_detected"): self = .occupancy(characteristic: "motion_detected")

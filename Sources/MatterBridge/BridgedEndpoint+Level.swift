@@ -16,6 +16,7 @@ extension BridgedEndpoint {
         // The lowest brightness that is not off: Zigbee2MQTT's brightness 0 switches a light off.
         let lowest = max(1, brightness.minValue ?? 0)
         let highest = min(100, brightness.maxValue ?? 100)
+        guard lowest <= highest else { return .refused(.constraintError) }  // a brightness whose maximum is below 1 %
         let isOn = characteristics["on"]?.value?.boolValue ?? true
         switch command {
         case 1, 5:  // Move {0: MoveMode (0 up, 1 down), 1: Rate (level units per second, nullable), 2, 3: options}

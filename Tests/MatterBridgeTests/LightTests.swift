@@ -234,4 +234,18 @@ struct LightTests {
         away.reachable = false
         #expect(away.writes(for: Self.path(Cluster.identify, 0x40), fields: Self.fields(.unsigned(0), .unsigned(0))) == .refused(.failure))
     }
+
+    @Test("odd ranges are no crash: a colour temperature range with no whole mired in it, a brightness whose maximum is below 1 %")
+    func oddRanges() throws {
+        let narrow = Service(
+            id: "lightbulb", type: .lightbulb,
+            characteristics: [Characteristic(.on), Characteristic(.color_temperature, value: .int(153), minValue: 153.4, maxValue: 153.6)])
+        #expect(BridgedDevice(narrow) == .light(dimmable: false, colorTemperature: nil))
+        #expect(BridgedDevice.colorTemperatureRange(narrow) == nil)
+        var (bulb, _) = try Self.endpoint(Self.colorBulb())
+        bulb.characteristics["brightness"]?.maxValue = 0.5
+        let zero = TLVValue.unsigned(0)
+        let move = bulb.writes(for: Self.path(Cluster.levelControl, 1), fields: Self.fields(zero, .unsigned(10), zero, zero))
+        #expect(move == .refused(.constraintError))
+    }
 }
