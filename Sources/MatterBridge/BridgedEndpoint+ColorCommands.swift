@@ -77,9 +77,9 @@ extension BridgedEndpoint {
     /// StepColorTemperature {0: StepMode, 1: StepSize, 2: TransitionTime, 3: Minimum, 4: Maximum, 5, 6: options}
     /// in mireds, within the bulb's range and the command's (0: the bulb's own end).
     private func colorTemperature(_ command: UInt32, _ fields: TLVValue) -> Invoke {
-        guard let physical = device.colorTemperature, let mireds = lightValue("color_temperature") else {
-            return .refused(.unsupportedCommand)
-        }
+        guard let physical = device.colorTemperature else { return .refused(.unsupportedCommand) }
+        // A colour bulb without its own colour temperature starts from the warm end.
+        let mireds = lightValue("color_temperature") ?? Double(physical.upperBound)
         let move = command == 0x4B
         func field(_ tag: UInt8) -> Int64? { fields[context: tag]?.integer.flatMap { (0...0xFFFF).contains($0) ? $0 : nil } }
         guard let mode = field(0), [1, 3].contains(mode) || (move && mode == 0), let amount = field(1),
@@ -94,10 +94,10 @@ extension BridgedEndpoint {
             let ramp = Ramp(
                 quantity: .colorTemperature, from: [mireds], perSecond: [sign * Double(amount)],
                 range: Double(low)...Double(high))
-            return checkedRamp(ramp, writing: ["color_temperature"])
+            return checkedRamp(ramp, writing: colorTemperatureWritten)
         }
         let target = min(max(Int(mireds.rounded()) + Int(sign) * Int(amount), low), high)
-        return .writes([lightWrite("color_temperature", .integer(target))])
+        return .writes(colorTemperatureWrites(mireds: target))
     }
 
     /// The colour's x and y now, as CurrentX/CurrentY show it.

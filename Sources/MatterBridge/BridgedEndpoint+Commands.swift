@@ -109,7 +109,7 @@ extension BridgedEndpoint {
             guard let mireds = try? fields.field(0, "ColorTemperatureMireds", as: UInt16.self), range.contains(Int(mireds)) else {
                 return .refused(.constraintError)
             }
-            return .writes([write("color_temperature", .integer(Int(mireds)))])
+            return .writes(colorTemperatureWrites(mireds: Int(mireds)))
         case (Cluster.thermostat, 0x00):  // SetpointRaiseLower {0: Mode, 1: Amount in tenths of °C}
             guard let mode = try? fields.field(0, "Mode", as: UInt8.self), mode <= 2, let amount = fields[context: 1]?.integer,
                 let setpoint = characteristics["target_temperature"]?.value?.number

@@ -4,10 +4,12 @@ import JSON
 import Matter
 
 extension BridgedDevice {
-    /// A light's colour temperature range in mireds, nil without one.
+    /// A light's colour temperature range in mireds as served, nil without one: a colour light
+    /// always has one (`defaultColorTemperature` when the bulb has none of its own).
     var colorTemperature: ClosedRange<Int>? {
         switch self {
-        case .light(_, let range), .colorLight(let range): range
+        case .light(_, let range): range
+        case .colorLight(let range): range ?? Self.defaultColorTemperature
         default: nil
         }
     }
@@ -92,6 +94,16 @@ extension BridgedEndpoint {
     }
 
     func lightValue(_ name: String) -> Double? { characteristics[name]?.value?.number }
+
+    /// The characteristics a colour temperature is written to: the bulb's own, else its white as hue and saturation.
+    var colorTemperatureWritten: [String] { characteristics["color_temperature"] == nil ? ["hue", "saturation"] : ["color_temperature"] }
+
+    /// A colour temperature in mireds as the house's writes: the bulb's own, or the hue and saturation of its white.
+    func colorTemperatureWrites(mireds: Int) -> [WriteRequest] {
+        guard characteristics["color_temperature"] == nil else { return [lightWrite("color_temperature", .integer(mireds))] }
+        let white = ColorState.white(mireds: Double(mireds))
+        return [lightWrite("hue", .integer(white.hue)), lightWrite("saturation", .integer(white.saturation))]
+    }
 }
 
 extension BridgedEndpoint {

@@ -53,7 +53,7 @@ extension BridgedEndpoint {
             return [write("brightness", .integer(Int(values[0].rounded())))]
         case .hue: return [write("hue", .integer(Int(values[0].rounded()) % 360))]
         case .saturation: return [write("saturation", .integer(Int(values[0].rounded())))]
-        case .colorTemperature: return [write("color_temperature", .integer(Int(values[0].rounded())))]
+        case .colorTemperature: return colorTemperatureWrites(mireds: Int(values[0].rounded()))
         case .xy:
             let (hue, saturation) = ColorState.hueSaturation(x: values[0], y: values[1])
             return [write("hue", .integer(hue)), write("saturation", .integer(saturation))]

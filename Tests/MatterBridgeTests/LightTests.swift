@@ -65,7 +65,8 @@ struct LightTests {
         #expect(color[0x0003] == .unsigned(UInt64(ColorScale.matter(ColorState(hue: 120, saturation: 100, mireds: 300).xy.x))))
         #expect(clusters[Cluster.identify]?.attributes[0x0001] == .unsigned(1))  // light output
         #expect(bulb.effect == EffectSetting(service: "settings", choices: ["blink", "breathe", "okay", "none"]))
-        // Without colour temperature: no CT feature and no CT commands.
+        // Without colour temperature of its own: the CT the device type requires, 153–500 mireds,
+        // a colour temperature written as the hue and saturation of its white.
         let noWhite = Accessory(
             id: "strip", name: "Strip",
             services: [
@@ -76,9 +77,25 @@ struct LightTests {
                         Characteristic(.saturation, value: .int(0)),
                     ])
             ])
-        let strip = try Self.endpoint(noWhite).1[Cluster.colorControl]?.attributes
-        #expect(strip?[0x400A] == .unsigned(0x09) && strip?[0x0007] == nil)
-        #expect(strip?[0xFFF9] == BridgedDevice.acceptedColorCommands(hueSaturation: true, colorTemperature: false))
+        let (stripEndpoint, stripClusters) = try Self.endpoint(noWhite)
+        let strip = stripClusters[Cluster.colorControl]?.attributes
+        #expect(stripEndpoint.device.deviceType.type == 0x010D)
+        #expect(strip?[0x400A] == .unsigned(0x19) && strip?[0xFFFC] == .unsigned(0x19))
+        #expect(strip?[0x0007] == .unsigned(153) && strip?[0x400B] == .unsigned(153) && strip?[0x400C] == .unsigned(500))
+        #expect(strip?[0x0008] == .unsigned(0))  // hue/saturation mode
+        #expect(strip?[0xFFF9] == BridgedDevice.acceptedColorCommands(hueSaturation: true, colorTemperature: true))
+        var writable = stripEndpoint
+        for name in ["hue", "saturation"] { writable.characteristics[name]?.isWritable = true }
+        let white = ColorState.white(mireds: 370)
+        let toWhite = writable.writes(for: Self.path(Cluster.colorControl, 0x0A), fields: Self.fields(.unsigned(370), .unsigned(0)))
+        #expect(
+            toWhite
+                == .writes([
+                    WriteRequest(accessory: "strip", service: "lightbulb", characteristic: "hue", value: .integer(white.hue)),
+                    WriteRequest(accessory: "strip", service: "lightbulb", characteristic: "saturation", value: .integer(white.saturation)),
+                ]))
+        let outside = writable.writes(for: Self.path(Cluster.colorControl, 0x0A), fields: Self.fields(.unsigned(600), .unsigned(0)))
+        #expect(outside == .refused(.constraintError))
         // A colour-temperature light keeps its type, now with Identify.
         let (_, lamp) = try Self.endpoint(LayoutTests.lamp)
         #expect(lamp[Cluster.identify] != nil && lamp[Cluster.colorControl]?.attributes[0xFFF9]?.members?.count == 4)
