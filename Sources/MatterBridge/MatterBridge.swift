@@ -101,8 +101,8 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         }
         let layout = try await lay(await access.snapshot())
 
-        let (writes, writer) = AsyncStream.makeStream(of: HomeCommand.self)
-        let ramps = RampRunner(commands: writer)
+        let (writes, writer) = AsyncStream.makeStream(of: RampRunner.Command.self)
+        let ramps = RampRunner(commands: writer, endpoint: { number in self.state.withLock { $0.layout.endpoints[number] } })
         let (stored, storer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
         // One instance name while running: the advertiser compares what it publishes by value.
         let instanceID = UInt64.random(in: 0...UInt64.max)
@@ -179,13 +179,13 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Hands an invoke's or a write's house writes to `perform`; the status to answer with.
-    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<HomeCommand>.Continuation) -> InteractionStatus {
+    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<RampRunner.Command>.Continuation) -> InteractionStatus {
         switch invoke {
         case .writes(let requests):
-            if !requests.isEmpty { writer.yield(.values(.write(requests, source: .matter))) }
+            if !requests.isEmpty { writer.yield(RampRunner.Command(command: .values(.write(requests, source: .matter)))) }
             return .success
         case .identify(let accessory):
-            writer.yield(.accessories(.identify(accessory)))
+            writer.yield(RampRunner.Command(command: .accessories(.identify(accessory))))
             return .success
         case .ramp:  // started by `RampRunner.handle`
             return .success
@@ -207,19 +207,30 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Invokes as the house's writes, one `perform` each (several characteristics of one device go
-    /// out as one `/set`), and Identify as `accessory/identify`.
-    private func perform(_ commands: AsyncStream<HomeCommand>) async {
-        for await command in commands {
+    /// out as one `/set`), and Identify as `accessory/identify`. A Move's refused steps are logged
+    /// once per Move: it writes every 250 ms.
+    private func perform(_ commands: AsyncStream<RampRunner.Command>) async {
+        var refusedMoves: Set<UInt64> = []
+        for await queued in commands {
+            let command = queued.command
             let answer = await access.perform(command)
             if case .accessories(.identify(let accessory)) = command {
                 // Matter expects success either way, as HomeKit does: a device that cannot show itself is logged.
                 logger.info(
                     "identify asked by a Matter controller: \(answer.error.map { "\($0)" } ?? "the device was asked to show itself")",
                     metadata: ["accessory": "\(accessory)"])
-            } else if let error = answer.error {
-                logger.warning("a Matter invoke was refused: \(error)")
-            } else if case .writes(let outcomes)? = answer.result {
-                for case .failure(let error) in outcomes { logger.warning("a Matter invoke was refused: \(error)") }
+                continue
+            }
+            var errors: [HomeError] = answer.error.map { [$0] } ?? []
+            if case .writes(let outcomes)? = answer.result { for case .failure(let error) in outcomes { errors.append(error) } }
+            for error in errors {
+                if let move = queued.move {
+                    if refusedMoves.count > 1000 { refusedMoves.removeAll() }
+                    guard refusedMoves.insert(move).inserted else { continue }
+                    logger.warning("a step of a Matter Move was refused (its further refusals are not logged): \(error)")
+                } else {
+                    logger.warning("a Matter invoke was refused: \(error)")
+                }
             }
         }
     }

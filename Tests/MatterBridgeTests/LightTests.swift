@@ -2,6 +2,7 @@ import GatewayCore
 import HomeModel
 import JSON
 import Matter
+import Synchronization
 import Testing
 
 @testable import MatterBridge
@@ -187,16 +188,16 @@ struct LightTests {
     @Test("a Move ramps at its rate, a step every 250 ms at most and only when it changes, until its end, a Stop or another command")
     func moves() async throws {
         let (bulb, _) = try Self.endpoint(Self.colorBulb())
-        let (commands, continuation) = AsyncStream.makeStream(of: HomeCommand.self)
+        let (commands, continuation) = AsyncStream.makeStream(of: RampRunner.Command.self)
         var queued = commands.makeAsyncIterator()
-        let runner = RampRunner(commands: continuation)
+        let runner = RampRunner(commands: continuation, endpoint: { _ in bulb })
         let start = ContinuousClock.now
         func invoke(_ cluster: UInt32, _ command: UInt32, _ fields: TLVValue, at seconds: Double) -> InteractionStatus {
             let path = Self.path(cluster, command)
             return runner.handle(path, bulb.writes(for: path, fields: fields), on: bulb, now: start + .seconds(seconds))
         }
         func next() async -> [WriteRequest] {
-            guard case .values(.write(let requests, _))? = await queued.next() else { return [] }
+            guard case .values(.write(let requests, _))? = await queued.next()?.command else { return [] }
             return requests
         }
         let zero = TLVValue.unsigned(0)
@@ -265,4 +266,48 @@ struct LightTests {
         let move = bulb.writes(for: Self.path(Cluster.levelControl, 1), fields: Self.fields(zero, .unsigned(10), zero, zero))
         #expect(move == .refused(.constraintError))
     }
+
+    @Test("a Move follows its device: it ends when the device is unreachable or gone, and after 5 minutes at most")
+    func movesFollowTheDevice() async throws {
+        let (bulb, _) = try Self.endpoint(Self.colorBulb())
+        let current = Mutex<BridgedEndpoint?>(bulb)
+        let (commands, continuation) = AsyncStream.makeStream(of: RampRunner.Command.self)
+        var queued = commands.makeAsyncIterator()
+        let runner = RampRunner(commands: continuation, endpoint: { _ in current.withLock { $0 } })
+        let start = ContinuousClock.now
+        let zero = TLVValue.unsigned(0)
+        func move(at seconds: Double) {
+            // Saturation down at 1 unit a second: 100 % to 0 % in 254 s.
+            let path = Self.path(Cluster.colorControl, 0x04)
+            let fields = Self.fields(.unsigned(3), .unsigned(1), zero, zero)
+            #expect(runner.handle(path, bulb.writes(for: path, fields: fields), on: bulb, now: start + .seconds(seconds)) == .success)
+        }
+        move(at: 0)
+        runner.tick(now: start + .seconds(10))
+        let step = await queued.next()
+        #expect(step?.move != nil)
+        guard case .values(.write(let requests, _))? = step?.command else { throw MoveMissing() }
+        #expect(requests == [Self.write("saturation", .integer(96))])
+        // Unreachable: ended, nothing written.
+        current.withLock { $0?.reachable = false }
+        runner.tick(now: start + .seconds(20))
+        #expect(!runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+        // Gone from the layout: ended too.
+        current.withLock { $0 = bulb }
+        move(at: 30)
+        current.withLock { $0 = nil }
+        runner.tick(now: start + .seconds(40))
+        #expect(!runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+        // A MoveColor at 1/65536 a second would run for hours: it ends after `longestMove`.
+        current.withLock { $0 = bulb }
+        let path = Self.path(Cluster.colorControl, 0x08)
+        let slow = bulb.writes(for: path, fields: Self.fields(.signed(1), .signed(0), zero, zero))
+        #expect(runner.handle(path, slow, on: bulb, now: start + .seconds(50)) == .success)
+        runner.tick(now: start + .seconds(50) + RampRunner.longestMove - .seconds(1))
+        #expect(runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+        runner.tick(now: start + .seconds(50) + RampRunner.longestMove)
+        #expect(!runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+    }
+
+    struct MoveMissing: Error {}
 }
