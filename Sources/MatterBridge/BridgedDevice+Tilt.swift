@@ -47,9 +47,6 @@ extension BridgedEndpoint {
     func goToTilt(_ fields: TLVValue) -> Invoke {
         guard let tilt = Tilt.targets.first(where: { characteristics[$0] != nil }) else { return .refused(.unsupportedCommand) }
         guard let closed = fields[context: 0]?.integer, (0...10000).contains(closed) else { return .refused(.constraintError) }
-        return .writes([
-            WriteRequest(
-                accessory: accessory, service: service, characteristic: tilt, value: .integer(Tilt.degrees(closed100ths: Int(closed))))
-        ])
+        return .writes([write(tilt, .integer(Tilt.degrees(closed100ths: Int(closed))))])
     }
 }

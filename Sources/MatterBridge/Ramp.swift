@@ -44,9 +44,6 @@ struct Ramp: Sendable, Equatable {
 extension BridgedEndpoint {
     /// What a ramp writes at `values`: the house's whole units, as its other writes.
     func writes(_ ramp: Ramp, at values: [Double], ended: Bool) -> [WriteRequest] {
-        func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
-            WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
-        }
         switch ramp.quantity {
         case .brightness:
             if ended && ramp.offAtBottom && values[0] <= ramp.range.lowerBound { return [write("on", .bool(false))] }
