@@ -81,16 +81,14 @@ extension BridgedDevice {
     }
 }
 
-/// Matter's colour scales and the house's: hue 0–254 and 0–360°, saturation 0–254 and 0–100 %,
-/// x and y in 1/65536 and 0–1.
+/// Matter's colour scales and the house's: hue 0–254 and 0–360°, x and y in 1/65536 and 0–1
+/// (saturation: `PercentScale`).
 enum ColorScale {
     static func hue(degrees: Double) -> Int {
         let wrapped = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         return min(254, Int((wrapped * 254 / 360).rounded()))
     }
     static func degrees(hue: Int) -> Double { Double(min(254, max(0, hue))) * 360 / 254 }
-    static func saturation(percent: Double) -> Int { min(254, max(0, Int((percent * 254 / 100).rounded()))) }
-    static func percent(saturation: Int) -> Double { Double(min(254, max(0, saturation))) * 100 / 254 }
     /// CurrentX/CurrentY: at most 0xFEFF.
     static func matter(_ coordinate: Double) -> Int { min(0xFEFF, max(0, Int((coordinate * 65536).rounded()))) }
     static func coordinate(_ matter: Int) -> Double { Double(min(0xFEFF, max(0, matter))) / 65536 }

@@ -166,11 +166,12 @@ enum BridgedDevice: Sendable, Equatable {
         case (.light, "on"), (.colorLight, "on"), (.plug, "on"):
             return value.boolValue.map { [(Cluster.onOff, 0x0000, .bool($0))] } ?? []
         case (.light(true, _), "brightness"), (.colorLight, "brightness"):
-            return value.number.map { [(Cluster.levelControl, 0x0000, .unsigned(UInt64(Level.level(brightness: $0))))] } ?? []
+            return value.number.map { [(Cluster.levelControl, 0x0000, .unsigned(UInt64(PercentScale.matter(percent: $0, lowest: 1))))] }
+                ?? []
         case (.colorLight, "hue"):
             return value.number.map { [(Cluster.colorControl, 0x0000, .unsigned(UInt64(ColorScale.hue(degrees: $0))))] } ?? []
         case (.colorLight, "saturation"):
-            return value.number.map { [(Cluster.colorControl, 0x0001, .unsigned(UInt64(ColorScale.saturation(percent: $0))))] } ?? []
+            return value.number.map { [(Cluster.colorControl, 0x0001, .unsigned(UInt64(PercentScale.matter(percent: $0))))] } ?? []
         case (.light(_, let range?), "color_temperature"), (.colorLight(let range?), "color_temperature"):
             guard let mireds = value.number else { return [] }
             return [(Cluster.colorControl, 0x0007, .unsigned(UInt64(min(max(Int(mireds.rounded()), range.lowerBound), range.upperBound))))]
@@ -268,10 +269,13 @@ enum Cluster {
     static let fanControl: UInt32 = 0x0202
 }
 
-/// HomeKit's brightness (0–100 %) and Matter's CurrentLevel (1–254).
-enum Level {
-    static func level(brightness: Double) -> Int { min(254, max(1, Int((brightness * 254 / 100).rounded()))) }
-    static func brightness(level: Int) -> Int { min(100, max(0, Int((Double(level) * 100 / 254).rounded()))) }
+/// The house's percentages and Matter's 0–254: brightness and CurrentLevel (at least 1), saturation
+/// and CurrentSaturation.
+enum PercentScale {
+    static func matter(percent: Double, lowest: Int = 0) -> Int {
+        Int(min(254, max(Double(lowest), (percent * 254 / 100).rounded())))  // clamped as a Double: no trap on infinity
+    }
+    static func percent(matter: Int) -> Double { Double(min(254, max(0, matter))) * 100 / 254 }
 }
 
 extension CharacteristicValue {

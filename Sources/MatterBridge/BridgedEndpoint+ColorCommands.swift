@@ -21,12 +21,12 @@ extension BridgedEndpoint {
             return .writes([write("hue", .integer(Self.wholeDegrees(ColorScale.degrees(hue: Int(target)))))])
         case 0x03:  // MoveToSaturation {0: Saturation, 1: TransitionTime, …}
             guard let target = field(0, 254) else { return .refused(.constraintError) }
-            return .writes([write("saturation", .integer(Int(ColorScale.percent(saturation: Int(target)).rounded())))])
+            return .writes([write("saturation", .integer(Int(PercentScale.percent(matter: Int(target)).rounded())))])
         case 0x06:  // MoveToHueAndSaturation {0: Hue, 1: Saturation, 2: TransitionTime, …}: one /set
             guard let h = field(0, 254), let s = field(1, 254) else { return .refused(.constraintError) }
             return .writes([
                 write("hue", .integer(Self.wholeDegrees(ColorScale.degrees(hue: Int(h))))),
-                write("saturation", .integer(Int(ColorScale.percent(saturation: Int(s)).rounded()))),
+                write("saturation", .integer(Int(PercentScale.percent(matter: Int(s)).rounded()))),
             ])
         case 0x07:  // MoveToColor {0: ColorX, 1: ColorY, 2: TransitionTime, …}: as hue and saturation
             guard let x = field(0, 0xFEFF), let y = field(1, 0xFEFF) else { return .refused(.constraintError) }
@@ -39,7 +39,7 @@ extension BridgedEndpoint {
             if command == 0x02 {
                 return .writes([write("hue", .integer(Self.wholeDegrees(hue + sign * ColorScale.degrees(hue: Int(size)))))])
             }
-            let percent = min(100, max(0, saturation + sign * ColorScale.percent(saturation: Int(size))))
+            let percent = min(100, max(0, saturation + sign * PercentScale.percent(matter: Int(size))))
             return .writes([write("saturation", .integer(Int(percent.rounded())))])
         case 0x01, 0x04:  // MoveHue, MoveSaturation {0: MoveMode (0 stop, 1 up, 3 down), 1: Rate per second, 2, 3: options}
             guard let mode = field(0), [0, 1, 3].contains(mode), let rate = field(1) else { return .refused(.constraintError) }
@@ -49,7 +49,7 @@ extension BridgedEndpoint {
                 command == 0x01
                 ? Ramp(quantity: .hue, from: [hue], perSecond: [sign * ColorScale.degrees(hue: Int(rate))], range: 0...360)
                 : Ramp(
-                    quantity: .saturation, from: [saturation], perSecond: [sign * ColorScale.percent(saturation: Int(rate))], range: 0...100
+                    quantity: .saturation, from: [saturation], perSecond: [sign * PercentScale.percent(matter: Int(rate))], range: 0...100
                 )
             return checkedRamp(ramp, writing: [command == 0x01 ? "hue" : "saturation"])
         case 0x09:  // StepColor {0: StepX, 1: StepY, 2: TransitionTime, 3, 4: options}

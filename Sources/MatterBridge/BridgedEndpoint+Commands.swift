@@ -101,7 +101,7 @@ extension BridgedEndpoint {
         case (Cluster.levelControl, 0), (Cluster.levelControl, 4):  // MoveToLevel, MoveToLevelWithOnOff
             guard characteristics["brightness"] != nil else { return .refused(.unsupportedCommand) }
             guard let level = try? fields.field(0, "Level", as: UInt8.self), level <= 254 else { return .refused(.constraintError) }
-            let brightness = write("brightness", .integer(Level.brightness(level: Int(level))))
+            let brightness = write("brightness", .integer(Int(PercentScale.percent(matter: Int(level)).rounded())))
             guard path.command == 4 else { return .writes([brightness]) }
             // With OnOff: the lowest level is off, any other on.
             return .writes(level <= 1 ? [write("on", .bool(false))] : [write("on", .bool(true)), brightness])

@@ -41,9 +41,10 @@ extension BridgedEndpoint {
             guard let mode = fields[context: 0]?.integer, mode == 0 || mode == 1, let size = fields[context: 1]?.integer, size <= 0xFF
             else { return .refused(.constraintError) }
             guard withOnOff ? mode == 0 || isOn : executes(fields, maskTag: 3) else { return .writes([]) }
-            let from = isOn ? Level.level(brightness: current) : 1
+            let from = isOn ? PercentScale.matter(percent: current, lowest: 1) : 1
             let level = min(254, max(1, from + (mode == 0 ? 1 : -1) * Int(size)))
-            let target = write("brightness", .integer(min(Int(highest), max(Int(lowest), Level.brightness(level: level)))))
+            let percent = Int(PercentScale.percent(matter: level).rounded())
+            let target = write("brightness", .integer(min(Int(highest), max(Int(lowest), percent))))
             guard withOnOff else { return .writes([target]) }
             // With OnOff: up switches the light on, down to the lowest level switches it off.
             if mode == 1 && level <= 1 { return .writes([write("on", .bool(false))]) }

@@ -115,7 +115,7 @@ struct LightTests {
         _ = change("hue", .float(Double(hs.hue)))
         let last = change("saturation", .float(Double(hs.saturation)))
         #expect(last[0x0008] == .unsigned(2) && last[0x4001] == .unsigned(2))
-        #expect(last[0x0001] == .unsigned(UInt64(ColorScale.saturation(percent: Double(hs.saturation)))))
+        #expect(last[0x0001] == .unsigned(UInt64(PercentScale.matter(percent: Double(hs.saturation)))))
         // A colour: hue/saturation mode, CurrentX/CurrentY from it.
         let red = change("hue", .float(0))
         #expect(red[0x0008] == .unsigned(0) && red[0x0000] == .unsigned(0))
@@ -251,6 +251,16 @@ struct LightTests {
         var away = bulb
         away.reachable = false
         #expect(away.writes(for: Self.path(Cluster.identify, 0x40), fields: Self.fields(.unsigned(0), .unsigned(0))) == .refused(.failure))
+    }
+
+    @Test("brightness and saturation on Matter's 0–254 by one scale: a level is at least 1, both clamped, no trap on infinity")
+    func percentScale() {
+        #expect(PercentScale.matter(percent: 50) == 127 && PercentScale.matter(percent: 0) == 0)
+        #expect(PercentScale.matter(percent: 0, lowest: 1) == 1 && PercentScale.matter(percent: 120) == 254)
+        #expect(PercentScale.matter(percent: .infinity) == 254 && PercentScale.matter(percent: -.infinity, lowest: 1) == 1)
+        #expect(PercentScale.percent(matter: 254) == 100 && PercentScale.percent(matter: 300) == 100)
+        #expect(PercentScale.percent(matter: -1) == 0)
+        #expect(Int(PercentScale.percent(matter: 127).rounded()) == 50)
     }
 
     @Test("odd ranges are no crash: a colour temperature range with no whole mired in it, a brightness whose maximum is below 1 %")
