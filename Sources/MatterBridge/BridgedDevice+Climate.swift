@@ -89,12 +89,12 @@ extension BridgedEndpoint {
             guard attribute == 0x0011 || climate.heat else { return .refused(.unsupportedAttribute) }
             guard let hundredths = value.integer else { return .refused(.constraintError) }
             let name = attribute == 0x0011 ? climate.coolingSetpoint : climate.heatingSetpoint
-            return checked(.writes([climateWrite(name, .double(Double(hundredths) / 100))]), notWritable: .unsupportedWrite)
+            return checked(.writes([write(name, .double(Double(hundredths) / 100))]), notWritable: .unsupportedWrite)
         case 0x001C:
             guard let mode = value.integer.flatMap({ SystemMode.homeKit(matter: Int($0)) }), climate.modes.contains(mode) else {
                 return .refused(.constraintError)
             }
-            return checked(.writes([climateWrite("target_heating_cooling_state", .integer(mode))]), notWritable: .unsupportedWrite)
+            return checked(.writes([write("target_heating_cooling_state", .integer(mode))]), notWritable: .unsupportedWrite)
         default:
             return .refused(.unsupportedWrite)
         }
@@ -111,13 +111,9 @@ extension BridgedEndpoint {
         if mode != 0 && !names.contains(climate.coolingSetpoint) { names.append(climate.coolingSetpoint) }
         var writes: [WriteRequest] = []
         for name in names {
-            guard let setpoint = characteristics[name]?.value?.number else { return .refused(.constraintError) }
-            writes.append(climateWrite(name, .double(((setpoint * 10).rounded() + Double(amount)) / 10)))
+            guard let setpoint = self.value(name) else { return .refused(.constraintError) }
+            writes.append(write(name, .double(((setpoint * 10).rounded() + Double(amount)) / 10)))
         }
         return checked(.writes(writes))
-    }
-
-    private func climateWrite(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
-        WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
     }
 }

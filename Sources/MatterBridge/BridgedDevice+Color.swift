@@ -2,17 +2,23 @@ import HomeModel
 import Mappings
 import Matter
 
-/// Extended Color Light (0x010D): OnOff, LevelControl and ColorControl with hue/saturation and XY
-/// (and colour temperature where the bulb has it). The house holds a colour as HomeKit does, hue
+/// Extended Color Light (0x010D): OnOff, LevelControl and ColorControl with hue/saturation, XY and
+/// colour temperature, which the device type requires. The house holds a colour as HomeKit does, hue
 /// 0–360° and saturation 0–100 %; XY is derived from them (the conversion the Zigbee2MQTT mapping
-/// uses), and an XY command is written as hue and saturation.
+/// uses), and an XY command is written as hue and saturation; so is a colour temperature on a bulb
+/// without one (its white, within `defaultColorTemperature`).
 extension BridgedDevice {
+    /// The colour temperature range of a colour bulb without its own, in mireds (6500 K to 2000 K).
+    static let defaultColorTemperature = 153...500
+
     /// A lightbulb's colour temperature range in mireds, nil without one.
     static func colorTemperatureRange(_ service: Service) -> ClosedRange<Int>? {
         guard let characteristic = service["color_temperature"], let low = characteristic.minValue, let high = characteristic.maxValue,
-            low <= high
+            low.isFinite, high.isFinite, low >= 0, high <= 0xFFFF
         else { return nil }
-        return Int(low.rounded(.up))...Int(high.rounded(.down))
+        let (lowest, highest) = (Int(low.rounded(.up)), Int(high.rounded(.down)))
+        // 153.4…153.6 holds no whole mired.
+        return lowest <= highest ? lowest...highest : nil
     }
 
     /// Identify (0x0003): IdentifyTime stays 0, since the house's identify is one blink and has no
@@ -28,68 +34,61 @@ extension BridgedDevice {
         static let colorTemperature: UInt64 = 0x10
     }
 
-    static func colorLightClusters(_ service: Service, colorTemperature range: ClosedRange<Int>?) -> [UInt32: [UInt32: TLVValue]] {
-        var clusters: [UInt32: [UInt32: TLVValue]] = [:]
-        clusters[Cluster.identify] = identifyAttributes
-        clusters[Cluster.onOff] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
-        clusters[Cluster.levelControl] = [
-            0x0000: .null, 0x0002: .unsigned(1), 0x0003: .unsigned(254), 0x000F: .unsigned(0), 0x0011: .null,
-            0xFFFC: .unsigned(0x03),  // OnOff, Lighting
-            0xFFFD: .unsigned(6),
-        ]
-        let features = ColorFeature.hueSaturation | ColorFeature.xy | (range == nil ? 0 : ColorFeature.colorTemperature)
+    static let onOffCluster: [UInt32: TLVValue] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
+    static let levelControlCluster: [UInt32: TLVValue] = [
+        0x0000: .null, 0x0002: .unsigned(1), 0x0003: .unsigned(254), 0x000F: .unsigned(0), 0x0011: .null,
+        0xFFFC: .unsigned(0x03),  // OnOff, Lighting
+        0xFFFD: .unsigned(6),
+    ]
+
+    /// A light's clusters: Identify, OnOff, LevelControl when it dims, ColorControl with colour
+    /// temperature when it has a range, and hue/saturation and XY for a colour light.
+    static func lightClusters(
+        _ service: Service, dimmable: Bool, colorTemperature range: ClosedRange<Int>?, hueSaturation: Bool
+    ) -> [UInt32: [UInt32: TLVValue]] {
+        var clusters: [UInt32: [UInt32: TLVValue]] = [Cluster.identify: identifyAttributes, Cluster.onOff: onOffCluster]
+        if dimmable { clusters[Cluster.levelControl] = levelControlCluster }
+        guard range != nil || hueSaturation else { return clusters }
+        let features =
+            (hueSaturation ? ColorFeature.hueSaturation | ColorFeature.xy : 0) | (range == nil ? 0 : ColorFeature.colorTemperature)
         var color: [UInt32: TLVValue] = [
-            0x0000: .unsigned(0),  // CurrentHue
-            0x0001: .unsigned(0),  // CurrentSaturation
             0x0002: .unsigned(0),  // RemainingTime
             0x000F: .unsigned(0),  // Options
             0x0010: .unsigned(0),  // NumberOfPrimaries
             0x400A: .unsigned(features),  // ColorCapabilities
             0xFFFC: .unsigned(features),
             0xFFFD: .unsigned(7),
-            0xFFF9: acceptedColorCommands(hueSaturation: true, colorTemperature: range != nil),
+            0xFFF9: acceptedColorCommands(hueSaturation: hueSaturation, colorTemperature: range != nil),
         ]
         if let range {
             color[0x0007] = .unsigned(UInt64(range.lowerBound))  // ColorTemperatureMireds
+            color[0x0008] = .unsigned(2)  // ColorMode: colour temperature
+            color[0x4001] = .unsigned(2)  // EnhancedColorMode
             color[0x400B] = .unsigned(UInt64(range.lowerBound))  // ColorTempPhysicalMinMireds
             color[0x400C] = .unsigned(UInt64(range.upperBound))  // ColorTempPhysicalMaxMireds
             color[0x400D] = .unsigned(UInt64(range.lowerBound))  // CoupleColorTempToLevelMinMireds
             color[0x4010] = .null  // StartUpColorTemperatureMireds
         }
-        for (attribute, value) in ColorState(service: service, colorTemperature: range).attributes { color[attribute] = value }
+        if hueSaturation {
+            color[0x0000] = .unsigned(0)  // CurrentHue
+            color[0x0001] = .unsigned(0)  // CurrentSaturation
+            // The bulb's own colour temperature only: an emulated one is written as hue and saturation.
+            let state = ColorState(service: service, colorTemperature: colorTemperatureRange(service))
+            for (attribute, value) in state.attributes { color[attribute] = value }
+        }
         clusters[Cluster.colorControl] = color
         return clusters
     }
-
-    /// The attributes one characteristic of a colour light sets (ColorMode and XY, which depend on
-    /// several, come from `ColorState`).
-    static func colorLightAttributes(
-        _ characteristic: String, _ value: CharacteristicValue, colorTemperature range: ClosedRange<Int>?
-    ) -> [(UInt32, UInt32, TLVValue)] {
-        guard let number = value.number else { return [] }
-        switch characteristic {
-        case "on": return value.boolValue.map { [(Cluster.onOff, 0x0000, .bool($0))] } ?? []
-        case "brightness": return [(Cluster.levelControl, 0x0000, .unsigned(UInt64(Level.level(brightness: number))))]
-        case "hue": return [(Cluster.colorControl, 0x0000, .unsigned(UInt64(ColorScale.hue(degrees: number))))]
-        case "saturation": return [(Cluster.colorControl, 0x0001, .unsigned(UInt64(ColorScale.saturation(percent: number))))]
-        case "color_temperature":
-            guard let range else { return [] }
-            return [(Cluster.colorControl, 0x0007, .unsigned(UInt64(min(max(Int(number.rounded()), range.lowerBound), range.upperBound))))]
-        default: return []
-        }
-    }
 }
 
-/// Matter's colour scales and the house's: hue 0–254 and 0–360°, saturation 0–254 and 0–100 %,
-/// x and y in 1/65536 and 0–1.
+/// Matter's colour scales and the house's: hue 0–254 and 0–360°, x and y in 1/65536 and 0–1
+/// (saturation: `PercentScale`).
 enum ColorScale {
     static func hue(degrees: Double) -> Int {
         let wrapped = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         return min(254, Int((wrapped * 254 / 360).rounded()))
     }
     static func degrees(hue: Int) -> Double { Double(min(254, max(0, hue))) * 360 / 254 }
-    static func saturation(percent: Double) -> Int { min(254, max(0, Int((percent * 254 / 100).rounded()))) }
-    static func percent(saturation: Int) -> Double { Double(min(254, max(0, saturation))) * 100 / 254 }
     /// CurrentX/CurrentY: at most 0xFEFF.
     static func matter(_ coordinate: Double) -> Int { min(0xFEFF, max(0, Int((coordinate * 65536).rounded()))) }
     static func coordinate(_ matter: Int) -> Double { Double(min(0xFEFF, max(0, matter))) / 65536 }

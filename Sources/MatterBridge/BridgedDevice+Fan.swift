@@ -151,8 +151,4 @@ extension BridgedEndpoint {
     private func poweredOn(_ fan: Fan) -> [WriteRequest] {
         characteristics[fan.power]?.value?.boolValue == true ? [] : [write(fan.power, fan.power == "active" ? .integer(1) : .bool(true))]
     }
-
-    private func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
-        WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
-    }
 }

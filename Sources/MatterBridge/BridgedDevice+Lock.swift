@@ -59,9 +59,7 @@ extension BridgedEndpoint {
     /// LockDoor (0) and UnlockDoor (1): the lock's target state.
     func lockCommand(_ command: UInt32) -> Invoke {
         guard case .doorLock = device, command <= 1 else { return .refused(.unsupportedCommand) }
-        return .writes([
-            WriteRequest(accessory: accessory, service: service, characteristic: "lock_target_state", value: .integer(command == 0 ? 1 : 0))
-        ])
+        return .writes([write("lock_target_state", .integer(command == 0 ? 1 : 0))])
     }
 
     /// OperatingMode: normal is the one mode the bridge offers; writing it changes nothing.

@@ -19,7 +19,11 @@ enum Tilt {
     static func closed100ths(degrees: Double) -> UInt64 { UInt64(min(10000, max(0, ((90 - degrees) * 10000 / 180).rounded()))) }
     static func degrees(closed100ths: Int) -> Int { Int((90 - Double(closed100ths) * 180 / 10000).rounded()) }
 
-    /// The tilt attributes and features added to the covering's cluster.
+    /// Window Covering's AcceptedCommandList with tilt: UpOrOpen, DownOrClose, StopMotion,
+    /// GoToLiftPercentage, GoToTiltPercentage (a covering without tilt has the node's list, without it).
+    static let acceptedCommands = TLVValue.array([0x00, 0x01, 0x02, 0x05, 0x08].map { TLVElement(.unsigned($0)) })
+
+    /// The tilt attributes, features and command added to the covering's cluster.
     static func add(to clusters: inout [UInt32: [UInt32: TLVValue]]) {
         guard var covering = clusters[Cluster.windowCovering] else { return }
         covering[0x000C] = covering[0x000C] ?? .null  // TargetPositionTiltPercent100ths
@@ -28,6 +32,7 @@ enum Tilt {
         covering[0x000D] = .unsigned(0x0A)  // EndProductType: interior blind
         covering[0x0007] = .unsigned((covering[0x0007]?.integer.map(UInt64.init) ?? 0x09) | 0x10)  // ConfigStatus: tilt position aware
         covering[0xFFFC] = .unsigned((covering[0xFFFC]?.integer.map(UInt64.init) ?? 0) | 0x02 | 0x10)  // Tilt, PositionAwareTilt
+        covering[0xFFF9] = acceptedCommands
         clusters[Cluster.windowCovering] = covering
     }
 
@@ -42,9 +47,6 @@ extension BridgedEndpoint {
     func goToTilt(_ fields: TLVValue) -> Invoke {
         guard let tilt = Tilt.targets.first(where: { characteristics[$0] != nil }) else { return .refused(.unsupportedCommand) }
         guard let closed = fields[context: 0]?.integer, (0...10000).contains(closed) else { return .refused(.constraintError) }
-        return .writes([
-            WriteRequest(
-                accessory: accessory, service: service, characteristic: tilt, value: .integer(Tilt.degrees(closed100ths: Int(closed))))
-        ])
+        return .writes([write(tilt, .integer(Tilt.degrees(closed100ths: Int(closed))))])
     }
 }

@@ -6,7 +6,8 @@ import Matter
 enum BridgedDevice: Sendable, Equatable {
     /// On/Off Light, Dimmable Light or Color Temperature Light, by what the lightbulb has.
     case light(dimmable: Bool, colorTemperature: ClosedRange<Int>?)
-    /// A dimmable lightbulb with hue and saturation: Extended Color Light (see BridgedDevice+Color.swift).
+    /// A dimmable lightbulb with hue and saturation: Extended Color Light (see BridgedDevice+Color.swift);
+    /// `colorTemperature` is the bulb's own range, nil when it has none.
     case colorLight(colorTemperature: ClosedRange<Int>?)
     /// An outlet or a switch: On/Off Plug-in Unit.
     case plug
@@ -40,11 +41,7 @@ enum BridgedDevice: Sendable, Equatable {
         case "lightbulb" where has("on") && has("brightness") && has("hue") && has("saturation"):
             self = .colorLight(colorTemperature: Self.colorTemperatureRange(service))
         case "lightbulb" where has("on"):
-            let temperature = service["color_temperature"].flatMap { characteristic -> ClosedRange<Int>? in
-                guard let low = characteristic.minValue, let high = characteristic.maxValue, low <= high else { return nil }
-                return Int(low.rounded(.up))...Int(high.rounded(.down))
-            }
-            self = .light(dimmable: has("brightness"), colorTemperature: temperature)
+            self = .light(dimmable: has("brightness"), colorTemperature: Self.colorTemperatureRange(service))
         case "outlet" where has("on"), "switch" where has("on"): self = .plug
         case "contact_sensor" where has("contact_sensor_state"): self = .contact
         case "motion_sensor" where has("motion_detected"): self = .occupancy(characteristic: "motion_detected")
@@ -93,37 +90,12 @@ enum BridgedDevice: Sendable, Equatable {
         var clusters: [UInt32: [UInt32: TLVValue]] = [:]
         switch self {
         case .light(let dimmable, let temperature):
-            clusters[Cluster.identify] = Self.identifyAttributes
-            clusters[Cluster.onOff] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
-            if dimmable {
-                clusters[Cluster.levelControl] = [
-                    0x0000: .null, 0x0002: .unsigned(1), 0x0003: .unsigned(254), 0x000F: .unsigned(0), 0x0011: .null,
-                    0xFFFC: .unsigned(0x03),  // OnOff, Lighting
-                    0xFFFD: .unsigned(6),
-                ]
-            }
-            if let temperature {
-                clusters[Cluster.colorControl] = [
-                    0x0002: .unsigned(0),  // RemainingTime
-                    0x0007: .unsigned(UInt64(temperature.lowerBound)),  // ColorTemperatureMireds
-                    0x0008: .unsigned(2),  // ColorMode: color temperature
-                    0x000F: .unsigned(0),  // Options
-                    0x0010: .unsigned(0),  // NumberOfPrimaries
-                    0x4001: .unsigned(2),  // EnhancedColorMode
-                    0x400A: .unsigned(0x10),  // ColorCapabilities: color temperature
-                    0x400B: .unsigned(UInt64(temperature.lowerBound)),  // ColorTempPhysicalMinMireds
-                    0x400C: .unsigned(UInt64(temperature.upperBound)),  // ColorTempPhysicalMaxMireds
-                    0x400D: .unsigned(UInt64(temperature.lowerBound)),  // CoupleColorTempToLevelMinMireds
-                    0x4010: .null,  // StartUpColorTemperatureMireds
-                    0xFFFC: .unsigned(0x10),  // ColorTemperature
-                    0xFFFD: .unsigned(7),
-                    0xFFF9: Self.acceptedColorCommands(hueSaturation: false, colorTemperature: true),
-                ]
-            }
+            clusters = Self.lightClusters(service, dimmable: dimmable, colorTemperature: temperature, hueSaturation: false)
         case .colorLight(let temperature):
-            clusters = Self.colorLightClusters(service, colorTemperature: temperature)
+            clusters = Self.lightClusters(
+                service, dimmable: true, colorTemperature: temperature ?? Self.defaultColorTemperature, hueSaturation: true)
         case .plug:
-            clusters[Cluster.onOff] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(6)]
+            clusters[Cluster.onOff] = Self.onOffCluster
         case .contact:
             clusters[Cluster.booleanState] = [0x0000: .bool(false), 0xFFFC: .unsigned(0), 0xFFFD: .unsigned(1)]
         case .occupancy:
@@ -191,13 +163,16 @@ enum BridgedDevice: Sendable, Equatable {
     /// The attributes a characteristic's value sets: (cluster, attribute, value).
     func attributes(_ characteristic: String, _ value: CharacteristicValue) -> [(UInt32, UInt32, TLVValue)] {
         switch (self, characteristic) {
-        case (.colorLight(let range), _):
-            return Self.colorLightAttributes(characteristic, value, colorTemperature: range)
-        case (.light, "on"), (.plug, "on"):
+        case (.light, "on"), (.colorLight, "on"), (.plug, "on"):
             return value.boolValue.map { [(Cluster.onOff, 0x0000, .bool($0))] } ?? []
-        case (.light(true, _), "brightness"):
-            return value.number.map { [(Cluster.levelControl, 0x0000, .unsigned(UInt64(Level.level(brightness: $0))))] } ?? []
-        case (.light(_, let range?), "color_temperature"):
+        case (.light(true, _), "brightness"), (.colorLight, "brightness"):
+            return value.number.map { [(Cluster.levelControl, 0x0000, .unsigned(UInt64(PercentScale.matter(percent: $0, lowest: 1))))] }
+                ?? []
+        case (.colorLight, "hue"):
+            return value.number.map { [(Cluster.colorControl, 0x0000, .unsigned(UInt64(ColorScale.hue(degrees: $0))))] } ?? []
+        case (.colorLight, "saturation"):
+            return value.number.map { [(Cluster.colorControl, 0x0001, .unsigned(UInt64(PercentScale.matter(percent: $0))))] } ?? []
+        case (.light(_, let range?), "color_temperature"), (.colorLight(let range?), "color_temperature"):
             guard let mireds = value.number else { return [] }
             return [(Cluster.colorControl, 0x0007, .unsigned(UInt64(min(max(Int(mireds.rounded()), range.lowerBound), range.upperBound))))]
         case (.contact, "contact_sensor_state"):
@@ -294,10 +269,13 @@ enum Cluster {
     static let fanControl: UInt32 = 0x0202
 }
 
-/// HomeKit's brightness (0–100 %) and Matter's CurrentLevel (1–254).
-enum Level {
-    static func level(brightness: Double) -> Int { min(254, max(1, Int((brightness * 254 / 100).rounded()))) }
-    static func brightness(level: Int) -> Int { min(100, max(0, Int((Double(level) * 100 / 254).rounded()))) }
+/// The house's percentages and Matter's 0–254: brightness and CurrentLevel (at least 1), saturation
+/// and CurrentSaturation.
+enum PercentScale {
+    static func matter(percent: Double, lowest: Int = 0) -> Int {
+        Int(min(254, max(Double(lowest), (percent * 254 / 100).rounded())))  // clamped as a Double: no trap on infinity
+    }
+    static func percent(matter: Int) -> Double { Double(min(254, max(0, matter))) * 100 / 254 }
 }
 
 extension CharacteristicValue {

@@ -13,34 +13,34 @@ extension BridgedEndpoint {
             fields[context: tag]?.integer.flatMap { (0...limit).contains($0) ? $0 : nil }
         }
         func signed(_ tag: UInt8) -> Int64? { fields[context: tag]?.integer.flatMap { (-0x8000...0x7FFF).contains($0) ? $0 : nil } }
-        let hue = lightValue("hue") ?? 0
-        let saturation = lightValue("saturation") ?? 0
+        let hue = value("hue") ?? 0
+        let saturation = value("saturation") ?? 0
         switch command {
         case 0x00:  // MoveToHue {0: Hue, 1: Direction, 2: TransitionTime, …}
             guard let target = field(0, 254) else { return .refused(.constraintError) }
-            return .writes([lightWrite("hue", .integer(Self.wholeDegrees(ColorScale.degrees(hue: Int(target)))))])
+            return .writes([write("hue", .integer(Self.wholeDegrees(ColorScale.degrees(hue: Int(target)))))])
         case 0x03:  // MoveToSaturation {0: Saturation, 1: TransitionTime, …}
             guard let target = field(0, 254) else { return .refused(.constraintError) }
-            return .writes([lightWrite("saturation", .integer(Int(ColorScale.percent(saturation: Int(target)).rounded())))])
+            return .writes([write("saturation", .integer(Int(PercentScale.percent(matter: Int(target)).rounded())))])
         case 0x06:  // MoveToHueAndSaturation {0: Hue, 1: Saturation, 2: TransitionTime, …}: one /set
             guard let h = field(0, 254), let s = field(1, 254) else { return .refused(.constraintError) }
             return .writes([
-                lightWrite("hue", .integer(Self.wholeDegrees(ColorScale.degrees(hue: Int(h))))),
-                lightWrite("saturation", .integer(Int(ColorScale.percent(saturation: Int(s)).rounded()))),
+                write("hue", .integer(Self.wholeDegrees(ColorScale.degrees(hue: Int(h))))),
+                write("saturation", .integer(Int(PercentScale.percent(matter: Int(s)).rounded()))),
             ])
         case 0x07:  // MoveToColor {0: ColorX, 1: ColorY, 2: TransitionTime, …}: as hue and saturation
             guard let x = field(0, 0xFEFF), let y = field(1, 0xFEFF) else { return .refused(.constraintError) }
             let hs = ColorState.hueSaturation(x: ColorScale.coordinate(Int(x)), y: ColorScale.coordinate(Int(y)))
-            return .writes([lightWrite("hue", .integer(hs.hue)), lightWrite("saturation", .integer(hs.saturation))])
+            return .writes([write("hue", .integer(hs.hue)), write("saturation", .integer(hs.saturation))])
         case 0x02, 0x05:  // StepHue, StepSaturation {0: StepMode (1 up, 3 down), 1: StepSize, 2: TransitionTime, 3, 4: options}
             guard let mode = field(0), mode == 1 || mode == 3, let size = field(1) else { return .refused(.constraintError) }
             guard executes(fields, maskTag: 3) else { return .writes([]) }
             let sign: Double = mode == 1 ? 1 : -1
             if command == 0x02 {
-                return .writes([lightWrite("hue", .integer(Self.wholeDegrees(hue + sign * ColorScale.degrees(hue: Int(size)))))])
+                return .writes([write("hue", .integer(Self.wholeDegrees(hue + sign * ColorScale.degrees(hue: Int(size)))))])
             }
-            let percent = min(100, max(0, saturation + sign * ColorScale.percent(saturation: Int(size))))
-            return .writes([lightWrite("saturation", .integer(Int(percent.rounded())))])
+            let percent = min(100, max(0, saturation + sign * PercentScale.percent(matter: Int(size))))
+            return .writes([write("saturation", .integer(Int(percent.rounded())))])
         case 0x01, 0x04:  // MoveHue, MoveSaturation {0: MoveMode (0 stop, 1 up, 3 down), 1: Rate per second, 2, 3: options}
             guard let mode = field(0), [0, 1, 3].contains(mode), let rate = field(1) else { return .refused(.constraintError) }
             guard mode != 0, rate > 0, executes(fields, maskTag: 2) else { return .writes([]) }
@@ -49,7 +49,7 @@ extension BridgedEndpoint {
                 command == 0x01
                 ? Ramp(quantity: .hue, from: [hue], perSecond: [sign * ColorScale.degrees(hue: Int(rate))], range: 0...360)
                 : Ramp(
-                    quantity: .saturation, from: [saturation], perSecond: [sign * ColorScale.percent(saturation: Int(rate))], range: 0...100
+                    quantity: .saturation, from: [saturation], perSecond: [sign * PercentScale.percent(matter: Int(rate))], range: 0...100
                 )
             return checkedRamp(ramp, writing: [command == 0x01 ? "hue" : "saturation"])
         case 0x09:  // StepColor {0: StepX, 1: StepY, 2: TransitionTime, 3, 4: options}
@@ -58,7 +58,7 @@ extension BridgedEndpoint {
             let (x, y) = currentXY
             let hs = ColorState.hueSaturation(
                 x: ColorScale.coordinate(ColorScale.matter(x) + Int(dx)), y: ColorScale.coordinate(ColorScale.matter(y) + Int(dy)))
-            return .writes([lightWrite("hue", .integer(hs.hue)), lightWrite("saturation", .integer(hs.saturation))])
+            return .writes([write("hue", .integer(hs.hue)), write("saturation", .integer(hs.saturation))])
         case 0x08:  // MoveColor {0: RateX, 1: RateY (per second), 2, 3: options}
             guard let rx = signed(0), let ry = signed(1) else { return .refused(.constraintError) }
             guard rx != 0 || ry != 0, executes(fields, maskTag: 2) else { return .writes([]) }
@@ -77,9 +77,9 @@ extension BridgedEndpoint {
     /// StepColorTemperature {0: StepMode, 1: StepSize, 2: TransitionTime, 3: Minimum, 4: Maximum, 5, 6: options}
     /// in mireds, within the bulb's range and the command's (0: the bulb's own end).
     private func colorTemperature(_ command: UInt32, _ fields: TLVValue) -> Invoke {
-        guard let physical = device.colorTemperature, let mireds = lightValue("color_temperature") else {
-            return .refused(.unsupportedCommand)
-        }
+        guard let physical = device.colorTemperature else { return .refused(.unsupportedCommand) }
+        // A colour bulb without its own colour temperature starts from the warm end.
+        let mireds = value("color_temperature") ?? Double(physical.upperBound)
         let move = command == 0x4B
         func field(_ tag: UInt8) -> Int64? { fields[context: tag]?.integer.flatMap { (0...0xFFFF).contains($0) ? $0 : nil } }
         guard let mode = field(0), [1, 3].contains(mode) || (move && mode == 0), let amount = field(1),
@@ -94,17 +94,17 @@ extension BridgedEndpoint {
             let ramp = Ramp(
                 quantity: .colorTemperature, from: [mireds], perSecond: [sign * Double(amount)],
                 range: Double(low)...Double(high))
-            return checkedRamp(ramp, writing: ["color_temperature"])
+            return checkedRamp(ramp, writing: colorTemperatureWritten)
         }
         let target = min(max(Int(mireds.rounded()) + Int(sign) * Int(amount), low), high)
-        return .writes([lightWrite("color_temperature", .integer(target))])
+        return .writes(colorTemperatureWrites(mireds: target))
     }
 
     /// The colour's x and y now, as CurrentX/CurrentY show it.
     var currentXY: (x: Double, y: Double) {
         ColorState(
-            hue: lightValue("hue"), saturation: lightValue("saturation"),
-            mireds: device.colorTemperature == nil ? nil : lightValue("color_temperature")
+            hue: value("hue"), saturation: value("saturation"),
+            mireds: device.colorTemperature == nil ? nil : value("color_temperature")
         ).xy
     }
 

@@ -35,9 +35,6 @@ extension BridgedEndpoint {
 
     /// The writes an attribute write stands for (a thermostat's setpoint and mode), checked the same way.
     func writes(for path: AttributePath, value: TLVValue) -> Invoke {
-        func write(_ characteristic: String, _ value: JSONValue) -> Invoke {
-            .writes([WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)])
-        }
         switch (device, path.cluster, path.attribute) {
         case (.climate(let climate), Cluster.thermostat, let attribute?): return climateWrite(climate, attribute, value)
         case (.fan(let fan), Cluster.fanControl, let attribute?):
@@ -45,19 +42,28 @@ extension BridgedEndpoint {
         case (.doorLock, Cluster.doorLock, let attribute?): return lockWrite(attribute, value)
         case (.thermostat, Cluster.thermostat, 0x0012):  // OccupiedHeatingSetpoint, hundredths of °C
             guard let hundredths = value.integer else { return .refused(.constraintError) }
-            return checked(write("target_temperature", .double(Double(hundredths) / 100)), notWritable: .unsupportedWrite)
+            return checked(.writes([write("target_temperature", .double(Double(hundredths) / 100))]), notWritable: .unsupportedWrite)
         case (.thermostat, Cluster.thermostat, 0x001C):  // SystemMode
             guard let mode = value.integer.flatMap({ SystemMode.homeKit(matter: Int($0)) }) else { return .refused(.constraintError) }
             guard characteristics["target_heating_cooling_state"]?.validValues?.contains(mode) ?? true else {
                 return .refused(.constraintError)
             }
-            return checked(write("target_heating_cooling_state", .integer(mode)), notWritable: .unsupportedWrite)
+            return checked(.writes([write("target_heating_cooling_state", .integer(mode))]), notWritable: .unsupportedWrite)
         case (_, Cluster.identify, 0x0000):  // IdentifyTime
             return identifyTime(value)
         default:
             return .refused(.unsupportedWrite)
         }
     }
+
+    /// The house's write of one of the endpoint's characteristics (or of another service of its
+    /// accessory, such as a light's effect setting).
+    func write(_ characteristic: String, _ value: JSONValue, service: String? = nil) -> WriteRequest {
+        WriteRequest(accessory: accessory, service: service ?? self.service, characteristic: characteristic, value: value)
+    }
+
+    /// A characteristic's number as the house has it now.
+    func value(_ characteristic: String) -> Double? { characteristics[characteristic]?.value?.number }
 
     func checked(_ invoke: Invoke, notWritable: InteractionStatus = .unsupportedCommand) -> Invoke {
         guard case .writes(let requests) = invoke, !requests.isEmpty else { return invoke }
@@ -78,9 +84,6 @@ extension BridgedEndpoint {
     }
 
     private func translate(_ path: CommandPath, fields: TLVValue) -> Invoke {
-        func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
-            WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
-        }
         if case .climate(let climate) = device, path.cluster == Cluster.thermostat, path.command == 0 {
             return climateRaiseLower(climate, fields)  // SetpointRaiseLower
         }
@@ -98,7 +101,7 @@ extension BridgedEndpoint {
         case (Cluster.levelControl, 0), (Cluster.levelControl, 4):  // MoveToLevel, MoveToLevelWithOnOff
             guard characteristics["brightness"] != nil else { return .refused(.unsupportedCommand) }
             guard let level = try? fields.field(0, "Level", as: UInt8.self), level <= 254 else { return .refused(.constraintError) }
-            let brightness = write("brightness", .integer(Level.brightness(level: Int(level))))
+            let brightness = write("brightness", .integer(Int(PercentScale.percent(matter: Int(level)).rounded())))
             guard path.command == 4 else { return .writes([brightness]) }
             // With OnOff: the lowest level is off, any other on.
             return .writes(level <= 1 ? [write("on", .bool(false))] : [write("on", .bool(true)), brightness])
@@ -109,10 +112,10 @@ extension BridgedEndpoint {
             guard let mireds = try? fields.field(0, "ColorTemperatureMireds", as: UInt16.self), range.contains(Int(mireds)) else {
                 return .refused(.constraintError)
             }
-            return .writes([write("color_temperature", .integer(Int(mireds)))])
+            return .writes(colorTemperatureWrites(mireds: Int(mireds)))
         case (Cluster.thermostat, 0x00):  // SetpointRaiseLower {0: Mode, 1: Amount in tenths of °C}
             guard let mode = try? fields.field(0, "Mode", as: UInt8.self), mode <= 2, let amount = fields[context: 1]?.integer,
-                let setpoint = characteristics["target_temperature"]?.value?.number
+                let setpoint = self.value("target_temperature")
             else { return .refused(.constraintError) }
             guard mode != 1 else { return .refused(.constraintError) }  // cooling: a heating thermostat has none
             return .writes([write("target_temperature", .double(((setpoint * 10).rounded() + Double(amount)) / 10))])

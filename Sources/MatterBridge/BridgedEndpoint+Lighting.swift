@@ -4,10 +4,12 @@ import JSON
 import Matter
 
 extension BridgedDevice {
-    /// A light's colour temperature range in mireds, nil without one.
+    /// A light's colour temperature range in mireds as served, nil without one: a colour light
+    /// always has one (`defaultColorTemperature` when the bulb has none of its own).
     var colorTemperature: ClosedRange<Int>? {
         switch self {
-        case .light(_, let range), .colorLight(let range): range
+        case .light(_, let range): range
+        case .colorLight(let range): range ?? Self.defaultColorTemperature
         default: nil
         }
     }
@@ -46,8 +48,7 @@ extension BridgedEndpoint {
         var attributes = device.attributes(characteristic, value)
         if case .colorLight(let range) = device, ["hue", "saturation", "color_temperature"].contains(characteristic) {
             let state = ColorState(
-                hue: characteristics["hue"]?.value?.number, saturation: characteristics["saturation"]?.value?.number,
-                mireds: range == nil ? nil : characteristics["color_temperature"]?.value?.number)
+                hue: self.value("hue"), saturation: self.value("saturation"), mireds: range == nil ? nil : self.value("color_temperature"))
             attributes += state.attributes.sorted { $0.key < $1.key }.map { (Cluster.colorControl, $0.key, $0.value) }
         }
         return attributes
@@ -71,10 +72,6 @@ extension BridgedEndpoint {
         }
     }
 
-    func lightWrite(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
-        WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
-    }
-
     /// Move and Step are ignored while the light is off unless their options say ExecuteIfOff
     /// (OptionsMask and OptionsOverride at `maskTag` and the next tag; the Options attribute is 0).
     func executes(_ fields: TLVValue, maskTag: UInt8) -> Bool {
@@ -91,7 +88,15 @@ extension BridgedEndpoint {
         return .ramp(ramp)
     }
 
-    func lightValue(_ name: String) -> Double? { characteristics[name]?.value?.number }
+    /// The characteristics a colour temperature is written to: the bulb's own, else its white as hue and saturation.
+    var colorTemperatureWritten: [String] { characteristics["color_temperature"] == nil ? ["hue", "saturation"] : ["color_temperature"] }
+
+    /// A colour temperature in mireds as the house's writes: the bulb's own, or the hue and saturation of its white.
+    func colorTemperatureWrites(mireds: Int) -> [WriteRequest] {
+        guard characteristics["color_temperature"] == nil else { return [write("color_temperature", .integer(mireds))] }
+        let white = ColorState.white(mireds: Double(mireds))
+        return [write("hue", .integer(white.hue)), write("saturation", .integer(white.saturation))]
+    }
 }
 
 extension BridgedEndpoint {
@@ -114,8 +119,7 @@ extension BridgedEndpoint {
                 fields[context: 1]?.integer != nil
             else { return .refused(.constraintError) }
             if let effect, effect.choices.contains(name) {
-                return .writes([WriteRequest(accessory: accessory, service: effect.service, characteristic: "effect", value: .string(name))]
-                )
+                return .writes([write("effect", .string(name), service: effect.service)])
             }
             return name.hasSuffix("_effect") ? .writes([]) : .identify(accessory)
         default:

@@ -88,7 +88,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
         let layout = try await lay(await access.snapshot())
 
         let (writes, writer) = AsyncStream.makeStream(of: QueuedCommand.self)
-        let ramps = RampRunner(commands: writer)
+        let ramps = RampRunner(commands: writer, endpoint: { number in self.state.withLock { $0.layout.endpoints[number] } })
         let (stored, storer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
         // One instance name while running: the advertiser compares what it publishes by value.
         let instanceID = UInt64.random(in: 0...UInt64.max)
@@ -196,8 +196,10 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Invokes as the house's writes, one `perform` each (several characteristics of one device go
-    /// out as one `/set`), and Identify as `accessory/identify`.
+    /// out as one `/set`), and Identify as `accessory/identify`. A Move's refused steps are logged
+    /// once per Move: it writes every 250 ms.
     private func perform(_ commands: AsyncStream<QueuedCommand>) async {
+        var refusedMoves: Set<UInt64> = []
         for await queued in commands {
             let answer = await access.perform(queued.command)
             switch queued.command {
@@ -207,8 +209,15 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                     "identify asked by a Matter controller: \(answer.error.map { "\($0)" } ?? "the device was asked to show itself")",
                     metadata: ["accessory": "\(accessory)"])
             default:
-                for refusal in queued.refusals(answer) {
-                    logger.warning("\(refusal.message)", metadata: refusal.metadata.mapValues { .string($0) })
+                let refusals = queued.refusals(answer)
+                if let move = queued.move, !refusals.isEmpty {
+                    if refusedMoves.count > 1000 { refusedMoves.removeAll() }
+                    guard refusedMoves.insert(move).inserted else { continue }
+                }
+                for refusal in refusals {
+                    logger.warning(
+                        "\(refusal.message)\(queued.move == nil ? "" : " (the Move's further refusals are not logged)")",
+                        metadata: refusal.metadata.mapValues { .string($0) })
                 }
             }
         }

@@ -9,6 +9,8 @@ struct QueuedCommand: Sendable {
 
     var command: HomeCommand
     var origin: Origin
+    /// The Move a ramp step is of: its refusals are logged once per Move (it writes every 250 ms).
+    var move: UInt64? = nil
 
     /// What to log of `answer` when the house refused the command, in whole or in part: a line per
     /// write refused, naming its accessory and characteristic.

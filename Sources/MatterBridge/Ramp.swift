@@ -44,16 +44,13 @@ struct Ramp: Sendable, Equatable {
 extension BridgedEndpoint {
     /// What a ramp writes at `values`: the house's whole units, as its other writes.
     func writes(_ ramp: Ramp, at values: [Double], ended: Bool) -> [WriteRequest] {
-        func write(_ characteristic: String, _ value: JSONValue) -> WriteRequest {
-            WriteRequest(accessory: accessory, service: service, characteristic: characteristic, value: value)
-        }
         switch ramp.quantity {
         case .brightness:
             if ended && ramp.offAtBottom && values[0] <= ramp.range.lowerBound { return [write("on", .bool(false))] }
             return [write("brightness", .integer(Int(values[0].rounded())))]
         case .hue: return [write("hue", .integer(Int(values[0].rounded()) % 360))]
         case .saturation: return [write("saturation", .integer(Int(values[0].rounded())))]
-        case .colorTemperature: return [write("color_temperature", .integer(Int(values[0].rounded())))]
+        case .colorTemperature: return colorTemperatureWrites(mireds: Int(values[0].rounded()))
         case .xy:
             let (hue, saturation) = ColorState.hueSaturation(x: values[0], y: values[1])
             return [write("hue", .integer(hue)), write("saturation", .integer(saturation))]

@@ -6,12 +6,15 @@ import Synchronization
 /// The Moves running on the bridge's lights, one per endpoint and cluster, and the one ordered
 /// queue every invoke's house command goes through. A Move ends at a Stop, at any other command
 /// of its cluster (an OnOff command ends a LevelControl Move too: a step written after an Off would
-/// switch the light back on), or at the end of its range. Steps and commands are queued under one
-/// lock, so a step never overtakes the command that ended its Move.
+/// switch the light back on), at the end of its range, after `longestMove`, or when its device is
+/// unreachable or gone from the layout. Steps and commands are queued under one lock, so a step
+/// never overtakes the command that ended its Move.
 final class RampRunner: Sendable {
     /// The shortest time between two steps of one Move: about what a Zigbee light takes for one
     /// command, and what bridges such as matterbridge and Home Assistant's use for their ramps.
     static let interval: Duration = .milliseconds(250)
+    /// The longest a Move runs: a slow one (MoveColor at 1/65536 a second) would otherwise write for hours.
+    static let longestMove: Duration = .seconds(300)
 
     struct Key: Hashable {
         var endpoint: UInt16
@@ -19,6 +22,7 @@ final class RampRunner: Sendable {
     }
 
     struct Running {
+        var id: UInt64
         var endpoint: BridgedEndpoint
         var ramp: Ramp
         var started: ContinuousClock.Instant
@@ -27,13 +31,17 @@ final class RampRunner: Sendable {
     }
 
     private let running = Mutex<[Key: Running]>([:])
+    private let moves = Atomic<UInt64>(0)
     private let commands: AsyncStream<QueuedCommand>.Continuation
+    /// The endpoint as the bridge's layout has it now, nil when it is gone.
+    private let endpoint: @Sendable (UInt16) -> BridgedEndpoint?
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    /// `commands`: where the house's commands go (`MatterBridge.perform` takes them in order).
-    init(commands: AsyncStream<QueuedCommand>.Continuation) {
-        self.commands = commands
+    /// `commands`: where the house's commands go (`MatterBridge.perform` takes them in order);
+    /// `endpoint`: an endpoint as laid out now.
+    init(commands: AsyncStream<QueuedCommand>.Continuation, endpoint: @escaping @Sendable (UInt16) -> BridgedEndpoint?) {
+        (self.commands, self.endpoint) = (commands, endpoint)
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -49,7 +57,8 @@ final class RampRunner: Sendable {
             if !ramp.first.isEmpty { commands.yield(.init(command: .values(.write(ramp.first, source: .matter)), origin: .invoke)) }
             // What the house has now: a Move that starts beyond its range writes its end at the first step.
             running[key] = Running(
-                endpoint: endpoint, ramp: ramp, started: now, written: endpoint.writes(ramp, at: ramp.from, ended: false))
+                id: moves.add(1, ordering: .relaxed).newValue, endpoint: endpoint, ramp: ramp, started: now,
+                written: endpoint.writes(ramp, at: ramp.from, ended: false))
             wake.yield()
             return .success
         }
@@ -67,14 +76,25 @@ final class RampRunner: Sendable {
         }
     }
 
-    /// Queues each Move's step at `now` (when it changed what is written) and ends the Moves that reached their end.
+    /// Queues each Move's step at `now` (when it changed what is written) and ends the Moves that
+    /// reached their end or `longestMove`, and those whose device is unreachable or gone.
     func tick(now: ContinuousClock.Instant) {
+        // The layout's lock is taken apart from `running`'s: never one inside the other.
+        let numbers = Set(running.withLock { $0.keys.map(\.endpoint) })
+        let current = Dictionary(uniqueKeysWithValues: numbers.compactMap { number in endpoint(number).map { (number, $0) } })
         running.withLock { running in
             for (key, var move) in running {
-                let (values, ended) = move.ramp.values(after: (now - move.started) / .seconds(1))
-                let step = move.endpoint.writes(move.ramp, at: values, ended: ended)
+                guard let endpoint = current[key.endpoint], endpoint.reachable else {
+                    running[key] = nil
+                    continue
+                }
+                move.endpoint = endpoint
+                let elapsed = min(now - move.started, Self.longestMove)
+                var (values, ended) = move.ramp.values(after: elapsed / .seconds(1))
+                ended = ended || elapsed >= Self.longestMove
+                let step = endpoint.writes(move.ramp, at: values, ended: ended)
                 if step != move.written {
-                    commands.yield(.init(command: .values(.write(step, source: .matter)), origin: .rampStep))
+                    commands.yield(.init(command: .values(.write(step, source: .matter)), origin: .rampStep, move: move.id))
                     move.written = step
                 }
                 running[key] = ended ? nil : move

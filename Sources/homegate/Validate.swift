@@ -33,8 +33,17 @@ struct Validate: AsyncParsableCommand {
                 + "and of the mapping files' MQTT accessories."))
     var coverage = false
 
-    @Option(help: "With --coverage and no --devices: seconds to wait for the broker and each bridge's device list.")
+    @Option(help: "With --coverage and no --devices: seconds to wait for the broker and each bridge's device list (at most 3600).")
     var timeout: Double = 5
+
+    /// The longest `--timeout`: an hour, far beyond any broker's answer, and well within a Duration's milliseconds.
+    static let longestTimeout: Double = 3600
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= Self.longestTimeout else {
+            throw ValidationError("--timeout \(timeout): seconds must be a number above 0 and at most \(Int(Self.longestTimeout))")
+        }
+    }
 
     func run() async throws {
         let directory = try path ?? loadSettings(config).mappings

@@ -27,6 +27,16 @@ struct ValidateCommandTests {
         #expect(plain.output.contains("1 file valid: 1 Zigbee2MQTT bridge (0 device overrides), 0 MQTT accessories"), "\(plain.output)")
     }
 
+    @Test("--timeout must be a number of seconds above 0 and at most an hour: infinity, 1e300 or a negative one is refused, not a crash")
+    func timeoutChecked() throws {
+        let mappings = Self.repository.appendingPathComponent("demo/mappings").path
+        for timeout in ["inf", "1e300", "-1", "0"] {
+            let (status, output) = try run(mappings, "--coverage", "--timeout=\(timeout)")
+            #expect(status == 64, "\(timeout): \(output)")  // ArgumentParser's validation failure
+            #expect(output.contains("seconds must be a number above 0 and at most 3600"), "\(output)")
+        }
+    }
+
     @Test("--devices shows what each device of a bridge/devices payload becomes and every expose left out, with why")
     func devices() throws {
         let fixture = Self.repository.appendingPathComponent("Tests/MappingsTests/Fixtures/devices.json").path

@@ -223,6 +223,7 @@ struct ActuatorTests {
         let attributes = try #require(clusters[Cluster.windowCovering]?.attributes)
         #expect(attributes[0xFFFC] == .unsigned(0x17))  // Lift, Tilt, PositionAwareLift, PositionAwareTilt
         #expect(attributes[0x0007] == .unsigned(0x19) && attributes[0x0000] == .unsigned(8))
+        #expect(attributes[0xFFF9] == .array([0, 1, 2, 5, 8].map { TLVElement(.unsigned($0)) }))  // GoToTiltPercentage its own
         #expect(attributes[0x000F] == .unsigned(5000) && attributes[0x000C] == .unsigned(5000) && attributes[0x000E] == .unsigned(0))
         #expect(blind.device.attributes("current_horizontal_tilt_angle", .int(90)).map(\.2) == [.unsigned(0)])
         #expect(blind.device.attributes("current_horizontal_tilt_angle", .int(-90)).map(\.2) == [.unsigned(10000)])
@@ -242,6 +243,7 @@ struct ActuatorTests {
         #expect(
             plain[Cluster.windowCovering]?.attributes[0xFFFC] == .unsigned(0x05) && plain[Cluster.windowCovering]?.attributes[0x000F] == nil
         )
+        #expect(plain[Cluster.windowCovering]?.attributes[0xFFF9] == nil)  // the node's list, without GoToTiltPercentage
     }
 
     struct ClimateMissing: Error {}

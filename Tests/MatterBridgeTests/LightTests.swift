@@ -2,6 +2,7 @@ import GatewayCore
 import HomeModel
 import JSON
 import Matter
+import Synchronization
 import Testing
 
 @testable import MatterBridge
@@ -65,7 +66,8 @@ struct LightTests {
         #expect(color[0x0003] == .unsigned(UInt64(ColorScale.matter(ColorState(hue: 120, saturation: 100, mireds: 300).xy.x))))
         #expect(clusters[Cluster.identify]?.attributes[0x0001] == .unsigned(1))  // light output
         #expect(bulb.effect == EffectSetting(service: "settings", choices: ["blink", "breathe", "okay", "none"]))
-        // Without colour temperature: no CT feature and no CT commands.
+        // Without colour temperature of its own: the CT the device type requires, 153–500 mireds,
+        // a colour temperature written as the hue and saturation of its white.
         let noWhite = Accessory(
             id: "strip", name: "Strip",
             services: [
@@ -76,9 +78,25 @@ struct LightTests {
                         Characteristic(.saturation, value: .int(0)),
                     ])
             ])
-        let strip = try Self.endpoint(noWhite).1[Cluster.colorControl]?.attributes
-        #expect(strip?[0x400A] == .unsigned(0x09) && strip?[0x0007] == nil)
-        #expect(strip?[0xFFF9] == BridgedDevice.acceptedColorCommands(hueSaturation: true, colorTemperature: false))
+        let (stripEndpoint, stripClusters) = try Self.endpoint(noWhite)
+        let strip = stripClusters[Cluster.colorControl]?.attributes
+        #expect(stripEndpoint.device.deviceType.type == 0x010D)
+        #expect(strip?[0x400A] == .unsigned(0x19) && strip?[0xFFFC] == .unsigned(0x19))
+        #expect(strip?[0x0007] == .unsigned(153) && strip?[0x400B] == .unsigned(153) && strip?[0x400C] == .unsigned(500))
+        #expect(strip?[0x0008] == .unsigned(0))  // hue/saturation mode
+        #expect(strip?[0xFFF9] == BridgedDevice.acceptedColorCommands(hueSaturation: true, colorTemperature: true))
+        var writable = stripEndpoint
+        for name in ["hue", "saturation"] { writable.characteristics[name]?.isWritable = true }
+        let white = ColorState.white(mireds: 370)
+        let toWhite = writable.writes(for: Self.path(Cluster.colorControl, 0x0A), fields: Self.fields(.unsigned(370), .unsigned(0)))
+        #expect(
+            toWhite
+                == .writes([
+                    WriteRequest(accessory: "strip", service: "lightbulb", characteristic: "hue", value: .integer(white.hue)),
+                    WriteRequest(accessory: "strip", service: "lightbulb", characteristic: "saturation", value: .integer(white.saturation)),
+                ]))
+        let outside = writable.writes(for: Self.path(Cluster.colorControl, 0x0A), fields: Self.fields(.unsigned(600), .unsigned(0)))
+        #expect(outside == .refused(.constraintError))
         // A colour-temperature light keeps its type, now with Identify.
         let (_, lamp) = try Self.endpoint(LayoutTests.lamp)
         #expect(lamp[Cluster.identify] != nil && lamp[Cluster.colorControl]?.attributes[0xFFF9]?.members?.count == 4)
@@ -97,7 +115,7 @@ struct LightTests {
         _ = change("hue", .float(Double(hs.hue)))
         let last = change("saturation", .float(Double(hs.saturation)))
         #expect(last[0x0008] == .unsigned(2) && last[0x4001] == .unsigned(2))
-        #expect(last[0x0001] == .unsigned(UInt64(ColorScale.saturation(percent: Double(hs.saturation)))))
+        #expect(last[0x0001] == .unsigned(UInt64(PercentScale.matter(percent: Double(hs.saturation)))))
         // A colour: hue/saturation mode, CurrentX/CurrentY from it.
         let red = change("hue", .float(0))
         #expect(red[0x0008] == .unsigned(0) && red[0x0000] == .unsigned(0))
@@ -172,7 +190,7 @@ struct LightTests {
         let (bulb, _) = try Self.endpoint(Self.colorBulb())
         let (commands, continuation) = AsyncStream.makeStream(of: QueuedCommand.self)
         var queued = commands.makeAsyncIterator()
-        let runner = RampRunner(commands: continuation)
+        let runner = RampRunner(commands: continuation, endpoint: { _ in bulb })
         let start = ContinuousClock.now
         func invoke(_ cluster: UInt32, _ command: UInt32, _ fields: TLVValue, at seconds: Double) -> InteractionStatus {
             let path = Self.path(cluster, command)
@@ -234,4 +252,72 @@ struct LightTests {
         away.reachable = false
         #expect(away.writes(for: Self.path(Cluster.identify, 0x40), fields: Self.fields(.unsigned(0), .unsigned(0))) == .refused(.failure))
     }
+
+    @Test("brightness and saturation on Matter's 0–254 by one scale: a level is at least 1, both clamped, no trap on infinity")
+    func percentScale() {
+        #expect(PercentScale.matter(percent: 50) == 127 && PercentScale.matter(percent: 0) == 0)
+        #expect(PercentScale.matter(percent: 0, lowest: 1) == 1 && PercentScale.matter(percent: 120) == 254)
+        #expect(PercentScale.matter(percent: .infinity) == 254 && PercentScale.matter(percent: -.infinity, lowest: 1) == 1)
+        #expect(PercentScale.percent(matter: 254) == 100 && PercentScale.percent(matter: 300) == 100)
+        #expect(PercentScale.percent(matter: -1) == 0)
+        #expect(Int(PercentScale.percent(matter: 127).rounded()) == 50)
+    }
+
+    @Test("odd ranges are no crash: a colour temperature range with no whole mired in it, a brightness whose maximum is below 1 %")
+    func oddRanges() throws {
+        let narrow = Service(
+            id: "lightbulb", type: .lightbulb,
+            characteristics: [Characteristic(.on), Characteristic(.color_temperature, value: .int(153), minValue: 153.4, maxValue: 153.6)])
+        #expect(BridgedDevice(narrow) == .light(dimmable: false, colorTemperature: nil))
+        #expect(BridgedDevice.colorTemperatureRange(narrow) == nil)
+        var (bulb, _) = try Self.endpoint(Self.colorBulb())
+        bulb.characteristics["brightness"]?.maxValue = 0.5
+        let zero = TLVValue.unsigned(0)
+        let move = bulb.writes(for: Self.path(Cluster.levelControl, 1), fields: Self.fields(zero, .unsigned(10), zero, zero))
+        #expect(move == .refused(.constraintError))
+    }
+
+    @Test("a Move follows its device: it ends when the device is unreachable or gone, and after 5 minutes at most")
+    func movesFollowTheDevice() async throws {
+        let (bulb, _) = try Self.endpoint(Self.colorBulb())
+        let current = Mutex<BridgedEndpoint?>(bulb)
+        let (commands, continuation) = AsyncStream.makeStream(of: QueuedCommand.self)
+        var queued = commands.makeAsyncIterator()
+        let runner = RampRunner(commands: continuation, endpoint: { _ in current.withLock { $0 } })
+        let start = ContinuousClock.now
+        let zero = TLVValue.unsigned(0)
+        func move(at seconds: Double) {
+            // Saturation down at 1 unit a second: 100 % to 0 % in 254 s.
+            let path = Self.path(Cluster.colorControl, 0x04)
+            let fields = Self.fields(.unsigned(3), .unsigned(1), zero, zero)
+            #expect(runner.handle(path, bulb.writes(for: path, fields: fields), on: bulb, now: start + .seconds(seconds)) == .success)
+        }
+        move(at: 0)
+        runner.tick(now: start + .seconds(10))
+        let step = await queued.next()
+        #expect(step?.move != nil)
+        guard case .values(.write(let requests, _))? = step?.command else { throw MoveMissing() }
+        #expect(requests == [Self.write("saturation", .integer(96))])
+        // Unreachable: ended, nothing written.
+        current.withLock { $0?.reachable = false }
+        runner.tick(now: start + .seconds(20))
+        #expect(!runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+        // Gone from the layout: ended too.
+        current.withLock { $0 = bulb }
+        move(at: 30)
+        current.withLock { $0 = nil }
+        runner.tick(now: start + .seconds(40))
+        #expect(!runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+        // A MoveColor at 1/65536 a second would run for hours: it ends after `longestMove`.
+        current.withLock { $0 = bulb }
+        let path = Self.path(Cluster.colorControl, 0x08)
+        let slow = bulb.writes(for: path, fields: Self.fields(.signed(1), .signed(0), zero, zero))
+        #expect(runner.handle(path, slow, on: bulb, now: start + .seconds(50)) == .success)
+        runner.tick(now: start + .seconds(50) + RampRunner.longestMove - .seconds(1))
+        #expect(runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+        runner.tick(now: start + .seconds(50) + RampRunner.longestMove)
+        #expect(!runner.isMoving(endpoint: 2, cluster: Cluster.colorControl))
+    }
+
+    struct MoveMissing: Error {}
 }

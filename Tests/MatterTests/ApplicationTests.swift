@@ -69,6 +69,8 @@ struct ApplicationTests {
         #expect(node.model.endpoints[2]?[0x0006]?.dataVersion == before)
         #expect(node.model.endpoints[3]?[0x001D]?.attributes[1] == .array([TLVElement(.unsigned(0x06)), TLVElement(.unsigned(0x1D))]))
         #expect(node.model.endpoints[3]?[0x0006]?.attributes[0xFFF9] == .array([0, 1, 2].map { TLVElement(.unsigned($0)) }))
+        // A covering's list has no GoToTiltPercentage: one that tilts lists it in its own.
+        #expect(NodeState.commands[ClusterID.windowCovering]?.accepted == [0x00, 0x01, 0x02, 0x05])
         node.update { model in
             model.set(endpoint: 2, cluster: 0x0006, attribute: 0, to: .bool(true))
             model.endpoints[3] = nil

@@ -25,3 +25,21 @@ struct TimedCommandTests {
         #expect(handled.withLock { $0.map(\.command) } == [0x00, 0x01])
     }
 }
+
+extension TimedCommandTests {
+    @Test("Administrator Commissioning's OpenCommissioningWindow, OpenBasicCommissioningWindow and RevokeCommissioning are timed")
+    func commissioningWindowCommands() {
+        #expect(ClusterID.timedCommands[ClusterID.administratorCommissioning] == [0x00, 0x01, 0x02])
+        let node = MatterNode(
+            model: DataModel(endpoints: [0: [ClusterID.administratorCommissioning: DataModel.Cluster(attributes: [:])]]), attestation: nil)
+        let session = SessionContext(sessionID: 9, subject: .pase, attestationChallenge: [], now: .now)
+        let revoke = CommandPath(endpoint: 0, cluster: ClusterID.administratorCommissioning, command: 0x02)
+        #expect(
+            node.state.withLock { $0.invoke(revoke, fields: .structure([]), session: session, isTimed: false) }
+                == .status(.needsTimedInteraction))
+        // Timed, it reaches the cluster: no window is open (WindowNotOpen).
+        #expect(
+            node.state.withLock { $0.invoke(revoke, fields: .structure([]), session: session, isTimed: true) }
+                == .status(.failure, cluster: 4))
+    }
+}

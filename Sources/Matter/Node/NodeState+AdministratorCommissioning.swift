@@ -10,11 +10,9 @@ extension NodeState {
         var vendorID: UInt16?
     }
 
-    /// StatusCode of the cluster: Busy (2), PAKEParameterError (3), WindowNotOpen (4).
-    mutating func administratorCommissioning(
-        _ command: UInt32, _ fields: TLVValue, session: SessionContext, isTimed: Bool
-    ) throws -> CommandResult {
-        guard isTimed else { return .status(.needsTimedInteraction) }
+    /// StatusCode of the cluster: Busy (2), PAKEParameterError (3), WindowNotOpen (4). Both
+    /// commands are timed (`ClusterID.timedCommands`, checked by `invoke`).
+    mutating func administratorCommissioning(_ command: UInt32, _ fields: TLVValue, session: SessionContext) throws -> CommandResult {
         switch command {
         case 0x00:  // OpenCommissioningWindow {0: timeout, 1: PAKEPasscodeVerifier (w0 ‖ L), 2: Discriminator, 3: Iterations, 4: Salt}
             let timeout = try fields.field(0, "CommissioningTimeout", as: UInt16.self)

@@ -16,8 +16,9 @@ extension NodeState {
         ClusterID.identify: ([0x00, 0x40], []),
         // SetpointRaiseLower.
         ClusterID.thermostat: ([0x00], []),
-        // UpOrOpen, DownOrClose, StopMotion, GoToLiftPercentage, GoToTiltPercentage.
-        ClusterID.windowCovering: ([0x00, 0x01, 0x02, 0x05, 0x08], []),
+        // UpOrOpen, DownOrClose, StopMotion, GoToLiftPercentage; a covering that tilts lists
+        // GoToTiltPercentage in its own AcceptedCommandList.
+        ClusterID.windowCovering: ([0x00, 0x01, 0x02, 0x05], []),
         // LockDoor, UnlockDoor (both timed: `timedCommands`).
         ClusterID.doorLock: ([0x00, 0x01], []),
         // Step.

@@ -28,7 +28,7 @@ extension NodeState {
             case ClusterID.generalCommissioning: return try generalCommissioning(path.command, fields, session: session)
             case ClusterID.operationalCredentials: return try operationalCredentials(path.command, fields, session: session)
             case ClusterID.administratorCommissioning:
-                return try administratorCommissioning(path.command, fields, session: session, isTimed: isTimed)
+                return try administratorCommissioning(path.command, fields, session: session)
             case ClusterID.onOff:  // Off, On, Toggle
                 guard case .bool(let on)? = model.endpoints[path.endpoint]?[ClusterID.onOff]?.attributes[0] else {
                     return .status(.failure)

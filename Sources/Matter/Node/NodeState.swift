@@ -19,9 +19,11 @@ enum ClusterID {
     static let doorLock: UInt32 = 0x0101
     static let fanControl: UInt32 = 0x0202
 
-    /// Application commands the specification marks as needing a Timed Invoke (a lock's LockDoor
-    /// and UnlockDoor): refused with NEEDS_TIMED_INTERACTION when sent without one.
-    static let timedCommands: [UInt32: Set<UInt32>] = [doorLock: [0x00, 0x01, 0x03]]
+    /// Commands the specification marks as needing a Timed Invoke (a lock's LockDoor, UnlockDoor and
+    /// UnlockWithTimeout; Administrator Commissioning's OpenCommissioningWindow,
+    /// OpenBasicCommissioningWindow and RevokeCommissioning): refused with NEEDS_TIMED_INTERACTION
+    /// when sent without one.
+    static let timedCommands: [UInt32: Set<UInt32>] = [doorLock: [0x00, 0x01, 0x03], administratorCommissioning: [0x00, 0x01, 0x02]]
 
     /// The clusters the node answers itself; an application's `CommandHandler` answers the others.
     static let served: Set<UInt32> = [generalCommissioning, operationalCredentials, administratorCommissioning, groupKeyManagement]
