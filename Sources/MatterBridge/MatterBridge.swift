@@ -131,7 +131,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 guard let number = path.endpoint, let endpoint = self.state.withLock({ $0.layout.endpoints[number] }) else {
                     return .unsupportedEndpoint
                 }
-                return Self.queue(endpoint.writes(for: path, value: value), on: writer)
+                return Self.queue(endpoint.writes(for: path, value: value)) { writer.yield($0) }
             })
         if let text = try access.adapterState(Self.nodeKey) {
             guard let bytes = Data(base64Encoded: text) else { throw MatterError.storage("\(Self.nodeKey) in the database is not base64") }
@@ -179,13 +179,13 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     }
 
     /// Hands an invoke's or a write's house writes to `perform`; the status to answer with.
-    static func queue(_ invoke: BridgedEndpoint.Invoke, on writer: AsyncStream<HomeCommand>.Continuation) -> InteractionStatus {
+    static func queue(_ invoke: BridgedEndpoint.Invoke, send: (HomeCommand) -> Void) -> InteractionStatus {
         switch invoke {
         case .writes(let requests):
-            if !requests.isEmpty { writer.yield(.values(.write(requests, source: .matter))) }
+            if !requests.isEmpty { send(.values(.write(requests, source: .matter))) }
             return .success
         case .identify(let accessory):
-            writer.yield(.accessories(.identify(accessory)))
+            send(.accessories(.identify(accessory)))
             return .success
         case .ramp:  // started by `RampRunner.handle`
             return .success

@@ -27,14 +27,18 @@ final class RampRunner: Sendable {
     }
 
     private let running = Mutex<[Key: Running]>([:])
-    private let commands: AsyncStream<HomeCommand>.Continuation
+    private let send: @Sendable (HomeCommand) -> Void
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    /// `commands`: where the house's commands go (`MatterBridge.perform` takes them in order).
-    init(commands: AsyncStream<HomeCommand>.Continuation) {
-        self.commands = commands
+    /// `send`: where the house's commands go, in order (`MatterBridge.perform` takes them).
+    init(send: @escaping @Sendable (HomeCommand) -> Void) {
+        self.send = send
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    convenience init(commands: AsyncStream<HomeCommand>.Continuation) {
+        self.init(send: { commands.yield($0) })
     }
 
     /// Answers an invoke on the node's lock: ends the Move it stops, queues its writes, starts its Move.
@@ -45,8 +49,8 @@ final class RampRunner: Sendable {
             if case .refused(let status) = invoke { return status }  // a refused command changes nothing
             let key = Key(endpoint: path.endpoint, cluster: path.cluster == Cluster.onOff ? Cluster.levelControl : path.cluster)
             running[key] = nil
-            guard case .ramp(let ramp) = invoke else { return MatterBridge.queue(invoke, on: commands) }
-            if !ramp.first.isEmpty { commands.yield(.values(.write(ramp.first, source: .matter))) }
+            guard case .ramp(let ramp) = invoke else { return MatterBridge.queue(invoke, send: send) }
+            if !ramp.first.isEmpty { send(.values(.write(ramp.first, source: .matter))) }
             // What the house has now: a Move that starts beyond its range writes its end at the first step.
             running[key] = Running(
                 endpoint: endpoint, ramp: ramp, started: now, written: endpoint.writes(ramp, at: ramp.from, ended: false))
@@ -74,7 +78,7 @@ final class RampRunner: Sendable {
                 let (values, ended) = move.ramp.values(after: (now - move.started) / .seconds(1))
                 let step = move.endpoint.writes(move.ramp, at: values, ended: ended)
                 if step != move.written {
-                    commands.yield(.values(.write(step, source: .matter)))
+                    send(.values(.write(step, source: .matter)))
                     move.written = step
                 }
                 running[key] = ended ? nil : move
