@@ -300,10 +300,10 @@ def matter_bridge_seeds():
         bridge_seed(fan, "step-down-wrap", FAN, 0, {0: 1, 1: True, 2: False})
         bridge_seed(fan, "fan-mode", FAN, 0x0000, write_value=2)
         bridge_seed(fan, "percent", FAN, 0x0002, write_value=40)
-        bridge_seed(fan, "airflow", FAN, 0x000B, write_value=1)
+        bridge_seed(fan, "refused-airflow", FAN, 0x000B, write_value=1)  # no Zigbee2MQTT fan has a direction
     bridge_seed("purifier", "auto", FAN, 0x0000, write_value=5)
     bridge_seed("button", "identify", IDENTIFY, 0, {0: 3})
-    bridge_seed("contact", "toggle", ON_OFF, 2)  # a cluster the device lacks
+    bridge_seed("contact", "refused-toggle", ON_OFF, 2)  # a cluster the device lacks
 
 
 if __name__ == "__main__":

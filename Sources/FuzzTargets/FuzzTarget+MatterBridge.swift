@@ -13,34 +13,16 @@ extension FuzzTarget {
     /// fields as TLV (none: an empty structure). Flags: bit 0 an attribute write, bit 1 a Timed
     /// interaction (for the node), bits 2–3 the house's values (sampled mid-range, the minimum,
     /// the maximum, none yet), bit 4 every device unreachable, bits 5–7 which endpoint of the
-    /// device type (0: the first; a type the house lacks picks an endpoint by its number). The input goes to the endpoint's translation,
-    /// its Move stepped to the end of its range, and the same request through a node with the
-    /// bridge's model. What the bridge queues for the house must be a write the house takes.
+    /// device type (0: the first; a type the house lacks picks an endpoint by its number). The
+    /// input goes to the endpoint's translation, its Move stepped to the end of its range, and the
+    /// same request through a node with the bridge's model. What the bridge queues for the house
+    /// must be a write the house takes.
     static func matterBridge(_ bytes: [UInt8]) -> String? {
-        guard bytes.count >= 7 else { return nil }
-        func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
-        let flags = bytes[2]
-        let (house, laidOut) = MatterBridgeHouse.variant(Int(flags >> 2) & 7)
-        let bridge = laidOut.restarted()
-        guard let endpoint = MatterBridgeHouse.endpoint(bridge, deviceType: u16(0), index: Int(flags >> 5)) else { return nil }
-        let cluster = UInt32(u16(3))
-        let id = UInt32(u16(5))
-        let rest = Array(bytes.dropFirst(7))
-        let fields: TLVElement
-        if rest.isEmpty {
-            fields = TLVElement(.structure([]))
-        } else {
-            guard let decoded = try? TLVDecoder.decode(rest) else { return nil }
-            fields = decoded
-        }
-        let start = ContinuousClock.now
-        if flags & 1 == 0 {
-            _ = bridge.invoke(CommandPath(endpoint: endpoint, cluster: cluster, command: id), fields: fields.value, now: start)
-            // Steps as `RampRunner.run` takes them, then far on: every Move ends at its range's end.
-            for seconds in [0.25, 1, 10, 1000, 1e7] { bridge.tick(now: start + .seconds(seconds)) }
-        } else {
-            _ = bridge.write(AttributePath(endpoint: endpoint, cluster: cluster, attribute: id), value: fields.value)
-        }
+        guard let request = MatterBridgeRequest(bytes) else { return nil }
+        let (house, bridge, endpoint, cluster, id, flags, fields) = (
+            request.house, request.bridge, request.endpoint, request.cluster, request.id, request.flags, request.fields
+        )
+        _ = request.answer()
         if let refused = MatterBridgeHouse.refusedByHouse(bridge.takeCommands(), house) { return refused }
 
         let node = bridge.node()
@@ -68,6 +50,56 @@ extension FuzzTarget {
             send(.writeRequest, .structure([TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)), TLVElement(.context(2), .array([data]))]))
         }
         return MatterBridgeHouse.refusedByHouse(bridge.takeCommands(), house)
+    }
+}
+
+extension FuzzTarget {
+    /// The status the bridge answers a `matter-bridge` input with (`success`, `constraintError`, …),
+    /// nil when the input is no request: for the test that each seed is a valid one.
+    public static func matterBridgeAnswer(_ bytes: [UInt8]) -> String? {
+        MatterBridgeRequest(bytes).map { "\($0.answer())" }
+    }
+}
+
+/// A `matter-bridge` input read: the house variant, a fresh bridge on it, the path and the fields.
+struct MatterBridgeRequest {
+    var house: HomeSnapshot
+    var bridge: OfflineBridge
+    var endpoint: UInt16
+    var cluster: UInt32
+    var id: UInt32
+    var flags: UInt8
+    var fields: TLVElement
+
+    init?(_ bytes: [UInt8]) {
+        guard bytes.count >= 7 else { return nil }
+        func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
+        flags = bytes[2]
+        let laidOut: OfflineBridge
+        (house, laidOut) = MatterBridgeHouse.variant(Int(flags >> 2) & 7)
+        bridge = laidOut.restarted()
+        guard let endpoint = MatterBridgeHouse.endpoint(bridge, deviceType: u16(0), index: Int(flags >> 5)) else { return nil }
+        self.endpoint = endpoint
+        (cluster, id) = (UInt32(u16(3)), UInt32(u16(5)))
+        let rest = Array(bytes.dropFirst(7))
+        if rest.isEmpty {
+            fields = TLVElement(.structure([]))
+        } else {
+            guard let decoded = try? TLVDecoder.decode(rest) else { return nil }
+            fields = decoded
+        }
+    }
+
+    /// The invoke or write answered directly, a Move stepped to its end.
+    func answer() -> InteractionStatus {
+        let start = ContinuousClock.now
+        guard flags & 1 == 0 else {
+            return bridge.write(AttributePath(endpoint: endpoint, cluster: cluster, attribute: id), value: fields.value)
+        }
+        let status = bridge.invoke(CommandPath(endpoint: endpoint, cluster: cluster, command: id), fields: fields.value, now: start)
+        // Steps as `RampRunner.run` takes them, then far on: every Move ends at its range's end.
+        for seconds in [0.25, 1, 10, 1000, 1e7] { bridge.tick(now: start + .seconds(seconds)) }
+        return status
     }
 }
 
