@@ -19,13 +19,11 @@ extension FuzzTarget {
     /// must be a write the house takes.
     static func matterBridge(_ bytes: [UInt8]) -> String? {
         guard let request = MatterBridgeRequest(bytes) else { return nil }
-        let (house, bridge, endpoint, cluster, id, flags, fields) = (
-            request.house, request.bridge, request.endpoint, request.cluster, request.id, request.flags, request.fields
-        )
         _ = request.answer()
-        if let refused = MatterBridgeHouse.refusedByHouse(bridge.takeCommands(), house) { return refused }
+        if let refused = MatterBridgeHouse.refusedByHouse(request.bridge.takeCommands(), request.house) { return refused }
+        let (endpoint, cluster, id, flags, fields) = (request.endpoint, request.cluster, request.id, request.flags, request.fields)
 
-        let node = bridge.node()
+        let node = request.bridge.node()
         let session = SessionContext(sessionID: 1, subject: .pase, attestationChallenge: [UInt8](repeating: 0, count: 16), now: .now)
         func send(_ opcode: InteractionOpcode, _ payload: TLVValue) {
             let header = ProtocolHeader(
@@ -40,16 +38,25 @@ extension FuzzTarget {
                 TLVElement(.context(2), .unsigned(UInt64(id))),
             ])
             let command = TLVElement(.structure([TLVElement(.context(0), path), TLVElement(.context(1), fields.value)]))
-            send(.invokeRequest, .structure([TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)), TLVElement(.context(2), .array([command]))]))
+            send(
+                .invokeRequest,
+                .structure([
+                    TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)),
+                    TLVElement(.context(2), .array([command])),
+                ]))
         } else {
             let path = TLVValue.list([
                 TLVElement(.context(2), .unsigned(UInt64(endpoint))), TLVElement(.context(3), .unsigned(UInt64(cluster))),
                 TLVElement(.context(4), .unsigned(UInt64(id))),
             ])
             let data = TLVElement(.structure([TLVElement(.context(1), path), TLVElement(.context(2), fields.value)]))
-            send(.writeRequest, .structure([TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)), TLVElement(.context(2), .array([data]))]))
+            send(
+                .writeRequest,
+                .structure([
+                    TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)), TLVElement(.context(2), .array([data])),
+                ]))
         }
-        return MatterBridgeHouse.refusedByHouse(bridge.takeCommands(), house)
+        return MatterBridgeHouse.refusedByHouse(request.bridge.takeCommands(), request.house)
     }
 }
 
