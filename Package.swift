@@ -184,7 +184,7 @@ let package = Package(
         ),
         // Each parser that takes outside input as a function of bytes: fuzzed in Fuzz/, replayed in the tests.
         .target(
-            name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore", "Matter"], swiftSettings: swiftSettings),
+            name: "FuzzTargets", dependencies: ["JSON", "HomeModel", "Mappings", "Gateway", "GatewayCore", "Matter", "MatterBridge"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "homegate-bench",
             dependencies: [

@@ -8,7 +8,7 @@ import PackageDescription
 
 let targets = [
     "json", "z2m-state", "z2m-devices", "z2m-groups", "topic", "mapping-file", "request", "import",
-    "matter-tlv", "matter-message", "matter-certificate", "matter-interaction",
+    "matter-tlv", "matter-message", "matter-certificate", "matter-interaction", "matter-bridge",
 ]
 
 let package = Package(

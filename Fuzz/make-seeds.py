@@ -175,6 +175,10 @@ def tlv(value, tag=None):
         return bytes([0x20 | kind, tag]) if tag < 256 else bytes([0x20 | kind, 0xFF])
     if isinstance(value, bool):
         return head(0x09 if value else 0x08)
+    if isinstance(value, int) and value < 0:
+        for width, kind in ((1, 0x00), (2, 0x01), (4, 0x02), (8, 0x03)):
+            if value >= -(1 << (8 * width - 1)):
+                return head(kind) + value.to_bytes(width, "little", signed=True)
     if isinstance(value, int):
         for width, kind in ((1, 0x04), (2, 0x05), (4, 0x06), (8, 0x07)):
             if value < 1 << (8 * width):
@@ -225,7 +229,85 @@ def matter_seeds():
     write("matter-message", "secure-junk", bytes.fromhex("00341200" "05000000") + bytes(40))
 
 
+# The bridge's device types (Matter Device Library) and (device type, which of that type) in its sample house.
+BRIDGE_DEVICES = {
+    "color-light": (0x010D, 0), "temperature-light": (0x010C, 0), "dimmable-light": (0x0101, 0), "plug": (0x010A, 0),
+    "cover": (0x0202, 0), "heating": (0x0301, 0), "cooling": (0x0301, 1), "lock": (0x000A, 0), "fan": (0x002B, 0),
+    "purifier": (0x002B, 1), "button": (0x000F, 0), "contact": (0x0015, 0),
+}
+ON_OFF, LEVEL, COLOR, IDENTIFY, COVERING, THERMOSTAT, DOOR_LOCK, FAN = 0x0006, 0x0008, 0x0300, 0x0003, 0x0102, 0x0201, 0x0101, 0x0202
+
+
+def bridge_seed(device, name, cluster, command, fields=None, write_value=None, flags=0):
+    """A matter-bridge input: [device type, flags, cluster, command or attribute] and the fields' (or the value's) TLV."""
+    device_type, index = BRIDGE_DEVICES[device]
+    flags |= index << 5 | (1 if write_value is not None else 0)
+    head = device_type.to_bytes(2, "little") + bytes([flags]) + cluster.to_bytes(2, "little") + command.to_bytes(2, "little")
+    body = tlv(write_value) if write_value is not None else tlv(fields if fields is not None else {})
+    write("matter-bridge", f"{device}-{name}", head + body)
+
+
+def matter_bridge_seeds():
+    """One valid invoke per command the bridge accepts, one valid write per attribute it takes."""
+    for light in ("color-light", "temperature-light", "dimmable-light"):
+        for command, name in ((0, "off"), (1, "on"), (2, "toggle")):
+            bridge_seed(light, name, ON_OFF, command)
+        bridge_seed(light, "move-to-level", LEVEL, 0, {0: 127, 1: None, 2: 0, 3: 0})
+        bridge_seed(light, "move", LEVEL, 1, {0: 0, 1: 50, 2: 0, 3: 0})
+        bridge_seed(light, "step", LEVEL, 2, {0: 1, 1: 20, 2: None, 3: 0, 4: 0})
+        bridge_seed(light, "stop", LEVEL, 3, {0: 0, 1: 0})
+        bridge_seed(light, "move-to-level-with-on-off", LEVEL, 4, {0: 1, 1: 0, 2: 0, 3: 0})
+        bridge_seed(light, "move-with-on-off", LEVEL, 5, {0: 1, 1: None, 2: 0, 3: 0})
+        bridge_seed(light, "step-with-on-off", LEVEL, 6, {0: 0, 1: 254, 2: 0, 3: 0, 4: 0})
+        bridge_seed(light, "stop-with-on-off", LEVEL, 7, {0: 0, 1: 0})
+        bridge_seed(light, "move-off", LEVEL, 1, {0: 1, 1: 10, 2: 1, 3: 1}, flags=1 << 2)  # at the minimum: the light off
+        bridge_seed(light, "identify", IDENTIFY, 0, {0: 5})
+        bridge_seed(light, "trigger-effect", IDENTIFY, 0x40, {0: 1, 1: 0})
+        bridge_seed(light, "identify-time", IDENTIFY, 0, write_value=10)
+    color = {
+        "move-to-hue": (0x00, {0: 120, 1: 0, 2: 0, 3: 0, 4: 0}), "move-hue": (0x01, {0: 1, 1: 40, 2: 0, 3: 0}),
+        "step-hue": (0x02, {0: 3, 1: 20, 2: 0, 3: 0, 4: 0}), "move-to-saturation": (0x03, {0: 200, 1: 0, 2: 0, 3: 0}),
+        "move-saturation": (0x04, {0: 3, 1: 30, 2: 0, 3: 0}), "step-saturation": (0x05, {0: 1, 1: 25, 2: 0, 3: 0, 4: 0}),
+        "move-to-hue-and-saturation": (0x06, {0: 60, 1: 254, 2: 0, 3: 0, 4: 0}),
+        "move-to-color": (0x07, {0: 0x5000, 1: 0x6000, 2: 0, 3: 0, 4: 0}), "move-color": (0x08, {0: 1000, 1: -1000, 2: 0, 3: 0}),
+        "step-color": (0x09, {0: -2000, 1: 3000, 2: 0, 3: 0, 4: 0}),
+    }
+    for name, (command, fields) in color.items():
+        bridge_seed("color-light", name, COLOR, command, fields)
+    for light in ("color-light", "temperature-light"):
+        bridge_seed(light, "move-to-color-temperature", COLOR, 0x0A, {0: 300, 1: 0, 2: 0, 3: 0})
+        bridge_seed(light, "stop-move-step", COLOR, 0x47, {0: 0, 1: 0})
+        bridge_seed(light, "move-color-temperature", COLOR, 0x4B, {0: 1, 1: 50, 2: 0, 3: 0, 4: 0, 5: 0})
+        bridge_seed(light, "step-color-temperature", COLOR, 0x4C, {0: 3, 1: 40, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
+    bridge_seed("plug", "on", ON_OFF, 1)
+    bridge_seed("plug", "toggle", ON_OFF, 2)
+    for command, name in ((0, "up"), (1, "down"), (2, "stop")):
+        bridge_seed("cover", name, COVERING, command)
+    bridge_seed("cover", "go-to-lift", COVERING, 5, {0: 2500})
+    bridge_seed("cover", "go-to-tilt", COVERING, 8, {0: 7500})
+    bridge_seed("heating", "raise", THERMOSTAT, 0, {0: 0, 1: 10})
+    bridge_seed("heating", "heating-setpoint", THERMOSTAT, 0x0012, write_value=2150)
+    bridge_seed("heating", "system-mode", THERMOSTAT, 0x001C, write_value=4)
+    bridge_seed("cooling", "lower-both", THERMOSTAT, 0, {0: 2, 1: -15})
+    bridge_seed("cooling", "cooling-setpoint", THERMOSTAT, 0x0011, write_value=2400)
+    bridge_seed("cooling", "heating-setpoint", THERMOSTAT, 0x0012, write_value=1900)
+    bridge_seed("cooling", "system-mode", THERMOSTAT, 0x001C, write_value=3)
+    bridge_seed("lock", "lock", DOOR_LOCK, 0, {}, flags=2)
+    bridge_seed("lock", "unlock", DOOR_LOCK, 1, {0: b"1234"}, flags=2)
+    bridge_seed("lock", "operating-mode", DOOR_LOCK, 0x0025, write_value=0)
+    for fan in ("fan", "purifier"):
+        bridge_seed(fan, "step-up", FAN, 0, {0: 0, 1: False, 2: True})
+        bridge_seed(fan, "step-down-wrap", FAN, 0, {0: 1, 1: True, 2: False})
+        bridge_seed(fan, "fan-mode", FAN, 0x0000, write_value=2)
+        bridge_seed(fan, "percent", FAN, 0x0002, write_value=40)
+        bridge_seed(fan, "refused-airflow", FAN, 0x000B, write_value=1)  # no Zigbee2MQTT fan has a direction
+    bridge_seed("purifier", "auto", FAN, 0x0000, write_value=5)
+    bridge_seed("button", "identify", IDENTIFY, 0, {0: 3})
+    bridge_seed("contact", "refused-toggle", ON_OFF, 2)  # a cluster the device lacks
+
+
 if __name__ == "__main__":
     json_seeds(); state_seeds(); devices_seeds(); groups_seeds(); topic_seeds(); mapping_seeds(); request_seeds(); import_seeds(); matter_seeds()
+    matter_bridge_seeds()
     for target in sorted(os.listdir(os.path.join(ROOT, "Fuzz/Corpus"))):
         print(target, len(os.listdir(os.path.join(ROOT, "Fuzz/Corpus", target))), file=sys.stderr)

@@ -26,6 +26,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case matterCertificate = "matter-certificate"
     /// An Interaction Model request (first byte: the opcode) answered by a Matter node.
     case matterInteraction = "matter-interaction"
+    /// A controller's invoke or attribute write to a device of the bridge's sample house (see `matterBridge`).
+    case matterBridge = "matter-bridge"
 
     /// Feeds `bytes` to the parser. Returns what went wrong when a property that must hold did not
     /// (a JSON value that changes on a round trip), for the fuzzer to trap on and a test to report.
@@ -43,6 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .matterMessage: Self.matterMessage(bytes)
         case .matterCertificate: Self.matterCertificate(bytes)
         case .matterInteraction: Self.matterInteraction(bytes)
+        case .matterBridge: Self.matterBridge(bytes)
         }
     }
 }

@@ -118,7 +118,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 guard let number = path.endpoint else { return .unsupportedEndpoint }
                 let (endpoint, laid) = self.state.withLock { ($0.layout.endpoints[number], $0.layout.clusters[number] != nil) }
                 guard let endpoint else { return laid ? .unsupportedWrite : .unsupportedEndpoint }  // a parent's attributes are read-only
-                return Self.queue(endpoint.writes(for: path, value: value), from: .attributeWrite, on: writer)
+                return Self.queue(endpoint.writes(for: path, value: value), from: .attributeWrite, send: { writer.yield($0) })
             })
         if let text = try access.adapterState(Self.nodeKey) {
             guard let bytes = Data(base64Encoded: text) else { throw MatterError.storage("\(Self.nodeKey) in the database is not base64") }
@@ -167,14 +167,14 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
 
     /// Hands an invoke's or a write's house writes to `perform`; the status to answer with.
     static func queue(
-        _ invoke: BridgedEndpoint.Invoke, from origin: QueuedCommand.Origin, on writer: AsyncStream<QueuedCommand>.Continuation
+        _ invoke: BridgedEndpoint.Invoke, from origin: QueuedCommand.Origin, send: (QueuedCommand) -> Void
     ) -> InteractionStatus {
         switch invoke {
         case .writes(let requests):
-            if !requests.isEmpty { writer.yield(QueuedCommand(command: .values(.write(requests, source: .matter)), origin: origin)) }
+            if !requests.isEmpty { send(QueuedCommand(command: .values(.write(requests, source: .matter)), origin: origin)) }
             return .success
         case .identify(let accessory):
-            writer.yield(QueuedCommand(command: .accessories(.identify(accessory)), origin: origin))
+            send(QueuedCommand(command: .accessories(.identify(accessory)), origin: origin))
             return .success
         case .ramp:  // started by `RampRunner.handle`
             return .success

@@ -32,17 +32,24 @@ final class RampRunner: Sendable {
 
     private let running = Mutex<[Key: Running]>([:])
     private let moves = Atomic<UInt64>(0)
-    private let commands: AsyncStream<QueuedCommand>.Continuation
+    private let send: @Sendable (QueuedCommand) -> Void
     /// The endpoint as the bridge's layout has it now, nil when it is gone.
     private let endpoint: @Sendable (UInt16) -> BridgedEndpoint?
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    /// `commands`: where the house's commands go (`MatterBridge.perform` takes them in order);
+    /// `send`: where the house's commands go, in order (`MatterBridge.perform` takes them);
     /// `endpoint`: an endpoint as laid out now.
-    init(commands: AsyncStream<QueuedCommand>.Continuation, endpoint: @escaping @Sendable (UInt16) -> BridgedEndpoint?) {
-        (self.commands, self.endpoint) = (commands, endpoint)
+    init(send: @escaping @Sendable (QueuedCommand) -> Void, endpoint: @escaping @Sendable (UInt16) -> BridgedEndpoint?) {
+        (self.send, self.endpoint) = (send, endpoint)
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// `commands`: the stream `MatterBridge.perform` takes the house's commands from.
+    convenience init(
+        commands: AsyncStream<QueuedCommand>.Continuation, endpoint: @escaping @Sendable (UInt16) -> BridgedEndpoint?
+    ) {
+        self.init(send: { commands.yield($0) }, endpoint: endpoint)
     }
 
     /// Answers an invoke on the node's lock: ends the Move it stops, queues its writes, starts its Move.
@@ -53,8 +60,8 @@ final class RampRunner: Sendable {
             if case .refused(let status) = invoke { return status }  // a refused command changes nothing
             let key = Key(endpoint: path.endpoint, cluster: path.cluster == Cluster.onOff ? Cluster.levelControl : path.cluster)
             running[key] = nil
-            guard case .ramp(let ramp) = invoke else { return MatterBridge.queue(invoke, from: .invoke, on: commands) }
-            if !ramp.first.isEmpty { commands.yield(.init(command: .values(.write(ramp.first, source: .matter)), origin: .invoke)) }
+            guard case .ramp(let ramp) = invoke else { return MatterBridge.queue(invoke, from: .invoke, send: send) }
+            if !ramp.first.isEmpty { send(QueuedCommand(command: .values(.write(ramp.first, source: .matter)), origin: .invoke)) }
             // What the house has now: a Move that starts beyond its range writes its end at the first step.
             running[key] = Running(
                 id: moves.add(1, ordering: .relaxed).newValue, endpoint: endpoint, ramp: ramp, started: now,
@@ -94,7 +101,7 @@ final class RampRunner: Sendable {
                 ended = ended || elapsed >= Self.longestMove
                 let step = endpoint.writes(move.ramp, at: values, ended: ended)
                 if step != move.written {
-                    commands.yield(.init(command: .values(.write(step, source: .matter)), origin: .rampStep, move: move.id))
+                    send(QueuedCommand(command: .values(.write(step, source: .matter)), origin: .rampStep, move: move.id))
                     move.written = step
                 }
                 running[key] = ended ? nil : move

@@ -35,4 +35,13 @@ struct FuzzReplayTests {
             #expect(FuzzTarget.requestSelector(command).map(seeded.contains) == true, "no seed for \(command)")
         }
     }
+
+    @Test("Each matter-bridge seed is an invoke or write the bridge accepts, but those named as refused")
+    func matterBridgeSeeds() throws {
+        for file in Self.files("Corpus", .matterBridge) {
+            let answer = FuzzTarget.matterBridgeAnswer(Array(try Data(contentsOf: file)))
+            let refused = file.lastPathComponent.contains("-refused-")
+            #expect(refused ? answer != "success" : answer == "success", "\(file.lastPathComponent): \(answer ?? "no request")")
+        }
+    }
 }
