@@ -523,13 +523,11 @@ def reachable_light(loop, controller, key):
     return number
 
 
-def quiet(subscription, topic, seconds=1.0):
-    """Nothing more on `topic` for `seconds`."""
-    try:
-        message = subscription.message(topic, timeout=seconds)
-    except AssertionError:
-        return
-    raise AssertionError(f"{topic}: {message} after the end")
+def next_message(subscription):
+    """(topic, payload) of the next message the subscription gets, whatever its topic."""
+    line = subscription.wait(lambda line: not line.startswith(("Client ", "Subscribed")), "the next message")
+    topic, payload = line.split(" ", 1)
+    return topic, json.loads(payload)
 
 
 def test_a_colour_bulb_is_an_extended_color_light_by_hue_saturation_xy_and_temperature(house, controller, loop):
@@ -617,7 +615,8 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
         wait_until(lambda: current_level() == 191, 10, "the level after the step")
 
         # Move down at 50 levels a second: steps at most every 250 ms until the Stop. A hue after the
-        # Stop marks where the Move's steps end (the house's writes keep their order).
+        # Stop marks where the Move's steps end: the bridge's writes go through one ordered queue, and
+        # the Stop ends the Move before anything after it is queued, so no step can follow the hue.
         started = time.monotonic()
         invoke(level.Commands.Move(moveMode=1, rate=50, **options))
         steps = [subscription.message(topic)["brightness"]]
@@ -629,21 +628,27 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
             steps.append(message["brightness"])
         assert steps == sorted(steps, reverse=True) and len(set(steps)) == len(steps) and steps[-1] < 191, steps
         assert len(steps) <= elapsed / 0.25 + 1, (steps, elapsed)  # never more than one step per 250 ms
-        quiet(subscription, topic)
         FIGURES["level Move steps (rate 50/s, 250 ms apart at most)"] = f"{len(steps)} in {1000 * elapsed:.0f} ms"
 
         # MoveWithOnOff up at full rate ends by itself at the top; a colour-temperature Move at the bulb's end.
         invoke(level.Commands.MoveWithOnOff(moveMode=0, rate=254, **options))
         while (message := subscription.message(topic)) != {"brightness": 254}:
             assert message["brightness"] < 254
-        quiet(subscription, topic)
+        # A marker of another cluster (it does not end a level Move): the Move's next message. A Move
+        # is ended in the same step that queues its end, and the writes keep their order, so a step
+        # after its end would come before the marker.
+        invoke(color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, **options))
+        assert subscription.message(topic) == {"color_temp": 300}
         wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.ColorTemperatureMireds)])[bulb][color][color.Attributes.ColorTemperatureMireds] == 300,
                    10, "the colour temperature to follow the device")
         invoke(color.Commands.MoveColorTemperature(moveMode=1, rate=1000, colorTemperatureMinimumMireds=0,
                                                    colorTemperatureMaximumMireds=400, **options))
         while (message := subscription.message(topic)) != {"color_temp": 400}:
             assert message["color_temp"] < 400
-        quiet(subscription, topic)
+        invoke(level.Commands.MoveToLevel(level=254, transitionTime=0, **options))  # the marker, as above: a level command
+        assert subscription.message(topic) == {"brightness": 254}
+        wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.ColorTemperatureMireds)])[bulb][color][color.Attributes.ColorTemperatureMireds] == 400,
+                   10, "the colour temperature to follow the device")
         invoke(color.Commands.StepColorTemperature(stepMode=3, stepSize=50, transitionTime=0, colorTemperatureMinimumMireds=0,
                                                    colorTemperatureMaximumMireds=0, **options))
         assert subscription.message(topic) == {"color_temp": 350}
@@ -658,10 +663,11 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
         invoke(color.Commands.MoveHue(moveMode=1, rate=50, **options))
         assert subscription.message(topic)["color"]["hue"] > 0
         invoke(color.Commands.StopMoveStep(**options))
+        # The level marks the end: StopMoveStep ended the hue Move before the level was queued, and
+        # the writes keep their order, so no hue step can follow it.
         invoke(level.Commands.MoveToLevel(level=254, transitionTime=0, **options))
         while "brightness" not in (message := subscription.message(topic)):
             assert "color" in message
-        quiet(subscription, topic)
     finally:
         subscription.close()
 
@@ -684,9 +690,12 @@ def test_identify_blinks_a_light_and_trigger_effect_plays_its_effect(house, cont
         written = loop.run_until_complete(controller.WriteAttribute(NODE, [(color_bulb, identify.Attributes.IdentifyTime(3))]))
         assert [int(result.Status) for result in written] == [0]
         assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"effect": "blink"}
-        # A switch's light has neither: accepted, nothing sent, and the log says why.
+        # A switch's light has neither: accepted, nothing sent, and the log says why. The colour bulb's
+        # Identify right after is the marker: identifies and writes go out in one ordered queue, so
+        # anything sent for the switch would come before it.
         loop.run_until_complete(controller.SendCommand(NODE, switch, identify.Commands.Identify(identifyTime=5)))
-        quiet(subscription, "zigbee2mqtt/kitchen_wall_switch/set")
+        loop.run_until_complete(controller.SendCommand(NODE, color_bulb, identify.Commands.Identify(identifyTime=5)))
+        assert next_message(subscription) == ("zigbee2mqtt/bulb_color_2/set", {"effect": "blink"})
         wait_until(lambda: "cannot show itself" in house.log(), 10, "the log to say the switch cannot show itself")
     finally:
         subscription.close()
