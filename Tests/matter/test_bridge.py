@@ -1103,7 +1103,11 @@ def test_a_controller_that_drops_its_session_resumes_it_and_is_answered(house, c
     import chip.clusters as Clusters
     bridged = Clusters.BridgedDeviceBasicInformation
     read(loop, controller, [(2, bridged.Attributes.UniqueID)])
+    full, resumed = house.log().count("CASE session established"), house.log().count("CASE session resumed")
     controller.ExpireSessions(NODE)
     started = time.monotonic()
     assert read(loop, controller, [(2, bridged.Attributes.UniqueID)])[2][bridged][bridged.Attributes.UniqueID]
     assert time.monotonic() - started < 5
+    # Resumed, not a full CASE: homegate logs which (at info) as it opens the session, before its answer.
+    wait_until(lambda: house.log().count("CASE session resumed") == resumed + 1, 10, "homegate to log the session resumed")
+    assert house.log().count("CASE session established") == full
