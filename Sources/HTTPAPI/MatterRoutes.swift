@@ -45,6 +45,16 @@ enum MatterRoutes {
             if let refusal = asked.refusal { return refusal }
             minutes = asked.minutes
         }
+        var fabric = 0
+        if action == .removeFabric {
+            let text = fields["index"] ?? ""
+            guard let index = Int(text), (1...254).contains(index) else {
+                return APIResponder.error(
+                    .badRequest, "invalid", "a fabric index is a whole number from 1 to 254 (GET /api/matter lists them), not '\(text)'",
+                    field: "index")
+            }
+            fabric = index
+        }
         guard let control else {
             if action == .status { return APIResponder.json(.ok, ["enabled": false, "serving": false, "fabrics": []]) }
             return APIResponder.error(.conflict, "conflict", off)
@@ -55,18 +65,13 @@ enum MatterRoutes {
             case .qrCode: return try await qrCode(control)
             case .openWindow: return APIResponder.json(.ok, json(try await control.openWindow(seconds: minutes * 60)))
             case .revokeWindow: return APIResponder.json(.ok, json(try await control.revokeWindow()))
-            case .removeFabric:
-                let text = fields["index"] ?? ""
-                guard let index = Int(text), (1...254).contains(index) else {
-                    throw .notFound("no fabric '\(text)' (fabric indexes are 1 to 254; GET /api/matter lists them)")
-                }
-                return APIResponder.json(.ok, json(try await control.removeFabric(index: index)))
+            case .removeFabric: return APIResponder.json(.ok, json(try await control.removeFabric(index: fabric)))
             }
         } catch {
             switch error {
             case .notFound(let message): return APIResponder.error(.notFound, "not_found", message)
             case .conflict(let message): return APIResponder.error(.conflict, "conflict", message)
-            case .failed(let message): return APIResponder.error(.internalServerError, "storage", message)
+            case .failed(let message): return APIResponder.error(.internalServerError, "internal", message)
             }
         }
     }
