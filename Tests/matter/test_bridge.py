@@ -1020,7 +1020,11 @@ def test_a_second_ecosystem_joins_through_homegates_window_and_leaves_by_http(ho
         second.ExpireSessions(SECOND_NODE)
         with pytest.raises(Exception) as refused:  # its sessions ended with its fabric, and no CASE can replace them
             loop.run_until_complete(asyncio.wait_for(second.ReadAttribute(SECOND_NODE, [(plug, on_off.Attributes.OnOff)]), 5))
-        assert isinstance(refused.value, (TimeoutError, asyncio.TimeoutError)) or "Error" in repr(refused.value)
+        # Its operational record is gone, so the node is not found (a timeout); found while avahi still
+        # had the record, its Sigma1 is refused (the SDK's "No shared trusted root"). Nothing else.
+        from chip.exceptions import ChipStackError
+        assert isinstance(refused.value, (TimeoutError, asyncio.TimeoutError)) or (
+            isinstance(refused.value, ChipStackError) and "No shared trusted root" in str(refused.value)), repr(refused.value)
         assert pairing_codes(house)["fabrics"] == "1"
     finally:
         second.Shutdown()
