@@ -96,7 +96,8 @@ enum MatterRoutes {
         return (asked ?? minutes.upperBound, nil)
     }
 
-    /// The codes that commission the bridge now, as a QR code (an SVG image).
+    /// The codes that commission the bridge now, as a QR code (an SVG image) whose title names its
+    /// payload: the page asks for the code it read, and gets the one current when this answers.
     static func qrCode(_ control: any MatterControl) async throws(MatterControlError) -> Response {
         let status = try await control.status()
         guard status.serving else { throw .conflict("the Matter bridge does not serve yet (GET /api/health says why)") }
@@ -110,7 +111,7 @@ enum MatterRoutes {
                 .contentType: "image/svg+xml", .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
                 .contentSecurityPolicy: "default-src 'none'",
             ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg())))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg(title: "Matter setup code \(payload)"))))
     }
 
     /// The bridge as the routes answer it (web/openapi.yaml's `Matter`).

@@ -129,6 +129,8 @@ struct MatterRoutesTests {
             try await client.execute(uri: "/api/matter/window", method: .post, headers: Self.token) { #expect($0.status == .conflict) }
             try await client.execute(uri: "/api/matter/qr.svg", method: .get, headers: Self.token) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "image/svg+xml")
+                // Its title names the payload it draws: the page keeps it only for the code it shows.
+                #expect(String(buffer: response.body).contains("<title>Matter setup code MT:Y.K908</title>"))
             }
             try await client.execute(uri: "/api/matter/window", method: .delete, headers: Self.token) { response in
                 let body = try Self.json(response)
