@@ -247,6 +247,9 @@ def test_homegate_matter_pairing_prints_the_codes_the_sdk_reads_and_the_fabric(h
     assert (int(qr["SetUpPINCode"]), int(qr["Long discriminator"]), int(qr["VendorID"])) == (PASSCODE, DISCRIMINATOR, 0xFFF1)
     assert fields["fabrics"] == "1"
     assert "vendor 0xFFF1" in fields["text"] and f"node 0x{NODE:X}" in fields["text"]
+    # doctor names the fabric as pairing does.
+    doctor = house.run_homegate("doctor", "--timeout", "2")
+    assert f"on 1 fabric: 1: Matter test vendor 1 (vendor 0xFFF1), node 0x{NODE:X}" in doctor.stdout, doctor.stdout
 
 
 def test_invokes_reach_the_simulated_device_as_one_set_each(house, controller, loop):
