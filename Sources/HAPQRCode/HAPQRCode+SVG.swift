@@ -1,8 +1,8 @@
 extension HAPQRCode {
     /// The code as a standalone SVG image: one module per user unit, dark modules as a single path
     /// on a white square with a quiet zone of `border` modules, crisp when scaled, and nothing but
-    /// shapes (no scripts, no links, no text).
-    public func svg(border: Int = 4) -> String {
+    /// shapes (no scripts, no links, no text but its `title`).
+    public func svg(border: Int = 4, title: String = "HomeKit setup code") -> String {
         let size = modules.count + 2 * border
         var path = ""
         for (row, line) in modules.enumerated() {
@@ -20,9 +20,20 @@ extension HAPQRCode {
         }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(size) \(size)" width="\(size * 8)" height="\(size * 8)" \
-            shape-rendering="crispEdges"><title>HomeKit setup code</title>\
+            shape-rendering="crispEdges"><title>\(Self.escaped(title))</title>\
             <rect width="\(size)" height="\(size)" fill="#fff"/><path fill="#000" d="\(path)"/></svg>
 
             """
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.reduce(into: "") { escaped, character in
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
     }
 }

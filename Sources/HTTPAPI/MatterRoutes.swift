@@ -45,6 +45,16 @@ enum MatterRoutes {
             if let refusal = asked.refusal { return refusal }
             minutes = asked.minutes
         }
+        var fabric = 0
+        if action == .removeFabric {
+            let text = fields["index"] ?? ""
+            guard let index = Int(text), (1...254).contains(index) else {
+                return APIResponder.error(
+                    .badRequest, "invalid", "a fabric index is a whole number from 1 to 254 (GET /api/matter lists them), not '\(text)'",
+                    field: "index")
+            }
+            fabric = index
+        }
         guard let control else {
             if action == .status { return APIResponder.json(.ok, ["enabled": false, "serving": false, "fabrics": []]) }
             return APIResponder.error(.conflict, "conflict", off)
@@ -55,18 +65,13 @@ enum MatterRoutes {
             case .qrCode: return try await qrCode(control)
             case .openWindow: return APIResponder.json(.ok, json(try await control.openWindow(seconds: minutes * 60)))
             case .revokeWindow: return APIResponder.json(.ok, json(try await control.revokeWindow()))
-            case .removeFabric:
-                let text = fields["index"] ?? ""
-                guard let index = Int(text), (1...254).contains(index) else {
-                    throw .notFound("no fabric '\(text)' (fabric indexes are 1 to 254; GET /api/matter lists them)")
-                }
-                return APIResponder.json(.ok, json(try await control.removeFabric(index: index)))
+            case .removeFabric: return APIResponder.json(.ok, json(try await control.removeFabric(index: fabric)))
             }
         } catch {
             switch error {
             case .notFound(let message): return APIResponder.error(.notFound, "not_found", message)
             case .conflict(let message): return APIResponder.error(.conflict, "conflict", message)
-            case .failed(let message): return APIResponder.error(.internalServerError, "storage", message)
+            case .failed(let message): return APIResponder.error(.internalServerError, "internal", message)
             }
         }
     }
@@ -91,7 +96,8 @@ enum MatterRoutes {
         return (asked ?? minutes.upperBound, nil)
     }
 
-    /// The codes that commission the bridge now, as a QR code (an SVG image).
+    /// The codes that commission the bridge now, as a QR code (an SVG image) whose title names its
+    /// payload: the page asks for the code it read, and gets the one current when this answers.
     static func qrCode(_ control: any MatterControl) async throws(MatterControlError) -> Response {
         let status = try await control.status()
         guard status.serving else { throw .conflict("the Matter bridge does not serve yet (GET /api/health says why)") }
@@ -105,7 +111,7 @@ enum MatterRoutes {
                 .contentType: "image/svg+xml", .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
                 .contentSecurityPolicy: "default-src 'none'",
             ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg())))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg(title: "Matter setup code \(payload)"))))
     }
 
     /// The bridge as the routes answer it (web/openapi.yaml's `Matter`).

@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 
-/// "3 fabrics, 24 endpoints": what an export's (or a database's) Matter bridge state amounts to, for people.
+/// "its setup and keys, 24 endpoint numbers": what an export's (or a database's) Matter bridge state amounts to, for people.
 struct MatterSummary: CustomStringConvertible {
     let hasSetup: Bool
     let endpoints: Int

@@ -99,12 +99,11 @@ extension Doctor {
                 report.info(
                     "matter", "stored state readable\(numbered); on no fabric yet: homegate matter pairing prints the codes to add it with")
             } else {
-                let vendors = pairing.fabrics.map { fabric in
-                    (fabric.label.isEmpty ? "" : "'\(fabric.label)' ") + "vendor 0x" + String(fabric.vendorID, radix: 16, uppercase: true)
-                }
+                // As `homegate matter pairing` and `unpair` print a fabric, on one line.
+                let fabrics = pairing.fabrics.map { MatterUnpairCommand.line($0).trimmingCharacters(in: .whitespaces) }
                 report.pass(
                     "matter",
-                    "stored state readable\(numbered); on \(pairing.fabrics.count) fabric\(pairing.fabrics.count == 1 ? "" : "s"): \(vendors.joined(separator: ", "))"
+                    "stored state readable\(numbered); on \(pairing.fabrics.count) fabric\(pairing.fabrics.count == 1 ? "" : "s"): \(fabrics.joined(separator: "; "))"
                 )
             }
         } catch {

@@ -32,6 +32,7 @@ struct MatterPairingCommand: AsyncParsableCommand {
         let settings = try loadSettings(config)
         let pairing: MatterPairing
         var running: JSONValue?
+        var unread: String?  // why the running homegate's window (if any) is not shown
         do {
             let (store, canWrite) = try openOwnerOrReader(settings.database)
             defer { store.close() }
@@ -39,8 +40,15 @@ struct MatterPairingCommand: AsyncParsableCommand {
                 settings: settings.matter, load: { try store.adapterState($0) },
                 save: canWrite ? { try await store.saveAdapterState($0, $1) } : nil)
             // homegate runs (it holds the database): its bridge may have a window open, whose code only it knows.
-            if !canWrite, let address = HomeKitAPI.address(settings.http.listen) {
-                running = try? await MatterAPIClient(client: LocalHTTPClient(address: address, token: settings.http.token?.reveal)).status()
+            if !canWrite {
+                if let address = HomeKitAPI.address(settings.http.listen) {
+                    let client = MatterAPIClient(client: LocalHTTPClient(address: address, token: settings.http.token?.reveal))
+                    do { running = try await client.status() } catch { unread = "\(error)" }
+                } else {
+                    unread =
+                        settings.http.listen == nil
+                        ? "its HTTP API is off (http.listen)" : "its HTTP API's port is chosen at start (http.listen with port 0)"
+                }
             }
         } catch {
             printError("homegate matter pairing: \(error)")
@@ -61,6 +69,9 @@ struct MatterPairingCommand: AsyncParsableCommand {
             for fabric in pairing.fabrics {
                 print(MatterUnpairCommand.line(fabric))
             }
+        }
+        if let unread {
+            print("note: homegate runs, but an open commissioning window's code cannot be shown: \(unread)")
         }
         if !settings.matter.enabled {
             print("note: the bridge is off; set matter.enabled: true (or HOMEGATE_MATTER_ENABLED=true) to run it")

@@ -18,11 +18,16 @@ final class FakeMatter: MatterControl {
             serving: true, port: 5540, manualPairingCode: nil, qrCodePayload: nil, window: nil,
             fabrics: [.init(index: 1, label: "", vendorID: 0x6006, nodeID: 0xA1B2), .init(index: 2, label: "lab", vendorID: 0x4242, nodeID: 7)]))
     let asked = Mutex<Int?>(nil)
+    /// What opening a window fails with, when it does (a verifier that cannot be made).
+    let windowFailure: MatterControlError?
+
+    init(windowFailure: MatterControlError? = nil) { self.windowFailure = windowFailure }
 
     func status() async throws(MatterControlError) -> MatterBridgeStatus { state.withLock { $0 } }
 
     func openWindow(seconds: Int) async throws(MatterControlError) -> MatterBridgeStatus {
         asked.withLock { $0 = seconds }
+        if let windowFailure { throw windowFailure }
         return try state.withLock { state throws(MatterControlError) in
             if state.window != nil { throw .conflict("cannot open a commissioning window: a commissioning window is open already") }
             state.window = .init(discriminator: 1234, secondsLeft: seconds, manualPairingCode: "34970112332", qrCodePayload: "MT:Y.K908", openedHere: true)
@@ -124,6 +129,8 @@ struct MatterRoutesTests {
             try await client.execute(uri: "/api/matter/window", method: .post, headers: Self.token) { #expect($0.status == .conflict) }
             try await client.execute(uri: "/api/matter/qr.svg", method: .get, headers: Self.token) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "image/svg+xml")
+                // Its title names the payload it draws: the page keeps it only for the code it shows.
+                #expect(String(buffer: response.body).contains("<title>Matter setup code MT:Y.K908</title>"))
             }
             try await client.execute(uri: "/api/matter/window", method: .delete, headers: Self.token) { response in
                 let body = try Self.json(response)
@@ -135,20 +142,39 @@ struct MatterRoutesTests {
         }
     }
 
-    @Test("a fabric removed by its index; an unknown or malformed one is 404")
+    @Test("a fabric removed by its index; one it does not belong to is 404, one that is not 1 to 254 is 400")
     func removeFabric() async throws {
         try await Self.application(FakeMatter()).test(.router) { client in
             try await client.execute(uri: "/api/matter/fabrics/2", method: .delete, headers: Self.token) { response in
                 let body = try Self.json(response)
                 #expect(response.status == .ok && body["fabrics"]?.arrayValue?.count == 1)
             }
-            for index in ["2", "0", "x", "300"] {
+            for index in ["2", "9"] {
                 try await client.execute(uri: "/api/matter/fabrics/\(index)", method: .delete, headers: Self.token) { response in
-                    #expect(response.status == .notFound, "fabric \(index)")
+                    let body = try Self.json(response)
+                    #expect(response.status == .notFound && body["kind"] == "not_found", "fabric \(index)")
+                }
+            }
+            for index in ["0", "x", "300", "1.5"] {
+                try await client.execute(uri: "/api/matter/fabrics/\(index)", method: .delete, headers: Self.token) { response in
+                    let body = try Self.json(response)
+                    #expect(response.status == .badRequest && body["kind"] == "invalid" && body["field"] == "index", "fabric \(index)")
                 }
             }
             try await client.execute(uri: "/api/matter/fabrics/1", method: .get, headers: Self.token) { response in
                 #expect(response.status == .methodNotAllowed && response.headers[.allow] == "DELETE")
+            }
+        }
+    }
+
+    @Test("a failure of homegate's own (a window's verifier) is 500 internal, not storage")
+    func failed() async throws {
+        let matter = FakeMatter(windowFailure: .failed("cannot make the window's verifier: no randomness"))
+        try await Self.application(matter).test(.router) { client in
+            try await client.execute(uri: "/api/matter/window", method: .post, headers: Self.token) { response in
+                #expect(response.status == .internalServerError)
+                let body = try Self.json(response)
+                #expect(body == ["error": "cannot make the window's verifier: no randomness", "kind": "internal"])
             }
         }
     }

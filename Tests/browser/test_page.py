@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from pyhouse.house import START, House, free_port, stop as stop_process, wait_until
@@ -996,8 +997,10 @@ def test_m_matter_panel(driver, house):
     matter.enabled, restored from an export whose bridge is on one fabric (Tests/browser/matter-fabric.yaml,
     exported after the SDK's controller commissioned it, fabric of test vendor 0xFFF1): the fabric is
     listed by its ecosystem's name and no code shows; "Add to another ecosystem" opens a window whose
-    code, QR code and time left show; "Close the window" closes it; "Remove" (confirmed) removes the
-    fabric, and the bridge's own code and QR code show, as it is open to commissioning again."""
+    code, QR code and time left show; "Close the window" closes it. With a window open again, the
+    page follows what another ecosystem joining changes, made through the API: the fabric removed,
+    then the window closed; the bridge's own code and QR code show, as it is open to commissioning
+    again, with no reload."""
     import socket
     open_page(driver, house)
     click(driver, "tab-homekit")
@@ -1044,11 +1047,24 @@ def test_m_matter_panel(driver, house):
         wait(driver, lambda d: not present(d, "matter-window") and not present(d, "matter-code"), "the window to close")
         assert bridge()["window"] is None
 
-        confirm_click(driver, "matter-remove-1")
-        wait_until(lambda: bridge()["fabrics"] == [], WAIT, "the fabric to be removed")
+        # What another ecosystem joining does, made by the API behind the page's back: its fabric
+        # changes and the window closes. The page follows while its window is open, with no reload.
+        driver.execute_script("window.matterNoReload = true")
+        click(driver, "matter-open-window")
+        wait(driver, lambda d: present(d, "matter-window") and present(d, "matter-code"), "the window to open again")
+        again = bridge()["window"]["manual_code"]
+        assert house.api("DELETE", "/api/matter/fabrics/1", port=port)[0] == 200
+        wait(driver, lambda d: text(d, "matter-paired") == "Not added yet" and not present(d, "matter-fabric-1"),
+             "the page to drop the fabric while the window is open")
+        assert text(driver, "matter-code").replace("-", "") == again  # the window's code while it is open
+        assert house.api("DELETE", "/api/matter/window", port=port)[0] == 200
         own = bridge()["manual_code"]
-        assert own and own != code
-        wait(driver, lambda d: text(d, "matter-code").replace("-", "") == own, "the bridge's own code once on no fabric")
+        assert own and own not in (code, again)
+        wait(driver, lambda d: not present(d, "matter-window") and text(d, "matter-code").replace("-", "") == own,
+             "the page to drop the window's code for the bridge's own once the window closed")
+        wait(driver, lambda d: (src := find(d, "matter-qr").get_attribute("src") or "").startswith("data:image/svg+xml")
+             and "Matter%20setup%20code%20" + quote(bridge()["qr_payload"], safe="") in src, "the QR code of the bridge's own code")
+        assert driver.execute_script("return window.matterNoReload") is True, "the page reloaded"
         assert text(driver, "matter-paired") == "Not added yet"
         shot(driver, "m-matter-no-fabric-desktop")
     finally:

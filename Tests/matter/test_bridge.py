@@ -303,6 +303,9 @@ def test_homegate_matter_pairing_prints_the_codes_the_sdk_reads_and_the_fabric(h
     assert (int(qr["SetUpPINCode"]), int(qr["Long discriminator"]), int(qr["VendorID"])) == (PASSCODE, DISCRIMINATOR, 0xFFF1)
     assert fields["fabrics"] == "1"
     assert "vendor 0xFFF1" in fields["text"] and f"node 0x{NODE:X}" in fields["text"]
+    # doctor names the fabric as pairing does.
+    doctor = house.run_homegate("doctor", "--timeout", "2")
+    assert f"on 1 fabric: 1: Matter test vendor 1 (vendor 0xFFF1), node 0x{NODE:X}" in doctor.stdout, doctor.stdout
 
 
 def test_invokes_reach_the_simulated_device_as_one_set_each(house, controller, loop):
@@ -510,11 +513,15 @@ def test_each_button_press_is_a_switch_event(house, controller, loop):
     button = endpoints(house, loop, controller)["button/stateless_programmable_switch"]
     subscription = loop.run_until_complete(controller.Read(NODE, events=[(button, switch, 1)], reportInterval=(0, 30)))
     try:
+        # The events as the SDK's thread takes them in (its cache is not safe to read from here while
+        # a report comes in); the priming report is in before the presses, and not in this list.
+        events = []
+        subscription.SetEventUpdateCallback(lambda event, transaction: events.append(event))
+
         def presses():
             return [(type(event.Data).__name__, getattr(event.Data, "totalNumberOfPressesCounted", None))
-                    for event in subscription.GetEvents() if event.Header.EndpointId == button]
+                    for event in list(events) if event.Header.EndpointId == button]
 
-        before = len(presses())
         for action in ("single", "double", "hold", "single"):
             house.simulator("action", {"id": "button", "action": action})
         expected = [("InitialPress", None), ("ShortRelease", None), ("MultiPressComplete", 1),
@@ -522,7 +529,7 @@ def test_each_button_press_is_a_switch_event(house, controller, loop):
                     ("ShortRelease", None), ("MultiPressComplete", 2),
                     ("InitialPress", None), ("LongPress", None), ("LongRelease", None),
                     ("InitialPress", None), ("ShortRelease", None), ("MultiPressComplete", 1)]
-        wait_until(lambda: presses()[before:] == expected, 10, "every press as its events, in order (the same press twice too)")
+        wait_until(lambda: presses() == expected, 10, "every press as its events, in order (the same press twice too)")
     finally:
         subscription.Shutdown()
 
@@ -597,13 +604,11 @@ def reachable_light(house, loop, controller, key):
     return number
 
 
-def quiet(subscription, topic, seconds=1.0):
-    """Nothing more on `topic` for `seconds`."""
-    try:
-        message = subscription.message(topic, timeout=seconds)
-    except AssertionError:
-        return
-    raise AssertionError(f"{topic}: {message} after the end")
+def next_message(subscription):
+    """(topic, payload) of the next message the subscription gets, whatever its topic."""
+    line = subscription.wait(lambda line: not line.startswith(("Client ", "Subscribed")), "the next message")
+    topic, payload = line.split(" ", 1)
+    return topic, json.loads(payload)
 
 
 def test_a_colour_bulb_is_an_extended_color_light_by_hue_saturation_xy_and_temperature(house, controller, loop):
@@ -691,7 +696,8 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
         wait_until(lambda: current_level() == 191, 10, "the level after the step")
 
         # Move down at 50 levels a second: steps at most every 250 ms until the Stop. A hue after the
-        # Stop marks where the Move's steps end (the house's writes keep their order).
+        # Stop marks where the Move's steps end: the bridge's writes go through one ordered queue, and
+        # the Stop ends the Move before anything after it is queued, so no step can follow the hue.
         started = time.monotonic()
         invoke(level.Commands.Move(moveMode=1, rate=50, **options))
         steps = [subscription.message(topic)["brightness"]]
@@ -703,21 +709,27 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
             steps.append(message["brightness"])
         assert steps == sorted(steps, reverse=True) and len(set(steps)) == len(steps) and steps[-1] < 191, steps
         assert len(steps) <= elapsed / 0.25 + 1, (steps, elapsed)  # never more than one step per 250 ms
-        quiet(subscription, topic)
         FIGURES["level Move steps (rate 50/s, 250 ms apart at most)"] = f"{len(steps)} in {1000 * elapsed:.0f} ms"
 
         # MoveWithOnOff up at full rate ends by itself at the top; a colour-temperature Move at the bulb's end.
         invoke(level.Commands.MoveWithOnOff(moveMode=0, rate=254, **options))
         while (message := subscription.message(topic)) != {"brightness": 254}:
             assert message["brightness"] < 254
-        quiet(subscription, topic)
+        # A marker of another cluster (it does not end a level Move): the Move's next message. A Move
+        # is ended in the same step that queues its end, and the writes keep their order, so a step
+        # after its end would come before the marker.
+        invoke(color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, **options))
+        assert subscription.message(topic) == {"color_temp": 300}
         wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.ColorTemperatureMireds)])[bulb][color][color.Attributes.ColorTemperatureMireds] == 300,
                    10, "the colour temperature to follow the device")
         invoke(color.Commands.MoveColorTemperature(moveMode=1, rate=1000, colorTemperatureMinimumMireds=0,
                                                    colorTemperatureMaximumMireds=400, **options))
         while (message := subscription.message(topic)) != {"color_temp": 400}:
             assert message["color_temp"] < 400
-        quiet(subscription, topic)
+        invoke(level.Commands.MoveToLevel(level=254, transitionTime=0, **options))  # the marker, as above: a level command
+        assert subscription.message(topic) == {"brightness": 254}
+        wait_until(lambda: read(loop, controller, [(bulb, color.Attributes.ColorTemperatureMireds)])[bulb][color][color.Attributes.ColorTemperatureMireds] == 400,
+                   10, "the colour temperature to follow the device")
         invoke(color.Commands.StepColorTemperature(stepMode=3, stepSize=50, transitionTime=0, colorTemperatureMinimumMireds=0,
                                                    colorTemperatureMaximumMireds=0, **options))
         assert subscription.message(topic) == {"color_temp": 350}
@@ -732,10 +744,11 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
         invoke(color.Commands.MoveHue(moveMode=1, rate=50, **options))
         assert subscription.message(topic)["color"]["hue"] > 0
         invoke(color.Commands.StopMoveStep(**options))
+        # The level marks the end: StopMoveStep ended the hue Move before the level was queued, and
+        # the writes keep their order, so no hue step can follow it.
         invoke(level.Commands.MoveToLevel(level=254, transitionTime=0, **options))
         while "brightness" not in (message := subscription.message(topic)):
             assert "color" in message
-        quiet(subscription, topic)
     finally:
         subscription.close()
 
@@ -758,9 +771,12 @@ def test_identify_blinks_a_light_and_trigger_effect_plays_its_effect(house, cont
         written = loop.run_until_complete(controller.WriteAttribute(NODE, [(color_bulb, identify.Attributes.IdentifyTime(3))]))
         assert [int(result.Status) for result in written] == [0]
         assert subscription.message("zigbee2mqtt/bulb_color_2/set") == {"effect": "blink"}
-        # A switch's light has neither: accepted, nothing sent, and the log says why.
+        # A switch's light has neither: accepted, nothing sent, and the log says why. The colour bulb's
+        # Identify right after is the marker: identifies and writes go out in one ordered queue, so
+        # anything sent for the switch would come before it.
         loop.run_until_complete(controller.SendCommand(NODE, switch, identify.Commands.Identify(identifyTime=5)))
-        quiet(subscription, "zigbee2mqtt/kitchen_wall_switch/set")
+        loop.run_until_complete(controller.SendCommand(NODE, color_bulb, identify.Commands.Identify(identifyTime=5)))
+        assert next_message(subscription) == ("zigbee2mqtt/bulb_color_2/set", {"effect": "blink"})
         wait_until(lambda: "cannot show itself" in house.log(), 10, "the log to say the switch cannot show itself")
     finally:
         subscription.close()
@@ -871,6 +887,10 @@ def test_a_door_lock_is_locked_and_unlocked_by_timed_invokes_with_no_pin(house, 
     assert values[attributes.SupportedOperatingModes] == 0xFFFE  # a bit clear is a mode supported: normal alone
     assert values[attributes.FeatureMap] == 0  # no PIN, no users: LockDoor and UnlockDoor take no code
     events = loop.run_until_complete(controller.Read(NODE, events=[(lock, door_lock, 1)], reportInterval=(0, 30)))
+    # The events as the SDK's thread takes them in (its cache is not safe to read from here while a
+    # report comes in); the priming report is in before the lock is driven, and not in this list.
+    reported = []
+    events.SetEventUpdateCallback(lambda event, transaction: reported.append(event))
     subscription = house.subscribe("zigbee2mqtt/front_door_lock/set")
     try:
         # Without a Timed Invoke the node refuses (the SDK's client refuses first: sent as a command that does not say it needs one).
@@ -890,11 +910,11 @@ def test_a_door_lock_is_locked_and_unlocked_by_timed_invokes_with_no_pin(house, 
         wait_until(lambda: state() == states.kLocked, 10, "LockState to follow the lock: locked")
 
         def operations():
-            return [event.Data.lockOperationType for event in events.GetEvents()
+            return [event.Data.lockOperationType for event in list(reported)
                     if event.Header.EndpointId == lock and event.Header.EventId == door_lock.Events.LockOperation.event_id]
 
         kinds = door_lock.Enums.LockOperationTypeEnum
-        wait_until(lambda: operations()[-2:] == [kinds.kUnlock, kinds.kLock], 10, "LockOperation events: unlock, then lock")
+        wait_until(lambda: operations() == [kinds.kUnlock, kinds.kLock], 10, "LockOperation events: unlock, then lock")
     finally:
         subscription.close()
         events.Shutdown()
@@ -1080,7 +1100,11 @@ def test_a_second_ecosystem_joins_through_homegates_window_and_leaves_by_http(ho
         second.ExpireSessions(SECOND_NODE)
         with pytest.raises(Exception) as refused:  # its sessions ended with its fabric, and no CASE can replace them
             loop.run_until_complete(asyncio.wait_for(second.ReadAttribute(SECOND_NODE, [(plug, on_off.Attributes.OnOff)]), 5))
-        assert isinstance(refused.value, (TimeoutError, asyncio.TimeoutError)) or "Error" in repr(refused.value)
+        # Its operational record is gone, so the node is not found (a timeout); found while avahi still
+        # had the record, its Sigma1 is refused (the SDK's "No shared trusted root"). Nothing else.
+        from chip.exceptions import ChipStackError
+        assert isinstance(refused.value, (TimeoutError, asyncio.TimeoutError)) or (
+            isinstance(refused.value, ChipStackError) and "No shared trusted root" in str(refused.value)), repr(refused.value)
         assert pairing_codes(house)["fabrics"] == "1"
     finally:
         second.Shutdown()
@@ -1097,6 +1121,10 @@ def test_a_window_is_revoked_and_the_commands_say_what_they_did(house, controlle
     window = house.run_homegate("matter", "window", "--minutes", "5")
     assert window.returncode == 0, window.stderr
     assert "commissioning window: open for 4 min" in window.stdout or "commissioning window: open for 5 min" in window.stdout, window.stdout
+    # `pairing` that cannot ask the running homegate (here its HTTP address is Mosquitto's) says why it shows no window.
+    unasked = house.run_homegate("matter", "pairing", env={**house.gateways["homegate"].env, "HOMEGATE_HTTP_LISTEN": f"127.0.0.1:{house.mqtt_port}"})
+    assert unasked.returncode == 0 and "window's manual pairing code" not in unasked.stdout, unasked.stdout + unasked.stderr
+    assert "note: homegate runs, but an open commissioning window's code cannot be shown: " in unasked.stdout, unasked.stdout
     assert http(house, "DELETE", "/api/matter/window")[0] == 200
     unknown = house.run_homegate("matter", "unpair", "7")
     assert unknown.returncode == 1 and "no fabric 7" in unknown.stderr, unknown.stderr
@@ -1162,7 +1190,11 @@ def test_a_controller_that_drops_its_session_resumes_it_and_is_answered(house, c
     session (Sigma1 with a resumption id, Sigma2Resume) and is answered on the resumed session."""
     import chip.clusters as Clusters
     read(loop, controller, [(0, Clusters.BasicInformation.Attributes.VendorName)])
+    full, resumed = house.log().count("CASE session established"), house.log().count("CASE session resumed")
     controller.ExpireSessions(NODE)
     started = time.monotonic()
     assert read(loop, controller, [(0, Clusters.BasicInformation.Attributes.VendorName)])[0][Clusters.BasicInformation][Clusters.BasicInformation.Attributes.VendorName]
     assert time.monotonic() - started < 5
+    # Resumed, not a full CASE: homegate logs which (at info) as it opens the session, before its answer.
+    wait_until(lambda: house.log().count("CASE session resumed") == resumed + 1, 10, "homegate to log the session resumed")
+    assert house.log().count("CASE session established") == full

@@ -2,7 +2,8 @@
 // Matter: the bridge's QR code and manual code while they commission it (its own while it is on no
 // fabric, an open window's), the ecosystems (fabrics) it belongs to with a confirmed "Remove", and
 // "Add to another ecosystem", which opens a commissioning window and shows its code and the time
-// left. Read from /api/matter when the view is shown and after each action.
+// left. Read from /api/matter when the view is shown, after each action, and every few seconds while
+// a window is open (another ecosystem commissioning through it closes it and adds its fabric).
 
 import { api, apiImage, messageOf } from "../api.js";
 import { $, append, clear, h } from "../dom.js";
@@ -16,15 +17,44 @@ import { confirmButton, fact } from "../widgets.js";
 let current = null;
 /** @type {string} */
 let loadError = "";
-/** @type {Map<string, string>} QR codes as data: addresses, by the payload they draw */
+/** @type {Map<string, string>} QR codes as data: addresses, by the payload they draw (their title names it) */
 const qrCodes = new Map();
+/** The payload whose QR code came back drawing another, once read again for it. */
+let rereadFor = "";
 /** When the open window closes, by this page's clock; and the timer that shows the time left. */
 let windowEnds = 0;
 /** @type {ReturnType<typeof setInterval> | null} */
 let ticking = null;
+/** How often the bridge is read again while a window is open, and that timer. */
+const followEvery = 2500;
+/** @type {ReturnType<typeof setInterval> | null} */
+let following = null;
+/** The read in flight, if any, and whether another is asked for after it: one read at a time. */
+/** @type {Promise<void> | null} */
+let loading = null;
+let again = false;
 
-/** Reads the bridge again and draws it. */
-export async function loadMatter() {
+/**
+ * Reads the bridge again and draws it. While a read is in flight, one more follows it (a change
+ * just made is read after it), and the promise settles once that one is drawn.
+ * @returns {Promise<void>}
+ */
+export function loadMatter() {
+  if (loading) {
+    again = true;
+    return loading;
+  }
+  loading = (async () => {
+    do {
+      again = false;
+      await readMatter();
+    } while (again);
+  })().finally(() => { loading = null; });
+  return loading;
+}
+
+async function readMatter() {
+  const before = shown();
   try {
     current = /** @type {MatterState} */ (await api("GET", "/api/matter"));
     loadError = "";
@@ -32,7 +62,29 @@ export async function loadMatter() {
     loadError = messageOf(error);
   }
   windowEnds = current?.window ? Date.now() + current.window.seconds_left * 1000 : 0;
-  renderMatter();
+  // A read that changes nothing draws nothing: a "Remove" waiting for its second press stays armed.
+  if (shown() !== before) renderMatter();
+  followWhileOpen(Boolean(current?.window));
+}
+
+/** What the view shows of the last read, but the time left (the countdown keeps that). */
+function shown() {
+  const window = current?.window ? { ...current.window, seconds_left: 0 } : null;
+  return JSON.stringify([loadError, current && { ...current, window }]);
+}
+
+/**
+ * Reads the bridge every few seconds while a window is open, skipping a turn while a read is in
+ * flight; stops once it has closed (by its time, by the other ecosystem joining, or elsewhere).
+ * @param {boolean} open
+ */
+function followWhileOpen(open) {
+  if (open && !following) {
+    following = setInterval(() => { if (!loading) loadMatter(); }, followEvery);
+  } else if (!open && following) {
+    clearInterval(following);
+    following = null;
+  }
 }
 
 export function renderMatter() {
@@ -140,11 +192,8 @@ function addButton(onAFabric, act) {
  */
 function windowPart(window, act) {
   const left = h("strong", { "data-testid": "matter-window-left" }, minutesAndSeconds((windowEnds - Date.now()) / 1000));
-  ticking = setInterval(() => {
-    const seconds = (windowEnds - Date.now()) / 1000;
-    left.textContent = minutesAndSeconds(seconds);
-    if (seconds <= 0) loadMatter();
-  }, 1000);
+  // At 0:00 the next read (every few seconds while a window is open) finds it closed.
+  ticking = setInterval(() => { left.textContent = minutesAndSeconds((windowEnds - Date.now()) / 1000); }, 1000);
   const close = h("button", { type: "button", "data-testid": "matter-close-window" }, "Close the window");
   close.addEventListener("click", () => {
     close.disabled = true;
@@ -157,7 +206,8 @@ function windowPart(window, act) {
 }
 
 /**
- * The QR code, fetched with the token (an <img> cannot send it).
+ * The QR code, fetched with the token (an <img> cannot send it). The route draws the code current
+ * when it answers, which may be newer than `payload`: its title says which, and another is read then.
  * @param {string} payload
  * @param {string} code
  */
@@ -169,6 +219,12 @@ function qrImage(payload, code) {
     return img;
   }
   apiImage("/api/matter/qr.svg").then((address) => {
+    if (!decodeURIComponent(address).includes(`<title>Matter setup code ${payload}</title>`)) {
+      img.alt = "The code has changed: reading it again…";
+      if (rereadFor !== payload) loadMatter();  // once per code: a title that never matched would read on and on
+      rereadFor = payload;
+      return;
+    }
     qrCodes.set(payload, address);
     img.src = address;
   }, (error) => {

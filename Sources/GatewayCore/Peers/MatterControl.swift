@@ -18,7 +18,7 @@ public enum MatterControlError: Error, Sendable, Equatable, CustomStringConverti
     case notFound(String)
     /// Not now: the bridge does not serve yet, a window is open already (409).
     case conflict(String)
-    /// Keeping the change failed (500).
+    /// Something of homegate's own failed: the window's verifier could not be made, the QR code drawn (500, `internal`).
     case failed(String)
 
     public var description: String {

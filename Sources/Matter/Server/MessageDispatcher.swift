@@ -198,7 +198,7 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
                 sigma1: payload, records: resumptions, fabrics: fabrics, responderSessionID: freeSessionID(), parameters: parameters)
             {
                 let id = UInt16(try TLVDecoder.decode(sigma2Resume).value.field(3, "responderSessionID", as: UInt16.self))
-                open(established, localSessionID: id, peer: initiator.peer)
+                open(established, localSessionID: id, peer: initiator.peer, resumed: true)
                 return (.sigma2Resume, sigma2Resume)
             }
             if pendingCASE[initiator] == nil, pendingCASE.count >= Self.pendingCASELimit { pendingCASE.removeAll() }
@@ -211,13 +211,13 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
                 throw CASEError.invalid("Sigma3 without a Sigma1 on its exchange")
             }
             let established = try pending.responder.sigma3(payload)
-            open(established, localSessionID: pending.responder.responderSessionID, peer: initiator.peer)
+            open(established, localSessionID: pending.responder.responderSessionID, peer: initiator.peer, resumed: false)
             return (.statusReport, StatusReport(.success, code: .sessionEstablishmentSuccess).encoded())
         }
     }
 
-    /// Starts the secure session a CASE established, and remembers how to resume it.
-    private mutating func open(_ established: CASEResponder.Established, localSessionID: UInt16, peer: Peer) {
+    /// Starts the secure session a CASE established (in full, or `resumed` by Sigma2Resume), and remembers how to resume it.
+    private mutating func open(_ established: CASEResponder.Established, localSessionID: UInt16, peer: Peer, resumed: Bool) {
         var session = SecureSession(
             localSessionID: localSessionID, peerSessionID: established.initiatorSessionID, keys: established.keys, peer: peer,
             peerParameters: established.initiatorParameters)
@@ -231,7 +231,7 @@ public struct MessageDispatcher<Peer: Hashable & Sendable>: Sendable {
         if resumptions.count >= Self.resumptionLimit { resumptions.removeAll() }
         resumptions[established.resumption.id] = established.resumption
         logger.info(
-            "CASE session established",
+            resumed ? "CASE session resumed" : "CASE session established",
             metadata: [
                 "session": "\(localSessionID)", "fabric": "\(established.fabric.index)",
                 "peer": "\(String(established.peerNodeID, radix: 16))",
