@@ -71,7 +71,8 @@ extension MatterBridge {
                         for (cluster, event, fields) in endpoint.device.lockEvents(change.characteristic, change.value) {
                             presses.append((number, cluster, event, fields))
                         }
-                        for (event, fields) in endpoint.device.alarmEvents(change.characteristic, before: before, after: endpoint.characteristics) {
+                        let after = endpoint.characteristics
+                        for (event, fields) in endpoint.device.alarmEvents(change.characteristic, before: before, after: after) {
                             presses.append((number, Cluster.smokeCOAlarm, event, fields))
                         }
                     }

@@ -48,7 +48,9 @@ struct AlarmIdentifyTests {
         #expect(sounding.first?.1 == [TLVElement(.context(0), .unsigned(2))])  // AlarmSeverityLevel: Critical
         var low = characteristics
         low["status_low_battery"]?.value = .int(1)
-        #expect(smoke.alarmEvents("status_low_battery", before: characteristics, after: low).first?.1 == [TLVElement(.context(0), .unsigned(1))])
+        #expect(
+            smoke.alarmEvents("status_low_battery", before: characteristics, after: low).first?.1 == [TLVElement(.context(0), .unsigned(1))]
+        )
         #expect(BridgedDevice.eventPriority(cluster: Cluster.smokeCOAlarm, event: 0x00) == .critical)
         #expect(BridgedDevice.eventPriority(cluster: Cluster.smokeCOAlarm, event: 0x01) == .critical)
         #expect(BridgedDevice.eventPriority(cluster: Cluster.smokeCOAlarm, event: 0x0A) == .info)
@@ -61,10 +63,13 @@ struct AlarmIdentifyTests {
             id: "carbon_monoxide_sensor", type: .carbon_monoxide_sensor, characteristics: [Characteristic(.carbon_monoxide_detected)])
         let co = BridgedDevice.sensor(.alarm(.carbonMonoxide))
         #expect(
-            Self.events(co, service, [("carbon_monoxide_detected", .int(1)), ("smoke_detected", .int(1)), ("carbon_monoxide_detected", .int(0))])
+            Self.events(
+                co, service, [("carbon_monoxide_detected", .int(1)), ("smoke_detected", .int(1)), ("carbon_monoxide_detected", .int(0))])
                 == [[0x01], [], [0x0A]])
-        #expect(Self.events(.sensor(.leak), Service(id: "leak_sensor", type: .leak_sensor, characteristics: [Characteristic(.leak_detected)]),
-            [("leak_detected", .int(1))]) == [[]])
+        #expect(
+            Self.events(
+                .sensor(.leak), Service(id: "leak_sensor", type: .leak_sensor, characteristics: [Characteristic(.leak_detected)]),
+                [("leak_detected", .int(1))]) == [[]])
     }
 
     @Test("carbon dioxide is a concentration cluster in ppm on the air quality sensor; a CO2 sensor's own service is not bridged")
@@ -72,14 +77,16 @@ struct AlarmIdentifyTests {
         let air = Service(
             id: "air_quality_sensor", type: .air_quality_sensor,
             characteristics: [
-                Characteristic(.air_quality, value: .int(1)), Characteristic(.pm2_5_density), Characteristic(.carbon_dioxide_level, value: .float(640)),
+                Characteristic(.air_quality, value: .int(1)), Characteristic(.pm2_5_density),
+                Characteristic(.carbon_dioxide_level, value: .float(640)),
             ])
         let device = BridgedDevice(air)
         #expect(device == .sensor(.airQuality(densities: ["pm2_5_density", "carbon_dioxide_level"])))
         let clusters = device?.clusters(air)
         let co2 = clusters?[Cluster.carbonDioxideConcentrationMeasurement]?.attributes
         #expect(co2?[0x0000] == .float(640) && co2?[0x0001] == .float(0) && co2?[0x0002] == .float(100_000))
-        #expect(co2?[0x0008] == .unsigned(0) && co2?[0x0009] == .unsigned(0) && co2?[0xFFFC] == .unsigned(1))  // ppm, air, NumericMeasurement
+        // MeasurementUnit ppm, MeasurementMedium air, NumericMeasurement.
+        #expect(co2?[0x0008] == .unsigned(0) && co2?[0x0009] == .unsigned(0) && co2?[0xFFFC] == .unsigned(1))
         #expect(clusters?[Cluster.pm25ConcentrationMeasurement]?.attributes[0x0008] == .unsigned(4))  // µg/m³ still
         #expect(device?.attributes("carbon_dioxide_level", .float(1250)).map(\.0) == [Cluster.carbonDioxideConcentrationMeasurement])
         #expect(device?.attributes("carbon_dioxide_level", .float(1250)).map(\.2) == [.float(1250)])
@@ -115,7 +122,8 @@ struct AlarmIdentifyTests {
         let lamp = Service(id: "lightbulb", type: .lightbulb, characteristics: [Characteristic(.on)])
         #expect(BridgedDevice(lamp)?.clusters(lamp)[Cluster.identify]?.attributes[0x0001] == .unsigned(1))  // a light's own: light output
         let plug = BridgedEndpoint(
-            number: 7, accessory: "plug", service: "outlet", device: .plug, characteristics: ["on": Characteristic(.on, value: .bool(true))],
+            number: 7, accessory: "plug", service: "outlet", device: .plug,
+            characteristics: ["on": Characteristic(.on, value: .bool(true))],
             reachable: true)
         let path = CommandPath(endpoint: 7, cluster: Cluster.identify, command: 0x00)
         #expect(plug.writes(for: path, fields: .structure([TLVElement(.context(0), .unsigned(10))])) == .identify("plug"))
@@ -127,9 +135,11 @@ struct AlarmIdentifyTests {
         #expect(
             plug.writes(for: effect, fields: .structure([TLVElement(.context(0), .unsigned(0xFF)), TLVElement(.context(1), .unsigned(0))]))
                 == .writes([]))
-        #expect(plug.writes(for: AttributePath(endpoint: 7, cluster: Cluster.identify, attribute: 0), value: .unsigned(5)) == .identify("plug"))
+        #expect(
+            plug.writes(for: AttributePath(endpoint: 7, cluster: Cluster.identify, attribute: 0), value: .unsigned(5)) == .identify("plug"))
         let lock = BridgedEndpoint(
             number: 8, accessory: "lock", service: "lock_mechanism", device: .doorLock, characteristics: [:], reachable: true)
-        #expect(lock.writes(for: AttributePath(endpoint: 8, cluster: Cluster.identify, attribute: 0), value: .unsigned(5)) == .identify("lock"))
+        #expect(
+            lock.writes(for: AttributePath(endpoint: 8, cluster: Cluster.identify, attribute: 0), value: .unsigned(5)) == .identify("lock"))
     }
 }
