@@ -325,7 +325,10 @@ def test_a_device_change_and_its_reachability_reach_a_wildcard_subscription(hous
             return 1000 * (time.monotonic() - started)
 
         def at_door(attribute):
-            return lambda path: path.Path.EndpointId == door and path.Path.AttributeId == attribute.attribute_id
+            # The cluster too: another of the door's clusters (its Power Source, from the same report
+            # of the device) has an attribute 0 of its own, and may come in a report of its own after.
+            return lambda path: (path.Path.EndpointId, path.Path.ClusterId, path.Path.AttributeId) == (
+                door, attribute.cluster_id, attribute.attribute_id)
 
         latencies = []
         closed = value(boolean, boolean.Attributes.StateValue)
