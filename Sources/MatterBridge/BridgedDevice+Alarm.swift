@@ -16,12 +16,15 @@ extension BridgedDevice {
         static let allClear: UInt32 = 0x0A
     }
 
-    /// The Smoke CO Alarm events a change of `characteristic` stands for, in order: (event, fields).
-    /// `before` and `after` are the service's characteristics either side of the change.
+    /// The Smoke CO Alarm events a change of `characteristic` to `value` stands for, in order:
+    /// (event, fields). `before` is the service's characteristics before the change (copied, with
+    /// the change, for an alarm only: every other device's change costs nothing here).
     func alarmEvents(
-        _ characteristic: String, before: [String: Characteristic], after: [String: Characteristic]
+        _ characteristic: String, _ value: CharacteristicValue, before: [String: Characteristic]
     ) -> [(UInt32, [TLVElement])] {
         guard case .sensor(let sensor) = self, case .alarm(let alarm) = sensor else { return [] }
+        var after = before
+        after[characteristic]?.value = value
         func on(_ characteristics: [String: Characteristic], _ name: String) -> Bool {
             characteristics[name]?.value?.number.map { $0 != 0 } ?? false
         }

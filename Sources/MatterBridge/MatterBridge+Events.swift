@@ -53,7 +53,7 @@ extension MatterBridge {
                     changes += state.layout.powerSourceChanges(change)
                     for number in state.layout.byAccessory[change.accessory] ?? [] {
                         guard var endpoint = state.layout.endpoints[number], endpoint.service == change.service else { continue }
-                        let before = endpoint.characteristics
+                        let alarm = endpoint.device.alarmEvents(change.characteristic, change.value, before: endpoint.characteristics)
                         endpoint.characteristics[change.characteristic]?.value = change.value
                         state.layout.endpoints[number] = endpoint
                         for (cluster, attribute, value) in endpoint.attributes(change.characteristic, change.value) {
@@ -71,10 +71,7 @@ extension MatterBridge {
                         for (cluster, event, fields) in endpoint.device.lockEvents(change.characteristic, change.value) {
                             presses.append((number, cluster, event, fields))
                         }
-                        let after = endpoint.characteristics
-                        for (event, fields) in endpoint.device.alarmEvents(change.characteristic, before: before, after: after) {
-                            presses.append((number, Cluster.smokeCOAlarm, event, fields))
-                        }
+                        for (event, fields) in alarm { presses.append((number, Cluster.smokeCOAlarm, event, fields)) }
                     }
                 case .accessory(let id, .reachability, let now?):
                     for number in state.layout.byAccessory[id] ?? [] {

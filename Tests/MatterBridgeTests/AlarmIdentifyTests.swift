@@ -20,7 +20,7 @@ struct AlarmIdentifyTests {
         return changes.map { name, value in
             let before = characteristics
             characteristics[name]?.value = value
-            return device.alarmEvents(name, before: before, after: characteristics).map(\.0)
+            return device.alarmEvents(name, value, before: before).map(\.0)
         }
     }
 
@@ -44,12 +44,12 @@ struct AlarmIdentifyTests {
         var characteristics = Dictionary(Self.detector.characteristics.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let before = characteristics
         characteristics["smoke_detected"]?.value = .int(1)
-        let sounding = smoke.alarmEvents("smoke_detected", before: before, after: characteristics)
+        let sounding = smoke.alarmEvents("smoke_detected", .int(1), before: before)
         #expect(sounding.first?.1 == [TLVElement(.context(0), .unsigned(2))])  // AlarmSeverityLevel: Critical
         var low = characteristics
         low["status_low_battery"]?.value = .int(1)
         #expect(
-            smoke.alarmEvents("status_low_battery", before: characteristics, after: low).first?.1 == [TLVElement(.context(0), .unsigned(1))]
+            smoke.alarmEvents("status_low_battery", .int(1), before: characteristics).first?.1 == [TLVElement(.context(0), .unsigned(1))]
         )
         #expect(BridgedDevice.eventPriority(cluster: Cluster.smokeCOAlarm, event: 0x00) == .critical)
         #expect(BridgedDevice.eventPriority(cluster: Cluster.smokeCOAlarm, event: 0x01) == .critical)
