@@ -10,7 +10,8 @@ enum Sensor: Sendable, Equatable {
     /// Light Sensor, from the light level in lux.
     case light
     /// Air Quality Sensor, with a concentration cluster for each density the service has
-    /// (`pm2_5_density`, `pm10_density`, `voc_density`).
+    /// (`pm2_5_density`, `pm10_density`, `voc_density`) and for its carbon dioxide
+    /// (`carbon_dioxide_level`, in ppm).
     case airQuality(densities: [String])
     /// Smoke CO Alarm with one feature: a smoke sensor's or a carbon monoxide sensor's.
     case alarm(Alarm)
@@ -21,11 +22,15 @@ enum Sensor: Sendable, Equatable {
         case smoke, carbonMonoxide
     }
 
-    /// The densities HAP has and their Matter concentration clusters (µg/m³).
+    /// The densities HAP has and their Matter concentration clusters (µg/m³), and carbon dioxide (ppm).
     static let concentrations: [(characteristic: String, cluster: UInt32)] = [
         ("pm2_5_density", Cluster.pm25ConcentrationMeasurement), ("pm10_density", Cluster.pm10ConcentrationMeasurement),
         ("voc_density", Cluster.tvocConcentrationMeasurement),
+        ("carbon_dioxide_level", Cluster.carbonDioxideConcentrationMeasurement),
     ]
+
+    /// A concentration cluster's MeasurementUnit: ppm (0) for carbon dioxide, as HAP has it; µg/m³ (4) for the densities.
+    static func unit(_ characteristic: String) -> UInt64 { characteristic == "carbon_dioxide_level" ? 0 : 4 }
 
     init?(_ service: Service) {
         func has(_ name: String) -> Bool { service[name] != nil }
@@ -81,7 +86,7 @@ enum Sensor: Sendable, Equatable {
                     0x0000: .null,  // MeasuredValue
                     0x0001: .float(Float(service[characteristic]?.minValue ?? 0)),  // MinMeasuredValue
                     0x0002: .float(Float(service[characteristic]?.maxValue ?? 1000)),  // MaxMeasuredValue
-                    0x0008: .unsigned(4),  // MeasurementUnit: µg/m³
+                    0x0008: .unsigned(Self.unit(characteristic)),  // MeasurementUnit
                     0x0009: .unsigned(0),  // MeasurementMedium: air
                     0xFFFC: .unsigned(0x01),  // NumericMeasurement
                     0xFFFD: .unsigned(3),
@@ -174,4 +179,5 @@ extension Cluster {
     static let pm10ConcentrationMeasurement: UInt32 = 0x042D
     static let tvocConcentrationMeasurement: UInt32 = 0x042E
     static let smokeCOAlarm: UInt32 = 0x005C
+    static let carbonDioxideConcentrationMeasurement: UInt32 = 0x040D
 }

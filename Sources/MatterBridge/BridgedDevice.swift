@@ -151,6 +151,7 @@ enum BridgedDevice: Sendable, Equatable {
         case .climate(let climate): clusters[Cluster.thermostat] = climate.cluster
         }
         if case .windowCovering = self, Tilt.tilts(service) { Tilt.add(to: &clusters) }
+        Self.addIdentify(to: &clusters)  // BridgedDevice+Identify.swift
         for characteristic in service.characteristics {
             guard let value = characteristic.value else { continue }
             for (cluster, attribute, matter) in attributes(characteristic.name, value) {

@@ -53,6 +53,7 @@ extension MatterBridge {
                     changes += state.layout.powerSourceChanges(change)
                     for number in state.layout.byAccessory[change.accessory] ?? [] {
                         guard var endpoint = state.layout.endpoints[number], endpoint.service == change.service else { continue }
+                        let alarm = endpoint.device.alarmEvents(change.characteristic, change.value, before: endpoint.characteristics)
                         endpoint.characteristics[change.characteristic]?.value = change.value
                         state.layout.endpoints[number] = endpoint
                         for (cluster, attribute, value) in endpoint.attributes(change.characteristic, change.value) {
@@ -71,6 +72,7 @@ extension MatterBridge {
                         for (cluster, event, fields) in operations {
                             presses.append((number, cluster, event, fields))
                         }
+                        for (event, fields) in alarm { presses.append((number, Cluster.smokeCOAlarm, event, fields)) }
                     }
                 case .accessory(let id, .reachability, let now?):
                     for number in state.layout.byAccessory[id] ?? [] {
@@ -87,9 +89,11 @@ extension MatterBridge {
             }
             return (changes, reachability, presses)
         }
-        // A button's press: each one, as the Switch cluster's events (and a lock's operations).
+        // A button's press: each one, as the Switch cluster's events (and a lock's operations, an alarm's).
         for press in presses {
-            node.emitEvent(endpoint: press.endpoint, cluster: press.cluster, event: press.event, priority: .info, fields: press.fields)
+            node.emitEvent(
+                endpoint: press.endpoint, cluster: press.cluster, event: press.event,
+                priority: BridgedDevice.eventPriority(cluster: press.cluster, event: press.event), fields: press.fields)
         }
         node.setAttributes(changes)
         // Bridged Device Basic Information's ReachableChanged {0: ReachableNewValue}.
