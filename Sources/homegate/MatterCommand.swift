@@ -28,6 +28,12 @@ struct MatterPairingCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The configuration file (homegate.yaml); HOMEGATE_CONFIG names it too.")
     var config: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the QR code that commissions now (an open window's, else the bridge's own) to this file as an SVG image, readable by you alone (it holds the passcode).",
+            valueName: "file"))
+    var svg: String?
+
     func run() async throws {
         let settings = try loadSettings(config)
         let pairing: MatterPairing
@@ -73,8 +79,39 @@ struct MatterPairingCommand: AsyncParsableCommand {
         if let unread {
             print("note: homegate runs, but an open commissioning window's code cannot be shown: \(unread)")
         }
+        if let svg {
+            let window = running?["window"]?["qr_payload"]?.stringValue
+            try Self.writeSVG(window ?? pairing.qrCodePayload, to: svg)
+            print("QR code image:       \(svg) (\(window == nil ? "the bridge's own code" : "the open window's code"))")
+        }
         if !settings.matter.enabled {
             print("note: the bridge is off; set matter.enabled: true (or HOMEGATE_MATTER_ENABLED=true) to run it")
+        }
+    }
+}
+
+extension MatterPairingCommand {
+    /// The QR code of `payload` as an SVG file of mode 600: the payload holds the setup passcode.
+    static func writeSVG(_ payload: String, to path: String) throws {
+        guard let code = HAPQRCode(payload) else {
+            printError("homegate matter pairing: the setup code does not fit a QR code")
+            throw ExitCode(1)
+        }
+        // Made with mode 600 from the start, beside the file, then renamed over it: never readable by others.
+        let bytes = Array(code.svg(title: "Matter setup code \(payload)").utf8)
+        let temporary = "\(path).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        var written = descriptor >= 0
+        if written {
+            written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+            written = close(descriptor) == 0 && written
+            written = written && rename(temporary, path) == 0
+        }
+        guard written else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            printError("homegate matter pairing: cannot write the QR code to \(path): \(reason)")
+            throw ExitCode(1)
         }
     }
 }
