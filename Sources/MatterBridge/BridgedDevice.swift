@@ -151,6 +151,9 @@ enum BridgedDevice: Sendable, Equatable {
         case .climate(let climate): clusters[Cluster.thermostat] = climate.cluster
         }
         if case .windowCovering = self, Tilt.tilts(service) { Tilt.add(to: &clusters) }
+        if clusters[Cluster.thermostat] != nil, service["current_heating_cooling_state"] != nil {
+            clusters[Cluster.thermostat]?[0x0029] = .unsigned(0)  // ThermostatRunningState: idle until it says
+        }
         Self.addIdentify(to: &clusters)  // BridgedDevice+Identify.swift
         for characteristic in service.characteristics {
             guard let value = characteristic.value else { continue }
@@ -197,6 +200,10 @@ enum BridgedDevice: Sendable, Equatable {
             return [
                 (Cluster.thermostat, characteristic == "current_temperature" ? 0x0000 : 0x0012, .signed(Int64((celsius * 100).rounded())))
             ]
+        case (.thermostat, "current_heating_cooling_state"), (.climate, "current_heating_cooling_state"):
+            // HomeKit: 0 idle, 1 heating, 2 cooling; Matter's ThermostatRunningState: bit 0 heat, bit 1 cool.
+            guard let state = value.number, [0, 1, 2].contains(state) else { return [] }
+            return [(Cluster.thermostat, 0x0029, .unsigned(state == 1 ? 0x01 : state == 2 ? 0x02 : 0))]
         case (.thermostat, "target_heating_cooling_state"):
             guard let mode = value.number.flatMap({ SystemMode.matter(homeKit: Int($0)) }) else { return [] }
             return [(Cluster.thermostat, 0x001C, .unsigned(UInt64(mode)))]

@@ -148,6 +148,23 @@ struct ActuatorTests {
         return Service(id: "thermostat", type: .thermostat, characteristics: characteristics)
     }
 
+    @Test("a thermostat's current heating or cooling is ThermostatRunningState, on heating-only and cooling thermostats alike")
+    func runningState() throws {
+        let (room, clusters) = try Self.laid(Self.thermostat(modes: [0, 1, 2, 3], thresholds: true))
+        #expect(clusters[Cluster.thermostat]?.attributes[0x0029] == .unsigned(0x02))  // cooling
+        #expect(room.device.attributes("current_heating_cooling_state", .int(1)).map(\.2) == [.unsigned(0x01)])
+        #expect(room.device.attributes("current_heating_cooling_state", .int(0)).map(\.2) == [.unsigned(0)])
+        #expect(room.device.attributes("current_heating_cooling_state", .int(7)).isEmpty)
+        let (valve, valveClusters) = try Self.laid(Self.thermostat(modes: [0, 1], thresholds: false))
+        guard case .thermostat = valve.device else { throw ClimateMissing() }
+        #expect(valveClusters[Cluster.thermostat]?.attributes[0x0029] == .unsigned(0x02))
+        #expect(valve.device.attributes("current_heating_cooling_state", .int(1)).map(\.2) == [.unsigned(0x01)])
+        // A thermostat that does not say whether it runs has no ThermostatRunningState.
+        var silent = Self.thermostat(modes: [0, 1], thresholds: false)
+        silent.characteristics.removeAll { $0.name == "current_heating_cooling_state" }
+        #expect(try Self.laid(silent).1[Cluster.thermostat]?.attributes[0x0029] == nil)
+    }
+
     @Test("a thermostat that heats, cools and has auto: both setpoints from its thresholds, AutoMode, each written and nudged")
     func autoThermostat() throws {
         let (room, clusters) = try Self.laid(Self.thermostat(modes: [0, 1, 2, 3], thresholds: true))
