@@ -28,13 +28,8 @@ public struct BridgedCharacteristics: Sendable, Equatable {
         }
         guard let device = BridgedDevice(sampled) else { return nil }
         deviceType = device.deviceType.type
-        carried = []
-        for characteristic in sampled.characteristics {
-            let reported = Self.samples(characteristic).contains { value in
-                !device.attributes(characteristic.name, value).isEmpty || !device.events(characteristic.name, value).isEmpty
-            }
-            if reported { carried.insert(characteristic.name) }
-        }
+        let endpoint = Self.endpoint(sampled, device)
+        carried = Set(sampled.characteristics.filter { Self.reported($0.name, on: endpoint, samples: Self.samples($0)) }.map(\.name))
         carried.formUnion(Self.written(sampled, device))
     }
 
@@ -65,12 +60,39 @@ public struct BridgedCharacteristics: Sendable, Equatable {
         return values
     }
 
-    /// The characteristics some invoke or attribute write of the endpoint's clusters writes.
-    static func written(_ service: Service, _ device: BridgedDevice) -> Set<String> {
-        let endpoint = BridgedEndpoint(
+    /// The service as the bridge lays it out, on an endpoint of its own.
+    static func endpoint(_ service: Service, _ device: BridgedDevice) -> BridgedEndpoint {
+        BridgedEndpoint(
             number: 2, accessory: "coverage", service: service.id, device: device,
             characteristics: Dictionary(service.characteristics.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }),
             reachable: true)
+    }
+
+    /// Whether a change of the characteristic reaches Matter, as the bridge takes a change
+    /// (`BridgedEndpoint.changes`): from one sample value to another it sets an attribute of its
+    /// own or emits an event, or the attributes several characteristics make together (a Smoke CO
+    /// Alarm's ExpressedState, a fan's mode) come out different.
+    static func reported(_ name: String, on endpoint: BridgedEndpoint, samples: [CharacteristicValue]) -> Bool {
+        // A value alone (a button's one press).
+        for value in samples
+        where !endpoint.device.attributes(name, value).isEmpty || !endpoint.taking(name, value, previous: nil).events.isEmpty {
+            return true
+        }
+        // From one value to another (a lock's turn, an alarm starting, a fan's mode).
+        for from in samples {
+            let start = endpoint.taking(name, from, previous: nil)
+            for to in samples where to != from {
+                let (_, attributes, events) = start.endpoint.taking(name, to, previous: from)
+                if !events.isEmpty || !endpoint.device.attributes(name, to).isEmpty { return true }
+                if "\(attributes.map { "\($0)" })" != "\(start.attributes.map { "\($0)" })" { return true }
+            }
+        }
+        return false
+    }
+
+    /// The characteristics some invoke or attribute write of the endpoint's clusters writes.
+    static func written(_ service: Service, _ device: BridgedDevice) -> Set<String> {
+        let endpoint = Self.endpoint(service, device)
         // Field values to try: small numbers, and the service's own bounds (a colour temperature's mireds).
         var numbers: Set<UInt64> = [0, 1, 2, 3, 50, 100, 254]
         for characteristic in service.characteristics {
@@ -79,9 +101,11 @@ public struct BridgedCharacteristics: Sendable, Equatable {
             }
         }
         // No fields first (commands whose fields are all optional, a lock's PIN code), then each number in every field.
-        let candidates = [TLVValue.structure([])] + numbers.sorted().map { number in
-            TLVValue.structure((0...7).map { TLVElement(.context($0), .unsigned(number)) })
-        }
+        let candidates =
+            [TLVValue.structure([])]
+            + numbers.sorted().map { number in
+                TLVValue.structure((0...7).map { TLVElement(.context($0), .unsigned(number)) })
+            }
         var written = Set<String>()
         func take(_ invoke: BridgedEndpoint.Invoke) -> Bool {
             guard case .writes(let requests) = invoke else { return false }

@@ -52,27 +52,11 @@ extension MatterBridge {
                 case .characteristic(let change):
                     changes += state.layout.powerSourceChanges(change)
                     for number in state.layout.byAccessory[change.accessory] ?? [] {
-                        guard var endpoint = state.layout.endpoints[number], endpoint.service == change.service else { continue }
-                        let alarm = endpoint.device.alarmEvents(change.characteristic, change.value, before: endpoint.characteristics)
-                        endpoint.characteristics[change.characteristic]?.value = change.value
-                        state.layout.endpoints[number] = endpoint
-                        for (cluster, attribute, value) in endpoint.attributes(change.characteristic, change.value) {
-                            changes.append((number, cluster, attribute, value))
-                        }
-                        for (cluster, attribute, value) in endpoint.device.combined(endpoint.characteristics) {
-                            changes.append((number, cluster, attribute, value))
-                        }
-                        for (event, fields) in endpoint.device.events(change.characteristic, change.value) {
-                            presses.append((number, Cluster.switch, event, fields))
-                        }
-                        for (cluster, attribute, value) in endpoint.derived(change.characteristic) {
-                            changes.append((number, cluster, attribute, value))
-                        }
-                        let operations = endpoint.device.lockEvents(change.characteristic, change.value, previous: change.previous)
-                        for (cluster, event, fields) in operations {
-                            presses.append((number, cluster, event, fields))
-                        }
-                        for (event, fields) in alarm { presses.append((number, Cluster.smokeCOAlarm, event, fields)) }
+                        guard let endpoint = state.layout.endpoints[number], endpoint.service == change.service else { continue }
+                        let taken = endpoint.taking(change.characteristic, change.value, previous: change.previous)
+                        state.layout.endpoints[number] = taken.endpoint
+                        changes += taken.attributes.map { (number, $0.cluster, $0.attribute, $0.value) }
+                        presses += taken.events.map { (number, $0.cluster, $0.event, $0.fields) }
                     }
                 case .accessory(let id, .reachability, let now?):
                     for number in state.layout.byAccessory[id] ?? [] {
