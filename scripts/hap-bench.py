@@ -78,6 +78,17 @@ def say(text=""):
     print(text, flush=True)
 
 
+def check_prerequisites(args):
+    """The options' bounds and what a run needs (shared with matter-bench.py)."""
+    if args.rate < 1:
+        raise SystemExit("--rate: at least 1 (homegate-simulator --rate 0 stops at its first tick)")
+    for binary in ("homegate", "homegate-simulator", "homegate-bench"):
+        if not (Path(args.bin_path) / binary).exists():
+            raise SystemExit(f"{args.bin_path}/{binary} is missing: build it first (swift build -c release --static-swift-stdlib --product {binary})")
+    if not shutil.which("mosquitto"):
+        raise SystemExit("mosquitto is missing (scripts/install-deps.sh)")
+
+
 def load_average():
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -788,13 +799,7 @@ def main():
     parser.add_argument("--window", type=float, default=15, help="seconds of each CPU window (default 15)")
     parser.add_argument("--gap", type=float, default=20, help="mean milliseconds between probes (default 20)")
     args = parser.parse_args()
-    if args.rate < 1:
-        raise SystemExit("--rate: at least 1 (homegate-simulator --rate 0 stops at its first tick)")
-    for binary in ("homegate", "homegate-simulator", "homegate-bench"):
-        if not (Path(args.bin_path) / binary).exists():
-            raise SystemExit(f"{args.bin_path}/{binary} is missing: build it first (swift build -c release --static-swift-stdlib --product {binary})")
-    if not shutil.which("mosquitto"):
-        raise SystemExit("mosquitto is missing (scripts/install-deps.sh)")
+    check_prerequisites(args)
     say(f"machine: {os.cpu_count()} cores, load average {load_average()}; {args.devices} devices, {args.rate} device messages/s "
         f"in the background, {args.runs} runs")
     results = []

@@ -47,7 +47,6 @@ import json
 import os
 import random
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -564,13 +563,7 @@ def main():
     parser.add_argument("--window", type=float, default=10, help="seconds of each CPU and RSS window (default 10)")
     parser.add_argument("--gap", type=float, default=20, help="mean milliseconds between probes (default 20)")
     args = parser.parse_args()
-    if args.rate < 1:
-        raise SystemExit("--rate: at least 1 (homegate-simulator --rate 0 stops at its first tick)")
-    for binary in ("homegate", "homegate-simulator", "homegate-bench"):
-        if not (Path(args.bin_path) / binary).exists():
-            raise SystemExit(f"{args.bin_path}/{binary} is missing: build it first (swift build -c release --static-swift-stdlib --product {binary})")
-    if not shutil.which("mosquitto"):
-        raise SystemExit("mosquitto is missing (scripts/install-deps.sh)")
+    hb.check_prerequisites(args)
     network, reason = Network.make()
     if network is None:
         raise SystemExit(f"no network namespaces (root is needed): {reason}")
