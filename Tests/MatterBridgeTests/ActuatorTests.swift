@@ -8,11 +8,7 @@ import Testing
 
 @Suite("locks, fans, cooling thermostats and tilting blinds as Matter devices")
 struct ActuatorTests {
-    static func writable(_ characteristic: Characteristic) -> Characteristic {
-        var characteristic = characteristic
-        characteristic.isWritable = true
-        return characteristic
-    }
+    static func writable(_ characteristic: Characteristic) -> Characteristic { LightTests.writable(characteristic) }
 
     /// The one endpoint a single service lays out as, and its clusters.
     static func laid(_ service: Service) throws -> (BridgedEndpoint, [UInt32: DataModel.Cluster]) {
