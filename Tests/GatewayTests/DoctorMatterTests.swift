@@ -94,10 +94,13 @@ struct DoctorMatterTests {
         }
         _ = await awaitMessages(watch) { $0.contains { $0.payloadString == #"{"state":"online"}"# } }
         await watch.shutdown()
-        // avahi-daemon answers (or is found missing) in the background: health says so once it did.
+        // avahi-daemon answers (or is found missing) in the background: health says so once it did,
+        // within 30 s (a loaded machine's avahi can take seconds; 20 quick tries were not enough).
         var output = ""
-        for _ in 0..<20 where !output.contains("._matterc._udp") {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !output.contains("._matterc._udp"), ContinuousClock.now < deadline {
             output = try await homegate(["doctor", "--timeout", "2"], environment: environment).output
+            if !output.contains("._matterc._udp") { try await Task.sleep(for: .milliseconds(200)) }
         }
         #expect(output.contains("pass  matter       the bridge serves on UDP port "), "\(output)")
         #expect(output.contains("with 0 bridged endpoints"), "\(output)")
