@@ -102,13 +102,14 @@ actor BridgeAccessories: HAPAccessoryProvider {
             case .serviceName(let accessory, let service, _):
                 let name = layout.serviceNames[ServiceReference(accessory: accessory, service: service)]
                 results[id] = name.map { .success(.string($0)) } ?? .failure(.resourceDoesNotExist)
-            case .home(let path, let characteristic):
+            case .home(let index):
+                let home = layout.homes[index]
                 // "No Response" in Apple Home: HAP has no other way to say a device is offline.
-                guard layout.reachable[path.accessory] == true else {
+                guard layout.reachable[home.path.accessory] == true else {
                     results[id] = .failure(.serviceCommunicationFailure)
                     continue
                 }
-                results[id] = .success(Conversion.readValue(characteristic))
+                results[id] = .success(Conversion.readValue(home.characteristic))
             }
         }
         return results
@@ -128,7 +129,8 @@ actor BridgeAccessories: HAPAccessoryProvider {
             case .serviceName(_, _, configured: false): statuses[write.id] = .readOnly
             case .serviceName(let accessory, let service, configured: true):
                 statuses[write.id] = await renameService(accessory, service, to: write.value, from: connection)
-            case .home(let path, _):
+            case .home(let index):
+                let path = layout.homes[index].path
                 writers[path] = connection
                 requests.append(
                     WriteRequest(

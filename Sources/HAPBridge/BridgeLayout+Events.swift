@@ -18,10 +18,9 @@ extension BridgeLayout {
         for event in events {
             switch event {
             case .characteristic(let change):
-                guard let id = ids[change.path], case .home(let path, var characteristic) = targets[id] else { continue }
-                characteristic.value = change.value
-                targets[id] = .home(path, characteristic)
-                let value = Conversion.value(change.value, format: characteristic.type.format)
+                guard let id = ids[change.path], case .home(let index)? = targets[id] else { continue }
+                homes[index].characteristic.value = change.value
+                let value = Conversion.value(change.value, format: homes[index].characteristic.type.format)
                 taken.append(Taken(hap: HAPCharacteristicChange(id: id, value: value), change: change))
             case .accessory(let id, .reachability, let now?) where reachable[id] != nil:
                 reachable[id] = now.reachable

@@ -6,6 +6,8 @@ import HomeModel
 struct BridgeLayout: Sendable {
     var accessories: [HAPAccessory] = []
     var targets: [HAPCharacteristicID: BridgeTarget] = [:]
+    /// The home's characteristics on the bridge, where `targets` points (`BridgeTarget.home`).
+    var homes: [HomeTarget] = []
     var ids: [CharacteristicPath: HAPCharacteristicID] = [:]
     /// Whether each accessory's device answers, by accessory id: kept up to date from the events
     /// (`take`), as the characteristics' values in `targets` are.
@@ -23,6 +25,7 @@ struct BridgeLayout: Sendable {
     /// `accessories` are the bridge's, already placed on it by `IdentifierMap.assign`.
     static func build(_ accessories: [Accessory], map: inout IdentifierMap, bridge: BridgeIdentity) -> BridgeLayout {
         var layout = BridgeLayout()
+        layout.homes.reserveCapacity(accessories.reduce(0) { $0 + $1.services.reduce(0) { $0 + $1.characteristics.count } })
         layout.addBridge(bridge)
         let numbered = accessories.compactMap { accessory in map.accessories[accessory.id].map { ($0.aid, accessory) } }
         for (aid, accessory) in numbered.sorted(by: { $0.0 < $1.0 }) {
@@ -64,7 +67,8 @@ struct BridgeLayout: Sendable {
                     characteristic.type == .programmable_switch_event
                     ? nil : characteristic.value.map { Conversion.value($0, format: characteristic.type.format) }
                 characteristics.append(Conversion.characteristic(characteristic, iid: iid, value: value))
-                targets[id] = .home(path, characteristic)
+                targets[id] = .home(homes.count)
+                homes.append(HomeTarget(path: path, characteristic: characteristic))
                 ids[path] = id
             }
             if let name = names[service.id] {
@@ -86,6 +90,12 @@ struct BridgeLayout: Sendable {
                     characteristics: characteristics))
         }
         accessories.append(HAPAccessory(aid: aid, services: services))
+    }
+
+    /// The home's characteristic `id` stands for, if it is one.
+    func home(_ id: HAPCharacteristicID) -> HomeTarget? {
+        guard case .home(let index)? = targets[id] else { return nil }
+        return homes[index]
     }
 
     /// Remembers what the AccessoryInformation characteristics answer.

@@ -44,6 +44,15 @@ struct EndpointLayout: Sendable {
 
     static let bridgedNode: (type: UInt32, revision: UInt16) = (0x0013, 3)
 
+    /// The layout as a running bridge keeps it once its node has the clusters: which endpoints
+    /// there are, without the laid-out clusters themselves. The node's model has those, with every
+    /// value since; a second, stale copy took a megabyte with 400 devices (docs/performance.md).
+    var served: EndpointLayout {
+        var kept = self
+        kept.clusters = clusters.mapValues { _ in [:] }
+        return kept
+    }
+
     /// The bridged accessories' services that Matter has a device type for, numbered from `map`: a
     /// service keeps its number whether it is a Bridged Node of its own or a composed device's child;
     /// a parent is numbered the first time its accessory has two bridged services, after them.

@@ -246,7 +246,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             encoder.outputFormatting = [.sortedKeys]
             try await access.saveAdapterState(Self.endpointsKey, String(decoding: try encoder.encode(map), as: UTF8.self))
         }
-        state.withLock { state in (state.layout, state.map) = (layout, map) }
+        state.withLock { state in (state.layout, state.map) = (layout.served, map) }
         return layout
     }
 }

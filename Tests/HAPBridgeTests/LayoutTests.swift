@@ -30,7 +30,7 @@ struct LayoutTests {
         let path = CharacteristicPath(accessory: "desk_lamp", service: "lightbulb", characteristic: "brightness")
         let id = layout.ids[path]
         #expect(id?.aid == 2)
-        if let id, case .home(let target, _)? = layout.targets[id] { #expect(target == path) } else { Issue.record("no target for \(path)") }
+        if let id, let home = layout.home(id) { #expect(home.path == path) } else { Issue.record("no target for \(path)") }
         #expect(layout.targets[HAPCharacteristicID(aid: 2, iid: 5)] == .fixed(.string("Desk lamp")))
         #expect(layout.targets[HAPCharacteristicID(aid: 2, iid: 2)] == .identify(accessory: "desk_lamp"))
     }

@@ -125,23 +125,48 @@ extension NodeState {
     }
 
     /// AttributeList, AcceptedCommandList and GeneratedCommandList for every cluster, and each
-    /// Descriptor's ServerList naming its endpoint's clusters.
+    /// Descriptor's ServerList naming its endpoint's clusters. Lists alike are one list: with a few
+    /// hundred bridged endpoints most clusters list the same ids, and each copy would be memory
+    /// (docs/performance.md, "The Matter bridge"). Each cluster is changed where it is, not copied.
     mutating func addGlobalAttributes() {
-        for (endpoint, clusters) in model.endpoints where clusters[ClusterID.descriptor] != nil {
-            let servers = clusters.keys.sorted().map { TLVElement(.unsigned(UInt64($0))) }
-            model.endpoints[endpoint]?[ClusterID.descriptor]?.attributes[1] = .array(servers)
-        }
-        for (endpoint, clusters) in model.endpoints {
-            for (clusterID, cluster) in clusters {
+        var lists = SharedLists()
+        for endpoint in Array(model.endpoints.keys) {
+            let clusterIDs = model.endpoints[endpoint].map { Array($0.keys) } ?? []
+            if clusterIDs.contains(ClusterID.descriptor) {
+                let servers = lists.list(clusterIDs.sorted().map(UInt64.init))
+                model.endpoints[endpoint]?[ClusterID.descriptor]?.attributes[1] = servers
+            }
+            for clusterID in clusterIDs {
                 let commands = Self.commands[clusterID] ?? ([], [])
-                var attributes = cluster.attributes
-                attributes[0xFFF8] = .array(commands.generated.map { TLVElement(.unsigned($0)) })
                 // An application's cluster may list its own (a colour-temperature light's ColorControl).
-                attributes[0xFFF9] = attributes[0xFFF9] ?? .array(commands.accepted.map { TLVElement(.unsigned($0)) })
-                let ids = Set(attributes.keys).union([0xFFFB])
-                attributes[0xFFFB] = .array(ids.sorted().map { TLVElement(.unsigned(UInt64($0))) })
-                model.endpoints[endpoint]?[clusterID]?.attributes = attributes
+                let accepted = lists.shared(model.endpoints[endpoint]?[clusterID]?.attributes[0xFFF9]) ?? lists.list(commands.accepted)
+                let generated = lists.list(commands.generated)
+                let present = model.endpoints[endpoint]?[clusterID]?.attributes.keys.map(UInt64.init) ?? []
+                let ids = Set(present).union([0xFFF8, 0xFFF9, 0xFFFB])
+                let attributeList = lists.list(ids.sorted())
+                model.endpoints[endpoint]?[clusterID]?.attributes[0xFFF8] = generated
+                model.endpoints[endpoint]?[clusterID]?.attributes[0xFFF9] = accepted
+                model.endpoints[endpoint]?[clusterID]?.attributes[0xFFFB] = attributeList
             }
         }
+    }
+}
+
+/// Lists of ids made once and handed out again: equal lists share one array.
+private struct SharedLists {
+    private var made: [[UInt64]: TLVValue] = [:]
+
+    mutating func list(_ ids: [UInt64]) -> TLVValue {
+        if let found = made[ids] { return found }
+        let value = TLVValue.array(ids.map { TLVElement(.unsigned($0)) })
+        made[ids] = value
+        return value
+    }
+
+    /// The shared list equal to `value` when it is a list of plain ids; otherwise `value` itself.
+    mutating func shared(_ value: TLVValue?) -> TLVValue? {
+        guard case .array(let members)? = value else { return value }
+        let ids = members.compactMap { $0.tag == .anonymous ? $0.value.unsignedValue : nil }
+        return ids.count == members.count ? list(ids) : value
     }
 }

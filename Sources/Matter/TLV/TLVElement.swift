@@ -1,5 +1,7 @@
 /// A Matter TLV value (Matter specification, appendix A): what the decoder returns and the encoder takes.
-public indirect enum TLVValue: Sendable, Equatable {
+/// Not `indirect` (the members are arrays, which already hold them apart): an indirect enum puts
+/// every value, each attribute's number, in a heap box of its own.
+public enum TLVValue: Sendable, Equatable {
     case signed(Int64)
     case unsigned(UInt64)
     case bool(Bool)
