@@ -46,7 +46,12 @@ struct StoredListTests {
         }
         #expect(Self.shape(after) == Self.shape(before))
         let bulb = after["accessories"]?.arrayValue?.first { $0["id"] == "bulb" }
-        #expect(bulb?["unreachable_reason"] == "not heard from since start")
+        // Unreachable until it is heard from. Why depends on whether homegate has read the stopped
+        // simulator's retained bridge state yet when it publishes the tree: both are right, and which
+        // comes first is the broker's timing, not something to wait out.
+        #expect(bulb?["reachable"] == false)
+        let reason = bulb?["unreachable_reason"]?.stringValue ?? ""
+        #expect(["not heard from since start", "its Zigbee2MQTT bridge is offline"].contains(reason), "\(reason)")
         #expect(house.gatewayLog.contains("accessories placed from the device list stored at the last run"))
     }
 }
