@@ -32,30 +32,20 @@ extension FuzzTarget {
         }
         let timed = flags & 2 != 0
         if timed { send(.timedRequest, .structure([TLVElement(.context(0), .unsigned(10_000))])) }
-        if flags & 1 == 0 {
-            let path = TLVValue.list([
-                TLVElement(.context(0), .unsigned(UInt64(endpoint))), TLVElement(.context(1), .unsigned(UInt64(cluster))),
-                TLVElement(.context(2), .unsigned(UInt64(id))),
-            ])
-            let command = TLVElement(.structure([TLVElement(.context(0), path), TLVElement(.context(1), fields.value)]))
-            send(
-                .invokeRequest,
-                .structure([
-                    TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)),
-                    TLVElement(.context(2), .array([command])),
-                ]))
-        } else {
-            let path = TLVValue.list([
-                TLVElement(.context(2), .unsigned(UInt64(endpoint))), TLVElement(.context(3), .unsigned(UInt64(cluster))),
-                TLVElement(.context(4), .unsigned(UInt64(id))),
-            ])
-            let data = TLVElement(.structure([TLVElement(.context(1), path), TLVElement(.context(2), fields.value)]))
-            send(
-                .writeRequest,
-                .structure([
-                    TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)), TLVElement(.context(2), .array([data])),
-                ]))
-        }
+        // An InvokeRequest {0: suppress, 1: timed, 2: [{0: CommandPath {0,1,2}, 1: fields}]}, or a
+        // WriteRequest {0: suppress, 1: timed, 2: [{1: AttributePath {2,3,4}, 2: value}]}.
+        let (opcode, firstPathTag, itemTags): (InteractionOpcode, UInt8, (UInt8, UInt8)) =
+            flags & 1 == 0 ? (.invokeRequest, 0, (0, 1)) : (.writeRequest, 2, (1, 2))
+        let path = TLVValue.list(
+            [UInt64(endpoint), UInt64(cluster), UInt64(id)].enumerated().map {
+                TLVElement(.context(firstPathTag + UInt8($0)), .unsigned($1))
+            })
+        let item = TLVElement(.structure([TLVElement(.context(itemTags.0), path), TLVElement(.context(itemTags.1), fields.value)]))
+        send(
+            opcode,
+            .structure([
+                TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)), TLVElement(.context(2), .array([item])),
+            ]))
         return MatterBridgeHouse.refusedByHouse(request.bridge.takeCommands(), request.house)
     }
 }

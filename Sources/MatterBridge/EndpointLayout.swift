@@ -44,6 +44,22 @@ struct EndpointLayout: Sendable {
 
     static let bridgedNode: (type: UInt32, revision: UInt16) = (0x0013, 3)
 
+    /// What an application invoke or attribute write addressed to an endpoint reaches.
+    enum Reached {
+        case endpoint(BridgedEndpoint)
+        case refused(InteractionStatus)
+    }
+
+    /// The bridged endpoint `number` is, or the status to answer: a composed device's parent has
+    /// clusters but no commands and no writable attributes (`parent`: UNSUPPORTED_COMMAND or
+    /// UNSUPPORTED_WRITE); a number not laid out is UNSUPPORTED_ENDPOINT. The serving bridge and
+    /// the offline one (the fuzzer's) answer alike through this.
+    func reach(_ number: UInt16?, parent: InteractionStatus) -> Reached {
+        guard let number else { return .refused(.unsupportedEndpoint) }
+        if let endpoint = endpoints[number] { return .endpoint(endpoint) }
+        return .refused(clusters[number] != nil ? parent : .unsupportedEndpoint)
+    }
+
     /// The layout as a running bridge keeps it once its node has the clusters: which endpoints
     /// there are, without the laid-out clusters themselves. The node's model has those, with every
     /// value since; a second, stale copy took a megabyte with 400 devices (docs/performance.md).

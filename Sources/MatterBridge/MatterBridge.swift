@@ -108,17 +108,17 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 self?.reportHealth(fabrics: advertising.fabrics.count)
             },
             commandHandler: { path, fields in
-                let (endpoint, laid) = self.state.withLock {
-                    ($0.layout.endpoints[path.endpoint], $0.layout.clusters[path.endpoint] != nil)
+                switch self.state.withLock({ $0.layout.reach(path.endpoint, parent: .unsupportedCommand) }) {
+                case .refused(let status): return .status(status)
+                case .endpoint(let endpoint): return .status(ramps.handle(path, endpoint.writes(for: path, fields: fields), on: endpoint))
                 }
-                guard let endpoint else { return .status(laid ? .unsupportedCommand : .unsupportedEndpoint) }  // a parent has none
-                return .status(ramps.handle(path, endpoint.writes(for: path, fields: fields), on: endpoint))
             },
             writeHandler: { path, value in
-                guard let number = path.endpoint else { return .unsupportedEndpoint }
-                let (endpoint, laid) = self.state.withLock { ($0.layout.endpoints[number], $0.layout.clusters[number] != nil) }
-                guard let endpoint else { return laid ? .unsupportedWrite : .unsupportedEndpoint }  // a parent's attributes are read-only
-                return Self.queue(endpoint.writes(for: path, value: value), from: .attributeWrite, send: { writer.yield($0) })
+                switch self.state.withLock({ $0.layout.reach(path.endpoint, parent: .unsupportedWrite) }) {
+                case .refused(let status): return status
+                case .endpoint(let endpoint):
+                    return Self.queue(endpoint.writes(for: path, value: value), from: .attributeWrite, send: { writer.yield($0) })
+                }
             })
         if let text = try access.adapterState(Self.nodeKey) {
             guard let bytes = Data(base64Encoded: text) else { throw MatterError.storage("\(Self.nodeKey) in the database is not base64") }

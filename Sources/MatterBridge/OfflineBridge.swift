@@ -40,19 +40,18 @@ public final class OfflineBridge: Sendable {
 
     /// As the serving bridge's node answers an application invoke.
     public func invoke(_ path: CommandPath, fields: TLVValue, now: ContinuousClock.Instant) -> InteractionStatus {
-        guard let endpoint = layout.endpoints[path.endpoint] else {
-            return layout.clusters[path.endpoint] != nil ? .unsupportedCommand : .unsupportedEndpoint  // a parent has no commands
+        switch layout.reach(path.endpoint, parent: .unsupportedCommand) {
+        case .refused(let status): status
+        case .endpoint(let endpoint): ramps.handle(path, endpoint.writes(for: path, fields: fields), on: endpoint, now: now)
         }
-        return ramps.handle(path, endpoint.writes(for: path, fields: fields), on: endpoint, now: now)
     }
 
     /// As the serving bridge's node answers an application attribute write.
     public func write(_ path: AttributePath, value: TLVValue) -> InteractionStatus {
-        guard let number = path.endpoint else { return .unsupportedEndpoint }
-        guard let endpoint = layout.endpoints[number] else {
-            return layout.clusters[number] != nil ? .unsupportedWrite : .unsupportedEndpoint  // a parent's attributes are read-only
+        switch layout.reach(path.endpoint, parent: .unsupportedWrite) {
+        case .refused(let status): status
+        case .endpoint(let endpoint): MatterBridge.queue(endpoint.writes(for: path, value: value), from: .attributeWrite, send: sent.append)
         }
-        return MatterBridge.queue(endpoint.writes(for: path, value: value), from: .attributeWrite, send: sent.append)
     }
 
     /// Steps the running Moves as `RampRunner.run` does at `now`.

@@ -167,6 +167,38 @@ struct LayoutTests {
         #expect(model.endpoints[6]?[Cluster.descriptor]?.attributes[0x0003] == DataModel.Cluster.partsList([3, 4, 5]))
     }
 
+    @Test(
+        "an invoke or write reaches a service's endpoint; a parent refuses it as a command or write it lacks, a number never laid out as no endpoint; the running bridge's kept layout answers alike"
+    )
+    func reach() {
+        var map = EndpointMap()
+        let full = EndpointLayout.build(Self.house([Self.lamp, Self.weather]), selection: .everything, map: &map)
+        for layout in [full, full.served] {
+            guard case .endpoint(let child) = layout.reach(4, parent: .unsupportedCommand) else {
+                Issue.record("endpoint 4 (the weather's humidity) not reached")
+                continue
+            }
+            #expect(child.accessory == "weather" && child.service == "humidity")
+            for (parent, status) in [
+                (InteractionStatus.unsupportedCommand, InteractionStatus.unsupportedCommand), (.unsupportedWrite, .unsupportedWrite),
+            ] {
+                guard case .refused(let refusal) = layout.reach(6, parent: parent) else {
+                    Issue.record("the parent 6 was reached")
+                    continue
+                }
+                #expect(refusal == status)
+            }
+            for number in [UInt16(7), 1000] as [UInt16?] + [nil] {
+                guard case .refused(let refusal) = layout.reach(number, parent: .unsupportedCommand) else {
+                    Issue.record("\(String(describing: number)) was reached")
+                    continue
+                }
+                #expect(refusal == .unsupportedEndpoint)
+            }
+        }
+        #expect(full.served.clusters.values.allSatisfy(\.isEmpty) && full.served.parts == full.parts)
+    }
+
     @Test("a service that was a Bridged Node of its own keeps its number as a child; a parent's number is never reused")
     func composedNumbers() {
         var map = EndpointMap()
