@@ -72,11 +72,13 @@ struct APIResponder: Sendable {
             guard case .object(let given)? = body, let value = given["value"] else {
                 return Self.error(.badRequest, "invalid", "expected a body like {\"value\": true}", field: "value")
             }
-            if let extra = given.keys.sorted().first(where: { $0 != "value" }) {
-                return Self.error(.badRequest, "invalid", "unknown field \"\(extra)\"; this route takes \"value\"", field: extra)
+            if let extra = given.keys.sorted().first(where: { $0 != "value" && $0 != "transition" }) {
+                return Self.error(
+                    .badRequest, "invalid", "unknown field \"\(extra)\"; this route takes \"value\" and \"transition\"", field: extra)
             }
             var write = fields
             write["value"] = value
+            if let transition = given["transition"] { write["transition"] = transition }
             fields = ["writes": [.object(write)]]
         }
         let command: HomeCommand

@@ -28,9 +28,34 @@ extension BridgedEndpoint {
     /// The writes an invoke stands for, or the status that refuses it: checked as the house checks
     /// a write (the device reachable, each characteristic writable, numbers in its range), since the
     /// invoke is answered before the house has the write. Stop commands of lights change nothing
-    /// (the house's writes take effect at once).
+    /// (the house's writes take effect at once). A MoveTo or Step with a TransitionTime carries it
+    /// in its writes, for the light to run.
     func writes(for path: CommandPath, fields: TLVValue) -> Invoke {
-        checked(translate(path, fields: fields))
+        let invoke = translate(path, fields: fields)
+        guard case .writes(let requests) = invoke, let transition = Self.transition(path, fields) else { return checked(invoke) }
+        return checked(.writes(requests.map { var request = $0; request.transition = transition; return request }))
+    }
+
+    /// The tag of a lighting command's TransitionTime (tenths of a second): its MoveTo and Step commands.
+    static func transitionTag(_ path: CommandPath) -> UInt8? {
+        switch (path.cluster, path.command) {
+        case (Cluster.levelControl, 0), (Cluster.levelControl, 4): 1  // MoveToLevel, MoveToLevelWithOnOff
+        case (Cluster.levelControl, 2), (Cluster.levelControl, 6): 2  // Step, StepWithOnOff
+        case (Cluster.colorControl, 0x03), (Cluster.colorControl, 0x0A): 1  // MoveToSaturation, MoveToColorTemperature
+        // MoveToHue, StepHue, StepSaturation, MoveToHueAndSaturation, MoveToColor, StepColor, StepColorTemperature
+        case (Cluster.colorControl, 0x00), (Cluster.colorControl, 0x02), (Cluster.colorControl, 0x05), (Cluster.colorControl, 0x06),
+            (Cluster.colorControl, 0x07), (Cluster.colorControl, 0x09), (Cluster.colorControl, 0x4C):
+            2
+        default: nil
+        }
+    }
+
+    /// A command's TransitionTime as the house's transition, in seconds. Only a time above 0 is
+    /// passed on: 0 and null are what controllers send when they ask for nothing in particular, and
+    /// leave the light's own default (Zigbee2MQTT's per-device `transition` option) in place.
+    static func transition(_ path: CommandPath, _ fields: TLVValue) -> Double? {
+        guard let tag = transitionTag(path), let tenths = fields[context: tag]?.integer, (1...0xFFFF).contains(tenths) else { return nil }
+        return Double(tenths) / 10
     }
 
     /// The writes an attribute write stands for (a thermostat's setpoint and mode), checked the same way.

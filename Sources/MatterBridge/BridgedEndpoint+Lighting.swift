@@ -61,8 +61,8 @@ extension BridgedEndpoint {
     }
 
     /// LevelControl's Move and Step, ColorControl's hue, saturation, XY and colour temperature
-    /// commands but MoveToColorTemperature, and Identify's. TransitionTime is accepted and the value
-    /// written at once: the house's write carries no transition (the light's own applies).
+    /// commands but MoveToColorTemperature, and Identify's. A TransitionTime goes with the writes
+    /// (`writes(for:fields:)`), for the light to run.
     func lighting(_ path: CommandPath, fields: TLVValue) -> Invoke {
         switch path.cluster {
         case Cluster.levelControl: level(path.command, fields)

@@ -77,6 +77,39 @@ struct HomeCoreTests {
         #expect(home.changes.first?.source == .device, "a later change is the device's own")
     }
 
+    @Test("a light's writes carry the longest transition asked for in its one /set; a plug's writes carry none")
+    func transitions() throws {
+        var home = try TestHome()
+        home.device("zigbee2mqtt/bulb", ["state": "OFF", "brightness": 10])
+        home.device("zigbee2mqtt/power_plug", ["state": "OFF"])
+        let request = try HomeCommand.parse(
+            "characteristic/write",
+            [
+                "writes": [
+                    ["characteristic": "bulb/lightbulb/on", "value": true, "transition": 1],
+                    ["characteristic": "bulb/lightbulb/brightness", "value": 50, "transition": 2.5],
+                    ["characteristic": "power_plug/outlet/on", "value": true, "transition": 3],
+                ]
+            ], timeZone: .gmt)
+        _ = try home.ok(request)
+        #expect(home.sets.map(\.topic) == ["zigbee2mqtt/bulb/set", "zigbee2mqtt/power_plug/set"])
+        #expect(home.sets.first?.payload == ["state": "ON", "brightness": 127, "transition": 2.5])
+        #expect(home.sets.last?.payload == ["state": "ON"], "Zigbee2MQTT has no transition for a plug")
+        _ = try home.ok(.values(.write([TestHome.write("bulb/lightbulb/brightness", 80)])))
+        #expect(home.sets.last?.payload == ["brightness": 203], "no transition asked: the light's own default")
+
+        for (given, why) in [
+            (JSONValue.integer(-1), "below 0"), (.double(6553.6), "above Zigbee's 16 bits of tenths"), ("slow", "not a number"),
+        ] {
+            let refused = #expect(throws: HomeError.self, "\(why)") {
+                try HomeCommand.parse(
+                    "characteristic/write", ["writes": [["characteristic": "bulb/lightbulb/on", "value": true, "transition": given]]],
+                    timeZone: .gmt)
+            }
+            #expect(refused?.field == "transition" && refused?.message == #""transition" must be seconds, a number from 0 to 6553.5"#)
+        }
+    }
+
     @Test("refusals carry a kind a front end can map, and the field where there is one")
     func refusalKinds() throws {
         var home = try TestHome()

@@ -48,14 +48,18 @@ struct HTTPAPITests {
         defer { house.stop() }
         let http = try await house.http()
         let mark = house.recorder.mark
-        let written = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 30])
+        let written = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 30, "transition": 1.5])
         #expect(written.status == 200 && written.json["results"]?[0]?["status"] == "ok", "\(written.text)")
-        try await house.recorder.wait(for: "zigbee2mqtt/bulb/set", after: mark) { $0["brightness"] != nil }
+        let set = try await house.recorder.wait(for: "zigbee2mqtt/bulb/set", after: mark) { $0["brightness"] != nil }
+        #expect(set == ["brightness": 76, "transition": 1.5], "the light runs the transition it is given")
         try await house.recorder.wait(for: "homegate/state/bulb", after: mark) { $0["services"]?["lightbulb"]?["brightness"] == 30 }
 
         let tooBright = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 300])
         #expect(tooBright.status == 400 && tooBright.json["field"] == "value", "\(tooBright.text)")
         #expect(tooBright.json["error"] == "bulb/lightbulb/brightness: 300 is above the maximum 100", "\(tooBright.text)")
+        let slow = try await http.send("PUT", "/api/accessories/bulb/lightbulb/brightness", ["value": 30, "transition": "slow"])
+        #expect(slow.status == 400 && slow.json["field"] == "transition", "\(slow.text)")
+        #expect(slow.json["error"] == #""transition" must be seconds, a number from 0 to 6553.5"#, "\(slow.text)")
         let nobody = try await http.send("PUT", "/api/accessories/nobody/lightbulb/on", ["value": true])
         #expect(nobody.status == 404, "\(nobody.text)")
 

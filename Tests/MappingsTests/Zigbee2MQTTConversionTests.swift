@@ -121,7 +121,16 @@ struct Zigbee2MQTTConversionTests {
             .init(service: "lightbulb", characteristic: "brightness", value: .int(100)),
         ])
         #expect(payload.serialized() == #"{"brightness":254,"state":"ON"}"#)
+        let slow = try bulb.encode([.init(service: "lightbulb", characteristic: "brightness", value: .int(50))], transition: 0.5)
+        #expect(slow.serialized() == #"{"brightness":127,"transition":0.5}"#, "a light runs the transition it is given")
         let wall = try mapping("kitchen_wall_switch")
+        #expect(
+            try wall.encode([.init(service: "switch_l2", characteristic: "on", value: .bool(true))], transition: 2).serialized()
+                == #"{"state_l2":"ON"}"#, "a switch has no transition")
+        let relayLights = try Zigbee2MQTTDevicesTests.mapping("kitchen_wall_switch", Zigbee2MQTTOverride(service: .lightbulb))
+        let relay = try #require(relayLights.accessory.services.first { $0.type == .lightbulb })
+        let relayOn = try relayLights.encode([.init(service: relay.id, characteristic: "on", value: .bool(true))], transition: 2)
+        #expect(relayOn["transition"] == nil, "a relay shown as a lightbulb does not dim: Zigbee2MQTT has no transition for it")
         #expect(
             try wall.encode([.init(service: "switch_l2", characteristic: "on", value: .bool(false))]).serialized() == #"{"state_l2":"OFF"}"#
         )

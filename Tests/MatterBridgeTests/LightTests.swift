@@ -160,6 +160,46 @@ struct LightTests {
                 == .refused(.unsupportedCommand))
     }
 
+    @Test("a MoveTo or Step's TransitionTime above 0 goes with its writes, in seconds; 0 and null leave the light's own")
+    func transitions() throws {
+        let (bulb, _) = try Self.endpoint(Self.colorBulb())
+        func invoke(_ cluster: UInt32, _ command: UInt32, _ fields: TLVValue...) -> BridgedEndpoint.Invoke {
+            let structure = TLVValue.structure(fields.enumerated().map { TLVElement(.context(UInt8($0.offset)), $0.element) })
+            return bulb.writes(for: Self.path(cluster, command), fields: structure)
+        }
+        func slow(_ name: String, _ value: JSONValue, _ seconds: Double) -> WriteRequest {
+            var write = Self.write(name, value)
+            write.transition = seconds
+            return write
+        }
+        let zero = TLVValue.unsigned(0)
+        // MoveToLevelWithOnOff {Level, TransitionTime, …}: both writes of the one /set carry it.
+        #expect(
+            invoke(Cluster.levelControl, 4, .unsigned(127), .unsigned(25), zero, zero)
+                == .writes([slow("on", .bool(true), 2.5), slow("brightness", .integer(50), 2.5)]))
+        #expect(invoke(Cluster.levelControl, 0, .unsigned(127), zero, zero, zero) == .writes([Self.write("brightness", .integer(50))]))
+        #expect(invoke(Cluster.levelControl, 0, .unsigned(127), .null, zero, zero) == .writes([Self.write("brightness", .integer(50))]))
+        #expect(
+            invoke(Cluster.levelControl, 2, zero, .unsigned(64), .unsigned(10), zero, zero)
+                == .writes([slow("brightness", .integer(75), 1)]))
+        // ColorControl: MoveToHue {Hue, Direction, TransitionTime}, MoveToSaturation {Saturation, TransitionTime},
+        // MoveToColorTemperature {Mireds, TransitionTime}, StepColorTemperature {Mode, Size, TransitionTime, …}.
+        #expect(
+            invoke(Cluster.colorControl, 0x00, .unsigned(127), zero, .unsigned(3), zero, zero)
+                == .writes([slow("hue", .integer(180), 0.3)]))
+        #expect(
+            invoke(Cluster.colorControl, 0x03, .unsigned(127), .unsigned(600), zero, zero)
+                == .writes([slow("saturation", .integer(50), 60)]))
+        #expect(
+            invoke(Cluster.colorControl, 0x0A, .unsigned(400), .unsigned(65535), zero, zero)
+                == .writes([slow("color_temperature", .integer(400), 6553.5)]))
+        #expect(
+            invoke(Cluster.colorControl, 0x4C, .unsigned(1), .unsigned(50), .unsigned(5), zero, .unsigned(320), zero, zero)
+                == .writes([slow("color_temperature", .integer(320), 0.5)]))
+        // A refusal stays one, whatever its transition.
+        #expect(invoke(Cluster.colorControl, 0x00, .unsigned(255), zero, .unsigned(3), zero, zero) == .refused(.constraintError))
+    }
+
     @Test("Step is a jump, WithOnOff switching on going up and off at the bottom; an off light ignores plain Move and Step")
     func levelSteps() throws {
         let (bulb, _) = try Self.endpoint(Self.colorBulb())

@@ -702,12 +702,13 @@ def test_moves_ramp_at_their_rate_until_a_stop_or_their_end_and_steps_jump(house
     try:
         invoke(level.Commands.MoveToLevelWithOnOff(level=127, transitionTime=0, **options))
         assert subscription.message(topic) == {"state": "ON", "brightness": 127}
-        invoke(color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=0, **options))
-        assert subscription.message(topic) == {"color_temp": 300}
+        # A TransitionTime above 0 goes to the light as Zigbee2MQTT's transition, in seconds (0 leaves the light's own).
+        invoke(color.Commands.MoveToColorTemperature(colorTemperatureMireds=300, transitionTime=25, **options))
+        assert subscription.message(topic) == {"color_temp": 300, "transition": 2.5}
         wait_until(lambda: current_level() == 127, 10, "the level to follow the device")
-        # Step: a jump of 64 levels from 127, at once (TransitionTime is the light's own).
+        # Step: a jump of 64 levels from 127, which the light runs in its TransitionTime.
         invoke(level.Commands.Step(stepMode=0, stepSize=64, transitionTime=10, **options))
-        assert subscription.message(topic) == {"brightness": 191}
+        assert subscription.message(topic) == {"brightness": 191, "transition": 1}
         wait_until(lambda: current_level() == 191, 10, "the level after the step")
 
         # Move down at 50 levels a second: steps at most every 250 ms until the Stop. A hue after the

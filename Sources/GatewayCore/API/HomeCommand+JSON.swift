@@ -187,13 +187,14 @@ public struct WriteBatch: Sendable {
         self.items = items
         entries = items.enumerated().map { index, item in
             do throws(HomeError) {
-                try RequestBody(body: item).only(["accessory", "service", "characteristic", "value"])
+                let body = RequestBody(body: item)
+                try body.only(["accessory", "service", "characteristic", "value", "transition"])
                 guard let (a, s, c) = RequestBody.characteristicReference(item), let v = item["value"] else {
                     throw .invalid(
                         "each write needs a value and either \"characteristic\": \"accessory/service/characteristic\" "
                             + "or accessory, service and characteristic", field: "writes[\(index)]")
                 }
-                return .success(WriteRequest(accessory: a, service: s, characteristic: c, value: v))
+                return .success(WriteRequest(accessory: a, service: s, characteristic: c, value: v, transition: try body.transition()))
             } catch {
                 return .failure(error)
             }

@@ -34,12 +34,19 @@ public struct WriteRequest: Sendable, Hashable {
     public var service: String
     public var characteristic: String
     public var value: JSONValue
+    /// Seconds a light takes to get there (Zigbee2MQTT's `transition`); nil: the light's own
+    /// default. Devices other than Zigbee2MQTT lights that dim have none and are written at once.
+    public var transition: Double?
 
-    public init(accessory: String, service: String, characteristic: String, value: JSONValue) {
+    /// The longest transition a light's `/set` can carry: Zigbee's transition time is 16 bits of tenths.
+    public static let transitions: ClosedRange<Double> = 0...6553.5
+
+    public init(accessory: String, service: String, characteristic: String, value: JSONValue, transition: Double? = nil) {
         self.accessory = accessory
         self.service = service
         self.characteristic = characteristic
         self.value = value
+        self.transition = transition
     }
 }
 

@@ -10,9 +10,19 @@ extension Zigbee2MQTTMapping {
     }
 
     /// Characteristic writes as one `/set` payload: `{"state":"ON","brightness":254}`. Hue and
-    /// saturation go out together as one colour, the missing half taken from `current`.
-    public func encode(_ writes: [CharacteristicUpdate], current: Accessory? = nil) throws(WriteError) -> JSONValue {
+    /// saturation go out together as one colour, the missing half taken from `current`. A
+    /// `transition` (seconds) goes with writes of a dimmable light, where Zigbee2MQTT applies it to
+    /// on/off, brightness, colour temperature and colour; other devices have none (a relay shown
+    /// as a lightbulb included: Zigbee2MQTT would log the key as one it cannot convert).
+    public func encode(_ writes: [CharacteristicUpdate], current: Accessory? = nil, transition: Double? = nil) throws(WriteError)
+        -> JSONValue
+    {
         var payload: [String: JSONValue] = [:]
+        // The services are `current`'s where it is given: a mapping kept beside its accessory has none of its own.
+        let services = current ?? accessory
+        if let transition, writes.contains(where: { services[$0.service].map(Self.dims) == true }) {
+            payload["transition"] = Self.number(transition)
+        }
         var colors: [String: Color] = [:]
         for write in writes {
             guard let writer = writers[Target(service: write.service, characteristic: write.characteristic)] else {
@@ -66,6 +76,11 @@ extension Zigbee2MQTTMapping {
         var native: Bool
         var hue: Double?
         var saturation: Double?
+    }
+
+    /// A light that Zigbee2MQTT can run a transition on: a lightbulb with a brightness.
+    static func dims(_ service: Service) -> Bool {
+        service.type == .lightbulb && service["brightness"] != nil
     }
 
     static func number(_ value: Double) -> JSONValue {

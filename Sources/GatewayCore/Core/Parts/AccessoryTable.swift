@@ -237,8 +237,11 @@ struct AccessoryTable: Sendable {
 
     // MARK: Writes
 
-    /// The device messages for an accessory's writes, each write waiting for its echo until `deadline`.
-    mutating func send(_ updates: [CharacteristicUpdate], to id: String, source: ChangeSource, deadline: Date) -> Sent {
+    /// The device messages for an accessory's writes, each write waiting for its echo until
+    /// `deadline`. A transition reaches Zigbee2MQTT lights that dim; a `source: mqtt` binding has no place for it.
+    mutating func send(_ updates: [CharacteristicUpdate], to id: String, source: ChangeSource, deadline: Date, transition: Double? = nil)
+        -> Sent
+    {
         guard let entry = entries[id] else { return Sent() }
         for update in updates {
             let key = CharacteristicPath(accessory: id, service: update.service, characteristic: update.characteristic)
@@ -248,7 +251,7 @@ struct AccessoryTable: Sendable {
         var sent = Sent()
         switch entry.source {
         case .zigbee2mqtt(let bridge, let mapping):
-            guard let payload = try? mapping.encode(updates, current: entry.accessory) else { return sent }
+            guard let payload = try? mapping.encode(updates, current: entry.accessory, transition: transition) else { return sent }
             sent.commands.append(.zigbee2mqtt(bridge: bridge, device: mapping.friendlyName, endpoint: nil, .set, payload))
         case .explicit(let mapping):
             for update in updates {
