@@ -373,7 +373,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "MatterBridgeTests", dependencies: ["MatterBridge", "Matter", "GatewayCore", "HomeModel", "JSON"],
+            name: "MatterBridgeTests", dependencies: ["MatterBridge", "Matter", "GatewayCore", "GatewayTesting", "HomeModel", "JSON"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MatterTests",

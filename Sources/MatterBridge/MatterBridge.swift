@@ -39,15 +39,22 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
     /// The HTTP API's way in (`/api/matter`), given the node once it serves.
     let control: MatterBridgeControl?
 
-    public init(
+    public convenience init(
         access: any GatewayAccess, settings: GatewayConfiguration.Matter, control: MatterBridgeControl? = nil, logger: Logger
+    ) {
+        self.init(access: access, settings: settings, control: control, logger: logger, feedCapacity: Self.feedCapacity)
+    }
+
+    /// With a feed of `feedCapacity` events (a test's, to fall behind on purpose).
+    init(
+        access: any GatewayAccess, settings: GatewayConfiguration.Matter, control: MatterBridgeControl?, logger: Logger, feedCapacity: Int
     ) {
         self.access = access
         self.settings = settings
         self.control = control
         self.logger = logger
         selection = BridgedSelection(include: settings.include, exclude: settings.exclude)
-        feed = .matter(capacity: Self.feedCapacity)
+        feed = .matter(capacity: feedCapacity)
         access.events.attach(feed)
     }
 
