@@ -28,11 +28,8 @@ extension HomeGateway {
         /// at once). At QoS 0 they would be lost to a connection not yet made, and the tree never
         /// sent again while the house stays the same; or they would go out before anything listens
         /// for the commands they invite. They go once the subscriptions hold. A retained topic keeps
-        /// its newest message; of the other messages (events, replies) the first `heldLimit` wait.
-        private var held: [Outgoing] = []
-        private var heldRetained: [String: Int] = [:]
-        private var heldDropped = 0
-        private static let heldLimit = 10_000
+        /// its newest message; of the other messages (events, replies) the first 10,000 wait.
+        private var held = HeldMessages(limit: 10_000)
         private var warningWindow: (start: Duration?, count: Int, suppressed: Int) = (nil, 0, 0)
         private let writer: StoreWriter
         private let clock: any GatewayClock
@@ -267,26 +264,17 @@ extension HomeGateway {
         /// The MQTT API's messages: kept in `held` until the first subscriptions hold.
         private func publish(_ messages: [Outgoing]) {
             guard !mainSubscribed else { return send(messages) }
-            for message in messages {
-                if message.retain, let at = heldRetained[message.topic] {
-                    held[at] = message
-                } else if !message.retain, held.count - heldRetained.count >= Self.heldLimit {
-                    heldDropped += 1
-                } else {
-                    if message.retain { heldRetained[message.topic] = held.count }
-                    held.append(message)
-                }
-            }
+            for message in messages { held.hold(message) }
         }
 
         private func sendHeld() {
-            guard !held.isEmpty || heldDropped > 0 else { return }
-            send(held)
-            if heldDropped > 0 {
+            guard !held.isEmpty else { return }
+            let (messages, dropped) = held.release()
+            send(messages)
+            if dropped > 0 {
                 log[.mqtt].warning(
-                    "\(heldDropped) events and replies from before the broker connection were not published (the first \(Self.heldLimit) waited for it, and went)")
+                    "\(dropped) events and replies from before the broker connection were not published (the first \(held.limit) waited for it, and went)")
             }
-            (held, heldRetained, heldDropped) = ([], [:], 0)
         }
 
         private func send(_ messages: [Outgoing]) {
