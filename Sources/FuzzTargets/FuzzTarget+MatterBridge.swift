@@ -32,17 +32,19 @@ extension FuzzTarget {
         }
         let timed = flags & 2 != 0
         if timed { send(.timedRequest, .structure([TLVElement(.context(0), .unsigned(10_000))])) }
-        // An InvokeRequest {0: suppress, 1: timed, 2: [{0: CommandPath {0,1,2}, 1: fields}]}, or a
-        // WriteRequest {0: suppress, 1: timed, 2: [{1: AttributePath {2,3,4}, 2: value}]}.
-        let (opcode, firstPathTag, itemTags): (InteractionOpcode, UInt8, (UInt8, UInt8)) =
-            flags & 1 == 0 ? (.invokeRequest, 0, (0, 1)) : (.writeRequest, 2, (1, 2))
-        let path = TLVValue.list(
-            [UInt64(endpoint), UInt64(cluster), UInt64(id)].enumerated().map {
-                TLVElement(.context(firstPathTag + UInt8($0)), .unsigned($1))
-            })
-        let item = TLVElement(.structure([TLVElement(.context(itemTags.0), path), TLVElement(.context(itemTags.1), fields.value)]))
+        // An InvokeRequest {0: suppress, 1: timed, 2: [{0: CommandPath {0: endpoint, 1: cluster, 2: command}, 1: fields}]},
+        // or a WriteRequest {0: suppress, 1: timed, 2: [{1: AttributePath {2: endpoint, 3: cluster, 4: attribute}, 2: value}]}.
+        let invoke = flags & 1 == 0
+        let form: (opcode: InteractionOpcode, endpointTag: UInt8, pathTag: UInt8, dataTag: UInt8) =
+            invoke ? (.invokeRequest, 0, 0, 1) : (.writeRequest, 2, 1, 2)
+        let path = TLVValue.list([
+            TLVElement(.context(form.endpointTag), .unsigned(UInt64(endpoint))),
+            TLVElement(.context(form.endpointTag + 1), .unsigned(UInt64(cluster))),
+            TLVElement(.context(form.endpointTag + 2), .unsigned(UInt64(id))),
+        ])
+        let item = TLVElement(.structure([TLVElement(.context(form.pathTag), path), TLVElement(.context(form.dataTag), fields.value)]))
         send(
-            opcode,
+            form.opcode,
             .structure([
                 TLVElement(.context(0), .bool(false)), TLVElement(.context(1), .bool(timed)), TLVElement(.context(2), .array([item])),
             ]))

@@ -51,11 +51,12 @@ extension BridgedEndpoint {
     }
 
     /// A command's TransitionTime as the house's transition, in seconds. Only a time above 0 is
-    /// passed on: 0 and null are what controllers send when they ask for nothing in particular, and
-    /// leave the light's own default (Zigbee2MQTT's per-device `transition` option) in place.
+    /// passed on: 0 (at once) and null leave the light's own default in place, Zigbee2MQTT's
+    /// per-device `transition` option, which a controller's 0 on every command would undo.
     static func transition(_ path: CommandPath, _ fields: TLVValue) -> Double? {
-        guard let tag = transitionTag(path), let tenths = fields[context: tag]?.integer, (1...0xFFFF).contains(tenths) else { return nil }
-        return Double(tenths) / 10
+        guard let tag = transitionTag(path), let tenths = fields[context: tag]?.integer, tenths > 0 else { return nil }
+        let seconds = Double(tenths) / 10
+        return WriteRequest.transitions.contains(seconds) ? seconds : nil
     }
 
     /// The writes an attribute write stands for (a thermostat's setpoint and mode), checked the same way.

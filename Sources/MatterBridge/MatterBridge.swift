@@ -92,7 +92,8 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
                 throw MatterError.storage("\(Self.endpointsKey) in the database is not homegate's Matter endpoint map (\(error))")
             }
         }
-        let layout = try await lay(await access.snapshot())
+        // The laid-out clusters go to the node's model only: the bridge keeps no second copy (`served`).
+        let model = RootNode.model(name: settings.name, layout: try await lay(await access.snapshot()))
 
         let (writes, writer) = AsyncStream.makeStream(of: QueuedCommand.self)
         let ramps = RampRunner(commands: writer, endpoint: { number in self.state.withLock { $0.layout.endpoints[number] } })
@@ -108,7 +109,7 @@ public final class MatterBridge: ServiceLifecycle.Service, Sendable {
             }, logger: logger)
         defer { advertiser.stop() }
         let node = MatterNode(
-            model: RootNode.model(name: settings.name, layout: layout), attestation: try setup.attestation(), logger: logger,
+            model: model, attestation: try setup.attestation(), logger: logger,
             persist: { storer.yield($0) },
             advertisingChanged: { [weak self] advertising in
                 advertiser.update(advertising)

@@ -97,6 +97,11 @@ struct HomeCoreTests {
         #expect(home.sets.last?.payload == ["state": "ON"], "Zigbee2MQTT has no transition for a plug")
         _ = try home.ok(.values(.write([TestHome.write("bulb/lightbulb/brightness", 80)])))
         #expect(home.sets.last?.payload == ["brightness": 203], "no transition asked: the light's own default")
+        _ = try home.ok(
+            try HomeCommand.parse(
+                "characteristic/write", ["writes": [["characteristic": "bulb/lightbulb/brightness", "value": 60, "transition": 1.26]]],
+                timeZone: .gmt))
+        #expect(home.sets.last?.payload == ["brightness": 152, "transition": 1.3], "to the tenth, as Zigbee runs it")
 
         for (given, why) in [
             (JSONValue.integer(-1), "below 0"), (.double(6553.6), "above Zigbee's 16 bits of tenths"), ("slow", "not a number"),

@@ -71,5 +71,7 @@ struct FollowTests {
         house.device("zigbee2mqtt/bulb", ["brightness": 203])
         try await Self.served(node, bulb, .unsigned(203))  // 80 %
         #expect(house.snapshots == snapshots + 1)
+        bridge.feed.stop()  // the arrivals end, and with them the following
+        await following.value
     }
 }

@@ -196,6 +196,21 @@ struct LightTests {
         #expect(
             invoke(Cluster.colorControl, 0x4C, .unsigned(1), .unsigned(50), .unsigned(5), zero, .unsigned(320), zero, zero)
                 == .writes([slow("color_temperature", .integer(320), 0.5)]))
+        // Every MoveTo and Step command's TransitionTime field (Matter 1.3, LevelControl 1.6 and ColorControl 3.2).
+        let tags: [(cluster: UInt32, command: UInt32, tag: UInt8)] = [
+            (Cluster.levelControl, 0x00, 1), (Cluster.levelControl, 0x02, 2), (Cluster.levelControl, 0x04, 1),
+            (Cluster.levelControl, 0x06, 2), (Cluster.colorControl, 0x00, 2), (Cluster.colorControl, 0x02, 2),
+            (Cluster.colorControl, 0x03, 1), (Cluster.colorControl, 0x05, 2), (Cluster.colorControl, 0x06, 2),
+            (Cluster.colorControl, 0x07, 2), (Cluster.colorControl, 0x09, 2), (Cluster.colorControl, 0x0A, 1),
+            (Cluster.colorControl, 0x4C, 2),
+        ]
+        for (cluster, command, tag) in tags {
+            let fields = TLVValue.structure((0...6).map { TLVElement(.context($0), .unsigned($0 == tag ? 42 : 7)) })
+            #expect(BridgedEndpoint.transition(Self.path(cluster, command), fields) == 4.2, "cluster \(cluster) command \(command)")
+        }
+        // Moves and Stops have none (their fields at the same places are rates and options).
+        #expect(BridgedEndpoint.transition(Self.path(Cluster.levelControl, 0x01), Self.fields(zero, .unsigned(42))) == nil)
+        #expect(BridgedEndpoint.transition(Self.path(Cluster.colorControl, 0x4B), Self.fields(zero, zero, .unsigned(42))) == nil)
         // A refusal stays one, whatever its transition.
         #expect(invoke(Cluster.colorControl, 0x00, .unsigned(255), zero, .unsigned(3), zero, zero) == .refused(.constraintError))
     }

@@ -13,6 +13,7 @@ struct HeldMessages {
 
     init(limit: Int) { self.limit = limit }
 
+    /// Nothing to send and nothing dropped to tell of.
     var isEmpty: Bool { messages.isEmpty && dropped == 0 }
 
     mutating func hold(_ message: Outgoing) {

@@ -38,7 +38,7 @@ public struct WriteRequest: Sendable, Hashable {
     /// default. Devices other than Zigbee2MQTT lights that dim have none and are written at once.
     public var transition: Double?
 
-    /// The longest transition a light's `/set` can carry: Zigbee's transition time is 16 bits of tenths.
+    /// The transitions a light's `/set` can carry, in seconds: Zigbee's transition time is 16 bits of tenths.
     public static let transitions: ClosedRange<Double> = 0...6553.5
 
     public init(accessory: String, service: String, characteristic: String, value: JSONValue, transition: Double? = nil) {

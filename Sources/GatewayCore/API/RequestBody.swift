@@ -49,13 +49,15 @@ struct RequestBody {
         return number
     }
 
-    /// A light's transition in seconds, optional: 0 to 6553.5 (Zigbee's tenths in 16 bits).
+    /// A light's transition in seconds, optional: 0 to 6553.5, to the tenth (Zigbee's tenths in 16 bits).
     func transition() throws(HomeError) -> Double? {
         guard let value = body["transition"], value != .null else { return nil }
         guard let seconds = value.doubleValue, WriteRequest.transitions.contains(seconds) else {
-            throw HomeError.invalid("\"transition\" must be seconds, a number from 0 to 6553.5", field: "transition")
+            let range = WriteRequest.transitions
+            throw HomeError.invalid(
+                "\"transition\" must be seconds, a number from \(Int(range.lowerBound)) to \(range.upperBound)", field: "transition")
         }
-        return seconds
+        return (seconds * 10).rounded() / 10
     }
 
     /// Refuses keys the command does not take, so a typo is not silently ignored.

@@ -6,7 +6,7 @@ import Mappings
 extension HomeCore {
     /// Validates each write against the model and sends the accepted ones: one `/set` per
     /// Zigbee2MQTT device for all of its writes in this call, with the longest transition any of
-    /// them asks for.
+    /// them asks for (one per `/set`: a two-gang dimmer's gangs share it).
     mutating func write(_ requests: [WriteRequest], source: ChangeSource) -> [Result<CharacteristicValue, HomeError>] {
         var results: [Result<CharacteristicValue, HomeError>] = []
         var order: [String] = []
